@@ -1,0 +1,63 @@
+import { errors, type ServiceClient } from '@tabula/http';
+import { isSuper, type Principal } from './principal';
+import { roleAllows, isBaseRole, type BaseAction, type BaseRole } from './roles';
+
+interface CachedRole {
+  role: BaseRole | undefined;
+  until: number;
+}
+
+/**
+ * "May this principal do X in base B?" for every service. Base roles live in the
+ * auth service; answers are cached per (base, user) and dropped on membership
+ * events (`invalidate`). Denials are cached only briefly so a new member is let
+ * in at once.
+ */
+export class BaseAccess {
+  private readonly cache = new Map<string, CachedRole>();
+
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly ttlMs = 30_000,
+    private readonly negativeTtlMs = 1_000,
+  ) {}
+
+  /** The principal's role in the base, or undefined when it has none. */
+  async roleOf(principal: Principal, baseId: string): Promise<BaseRole | undefined> {
+    if (principal.kind !== 'user') return undefined;
+    if (principal.baseScope && principal.baseScope !== baseId) return undefined;
+    if (isSuper(principal)) return 'owner';
+    const key = `${baseId}:${principal.id}`;
+    const hit = this.cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.role;
+    const res = await this.services.request<{ role?: string | null }>('auth', {
+      method: 'GET', path: `/internal/bases/${encodeURIComponent(baseId)}/members/${encodeURIComponent(principal.id)}`,
+    });
+    if (res.status >= 500) throw errors.unavailable('Authorization service unavailable');
+    const raw = res.status === 200 ? res.body?.role ?? undefined : undefined;
+    const role = raw && isBaseRole(raw) ? raw : undefined;
+    if (this.cache.size > 50_000) this.cache.clear();
+    this.cache.set(key, { role, until: Date.now() + (role ? this.ttlMs : this.negativeTtlMs) });
+    return role;
+  }
+
+  /**
+   * Throws 403 unless the principal may perform `action` in the base: no role
+   * → `Forbidden - Unauthorized access`; a weaker role → names action and role.
+   */
+  async authorize(principal: Principal, baseId: string, action: BaseAction): Promise<BaseRole> {
+    const role = await this.roleOf(principal, baseId);
+    if (!role || role === 'no-access') throw errors.forbidden();
+    if (!roleAllows(role, action)) throw errors.forbidden(`Forbidden - role '${role}' may not perform '${action}'`);
+    return role;
+  }
+
+  /** Drops cached answers for a base (and one user, when given). */
+  invalidate(baseId: string, userId?: string): void {
+    if (userId) {
+      this.cache.delete(`${baseId}:${userId}`);
+      return;
+    }
+    for (const key of this.cache.keys()) if (key.startsWith(`${baseId}:`)) this.cache.delete(key);
+  }
+}

@@ -1,0 +1,4 @@
+export * from './principal';
+export * from './identity';
+export * from './roles';
+export * from './base-access';

@@ -1,0 +1,4 @@
+export * from './knex-factory';
+export * from './migrations';
+export * from './db-errors';
+export * from './embedded-postgres';

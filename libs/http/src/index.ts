@@ -1,0 +1,10 @@
+import './koa-types';
+export * from './app-error';
+export * from './error-middleware';
+export * from './request-context';
+export * from './json-body';
+export * from './validate';
+export * from './service-app';
+export * from './service-client';
+export * from './local-service-client';
+export * from './http-service-client';

@@ -1,0 +1,6 @@
+declare module 'koa' {
+  interface Request {
+    body?: unknown;
+  }
+}
+export {};

@@ -1,0 +1,79 @@
+import Koa, { type Middleware } from 'koa';
+import type Router from '@koa/router';
+import { createServiceMetrics, httpMetricsMiddleware, withLogFields, type Logger, type ServiceMetrics } from '@tabula/telemetry';
+import { requestContext } from './request-context';
+import { errorMiddleware, type ErrorMapper } from './error-middleware';
+import { jsonBody } from './json-body';
+
+/** A readiness probe: resolves when the dependency answers, throws otherwise. */
+export type ReadinessCheck = () => Promise<unknown>;
+
+export interface ServiceAppOptions {
+  name: string;
+  logger: Logger;
+  metrics?: ServiceMetrics;
+  /** Dependencies `/readyz` checks (database, bus, ...). */
+  readiness?: Record<string, ReadinessCheck>;
+  /** Runs before the routers (e.g. identity verification). */
+  middleware?: Middleware[];
+  routers: Router[];
+  errorMappers?: ErrorMapper[];
+  /** Largest JSON body in bytes (default 10 MiB); `false` leaves bodies unread (gateway). */
+  bodyLimit?: number | false;
+  /** Runs when no router answered (the gateway's dispatch). */
+  fallback?: Middleware;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then((v) => { clearTimeout(timer); resolve(v); }, (e) => { clearTimeout(timer); reject(e); });
+  });
+}
+
+/** `/healthz` (alive), `/readyz` (dependencies answer) and `/metrics`. */
+function probes(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path === '/healthz') {
+      ctx.body = { status: 'ok', service: options.name };
+    } else if (ctx.path === '/readyz') {
+      const checks: Record<string, string> = {};
+      let ok = true;
+      await Promise.all(Object.entries(options.readiness ?? {}).map(async ([name, check]) => {
+        try { await withTimeout(check(), 2000); checks[name] = 'ok'; } catch (err) { ok = false; checks[name] = (err as Error).message || 'failed'; }
+      }));
+      ctx.status = ok ? 200 : 503;
+      ctx.body = { status: ok ? 'ok' : 'unavailable', service: options.name, checks };
+    } else if (ctx.path === '/metrics') {
+      ctx.type = metrics.contentType;
+      ctx.body = await metrics.render();
+    } else {
+      await next();
+    }
+  };
+}
+
+/**
+ * Builds the Koa app of one service with the house middleware stack:
+ * request id → log fields → metrics → errors → probes → JSON body → routes.
+ * Never listens and reads no environment.
+ */
+export function createServiceApp(options: ServiceAppOptions): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  const metrics = options.metrics ?? createServiceMetrics(options.name);
+  app.use(requestContext());
+  app.use((ctx, next) => withLogFields({ request_id: ctx.state.requestId as string }, next));
+  app.use(httpMetricsMiddleware(metrics));
+  app.use(errorMiddleware(options.logger, options.errorMappers));
+  app.use(probes(options, metrics));
+  if (options.bodyLimit !== false) app.use(jsonBody({ limit: options.bodyLimit ?? 10 * 1024 * 1024 }));
+  for (const mw of options.middleware ?? []) app.use(mw);
+  for (const router of options.routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  if (options.fallback) app.use(options.fallback);
+  app.on('error', (err) => options.logger.debug({ err }, 'koa error event'));
+  return app;
+}

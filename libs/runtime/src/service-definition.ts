@@ -1,0 +1,55 @@
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+import type { z } from 'zod';
+import type { Migration } from '@tabula/db';
+import type { EventBus } from '@tabula/events';
+import type { RequestHandler, ServiceClient, ServiceName } from '@tabula/http';
+import type { Logger, ServiceMetrics } from '@tabula/telemetry';
+import type { BaseAccess } from '@tabula/auth';
+import type { PlatformConfig } from './platform-config';
+
+/** What the platform hands every service at start-up, whatever the run mode. */
+export interface CommonPorts {
+  service: ServiceName;
+  platform: PlatformConfig;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** The metadata database; the service touches only its own schema. */
+  db: Knex;
+  /** The database holding default sources' user tables (may be `db`). */
+  dataDb: Knex;
+  bus: EventBus;
+  services: ServiceClient;
+  baseAccess: BaseAccess;
+  /** Verifies identities the gateway forwards. */
+  internalSecret: string;
+  /** Signs and verifies user JWTs. */
+  jwtSecret: string;
+  /** Standalone only: the in-process handler of a service (the gateway dispatches to it). */
+  localHandler?: (service: ServiceName) => RequestHandler | undefined;
+}
+
+/** Something running in the background (consumer, relay, scheduler) to stop on shutdown. */
+export interface Worker {
+  stop(): Promise<void>;
+}
+
+/**
+ * A service as the runtime sees it: its schema and migrations, its own config
+ * schema, how to build its ports, its Koa app and its background workers.
+ */
+export interface ServiceDefinition<C = unknown, P extends CommonPorts = CommonPorts> {
+  name: ServiceName;
+  /** Own PostgreSQL schema (none for the gateway). */
+  schema?: string;
+  migrations?: Migration[];
+  configSchema?: z.ZodType<C>;
+  buildPorts(common: CommonPorts, config: C): Promise<P> | P;
+  createApp(ports: P): Koa;
+  start?(ports: P): Promise<Worker[]>;
+}
+
+/** Identity helper so definitions keep their generic types. */
+export function defineService<C, P extends CommonPorts>(definition: ServiceDefinition<C, P>): ServiceDefinition<C, P> {
+  return definition;
+}

@@ -1,0 +1,31 @@
+import { createLogger } from '@tabula/telemetry';
+import type { CommonPorts, ServiceDefinition } from './service-definition';
+import { loadPlatformConfig } from './platform-config';
+import { buildSharedPorts } from './shared-ports';
+import { prepareService, stopWorkers } from './boot';
+import { closeServer, listen, onShutdown } from './lifecycle';
+
+/**
+ * Cluster mode process entry: one service per process (one pod on Kubernetes).
+ * Config → ports → migrations → app → listen → workers; drains on SIGTERM.
+ */
+export async function runServiceProcess<C, P extends CommonPorts>(definition: ServiceDefinition<C, P>): Promise<void> {
+  const logger = createLogger(definition.name);
+  try {
+    const platform = loadPlatformConfig();
+    if (!platform.DATABASE_URL) throw new Error('DATABASE_URL is required');
+    const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
+    const prepared = await prepareService(definition, shared, process.env);
+    const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
+    const workers = await prepared.start();
+    logger.info({ port: platform.PORT }, `${definition.name} service listening`);
+    onShutdown(logger, async () => {
+      await closeServer(server);
+      await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));
+      await shared.close();
+    });
+  } catch (err) {
+    logger.fatal({ err: err instanceof Error ? err.message : err }, 'failed to start');
+    process.exit(1);
+  }
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createKnex, pingDatabase } from '@tabula/db';
+import { createEventBus, type EventBus } from '@tabula/events';
+import { HttpServiceClient, LocalServiceClient, type ServiceClient, type ServiceName } from '@tabula/http';
+import { BaseAccess, identitySigner, servicePrincipal } from '@tabula/auth';
+import type { Logger } from '@tabula/telemetry';
+import type { PlatformConfig } from './platform-config';
+import type { SharedPorts } from './boot';
+import { persistentSecret } from './secrets';
+
+/** Where each service listens in cluster mode. */
+export function serviceUrls(platform: PlatformConfig): Partial<Record<ServiceName, string>> {
+  return {
+    auth: platform.AUTH_SERVICE_URL, meta: platform.META_SERVICE_URL, data: platform.DATA_SERVICE_URL,
+    comments: platform.COMMENTS_SERVICE_URL, storage: platform.STORAGE_SERVICE_URL,
+    integrations: platform.INTEGRATIONS_SERVICE_URL, hooks: platform.HOOKS_SERVICE_URL,
+  };
+}
+
+export interface SharedPortsInput {
+  platform: PlatformConfig;
+  databaseUrl: string;
+  logger: Logger;
+  /** The process's service name (for its own internal calls); 'gateway' in standalone. */
+  caller: ServiceName;
+  /** Standalone: the in-process client every service shares. */
+  local?: LocalServiceClient;
+  poolMax?: number;
+}
+
+/** Builds the database pools, bus, internal client and secrets of a process. */
+export function buildSharedPorts(input: SharedPortsInput): SharedPorts & { close(): Promise<void> } {
+  const { platform, logger } = input;
+  const internalSecret = platform.SVC_INTERNAL_SECRET ?? randomBytes(48).toString('base64url');
+  const jwtSecret = platform.SVC_JWT_SECRET ?? persistentSecret(platform.DATA_DIR, 'jwt-secret');
+  const knexOptions = { poolMax: input.poolMax ?? platform.DB_POOL_MAX, statementTimeoutMs: platform.DB_STATEMENT_TIMEOUT_MS };
+  const db: Knex = createKnex({ url: input.databaseUrl, ...knexOptions, applicationName: `tabula-${input.caller}` });
+  const dataDb: Knex = platform.DATA_DATABASE_URL
+    ? createKnex({ url: platform.DATA_DATABASE_URL, ...knexOptions, applicationName: `tabula-${input.caller}-data` })
+    : db;
+  const bus: EventBus = createEventBus({
+    kind: platform.EVENT_BUS, redisUrl: platform.REDIS_URL, kafkaBrokers: platform.KAFKA_BROKERS,
+    clientId: `tabula-${input.caller}`, logger,
+  });
+  const sign = identitySigner(internalSecret);
+  let services: ServiceClient;
+  let localHandler: SharedPorts['localHandler'];
+  if (input.local) {
+    services = input.local;
+    const local = input.local;
+    localHandler = (name) => local.handlerOf(name);
+  } else {
+    services = new HttpServiceClient(serviceUrls(platform), () => sign(servicePrincipal(input.caller)));
+  }
+  return {
+    platform, db, dataDb, bus, services, localHandler, internalSecret, jwtSecret,
+    baseAccess: new BaseAccess(services),
+    async close() {
+      await bus.close();
+      if (services instanceof HttpServiceClient) await services.close();
+      if (dataDb !== db) await dataDb.destroy();
+      await db.destroy();
+    },
+  };
+}
+
+/** Readiness checks every service shares. */
+export function sharedReadiness(shared: SharedPorts): Record<string, () => Promise<unknown>> {
+  return { database: () => pingDatabase(shared.db), events: () => shared.bus.ping() };
+}

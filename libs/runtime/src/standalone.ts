@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type http from 'node:http';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@tabula/db';
+import { LocalServiceClient } from '@tabula/http';
+import { identitySigner, servicePrincipal } from '@tabula/auth';
+import { createLogger, type Logger } from '@tabula/telemetry';
+import type { ServiceDefinition, Worker } from './service-definition';
+import { loadPlatformConfig, type PlatformConfig } from './platform-config';
+import { buildSharedPorts } from './shared-ports';
+import { prepareService, stopWorkers } from './boot';
+import { closeServer, listen } from './lifecycle';
+
+/** A running standalone Tabula. */
+export interface StandaloneHandle {
+  url: string;
+  server: http.Server;
+  platform: PlatformConfig;
+  stop(): Promise<void>;
+}
+
+export interface StandaloneOptions {
+  /** The services, gateway last (it dispatches to the others). */
+  definitions: ServiceDefinition<any, any>[];
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+async function resolveDatabase(platform: PlatformConfig, logger: Logger): Promise<{ url: string; embedded?: EmbeddedPostgresHandle }> {
+  if (platform.DATABASE_URL) return { url: platform.DATABASE_URL };
+  const dataDir = path.resolve(platform.DATA_DIR);
+  logger.info({ dataDir }, 'DATABASE_URL not set: starting embedded PostgreSQL');
+  const embedded = await startEmbeddedPostgres({ dataDir, onLog: (line) => logger.debug({ pg: line.trim() }, 'postgres') });
+  return { url: embedded.url, embedded };
+}
+
+/**
+ * Standalone mode: every service and the gateway in this process, one shared
+ * pool, the in-memory bus (unless EVENT_BUS says otherwise), in-process dispatch.
+ */
+export async function startStandalone(options: StandaloneOptions): Promise<StandaloneHandle> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? createLogger('standalone');
+  const loaded = loadPlatformConfig(env);
+  const platform: PlatformConfig = { ...loaded, SVC_INTERNAL_SECRET: loaded.SVC_INTERNAL_SECRET ?? randomBytes(48).toString('base64url') };
+  const database = await resolveDatabase(platform, logger);
+  const sign = identitySigner(platform.SVC_INTERNAL_SECRET as string);
+  const local = new LocalServiceClient(() => sign(servicePrincipal('standalone')));
+  const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger, caller: 'gateway', local, poolMax: Math.max(platform.DB_POOL_MAX, 20) });
+  const workers: Worker[] = [];
+  try {
+    const prepared = [];
+    for (const definition of options.definitions) {
+      const service = await prepareService(definition, shared, env);
+      local.register(service.name, service.app.callback());
+      prepared.push(service);
+    }
+    for (const service of prepared) workers.push(...(await service.start()));
+  } catch (err) {
+    await stopWorkers(workers, () => undefined);
+    await shared.close();
+    await database.embedded?.stop();
+    throw err;
+  }
+  const gateway = local.handlerOf('gateway');
+  if (!gateway) throw new Error('standalone needs the gateway definition');
+  const server = await listen(gateway, platform.PORT, platform.HOST);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : platform.PORT;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    platform,
+    async stop() {
+      await closeServer(server);
+      await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));
+      await shared.close();
+      await database.embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './tracing';
+export * from './logger';
+export * from './metrics';

@@ -1,0 +1,44 @@
+/**
+ * Which real backends this test run can reach. CI sets DATABASE_URL, REDIS_URL,
+ * MYSQL_URL and REQUIRE_BACKENDS=1; a developer's laptop may have none of them,
+ * in which case PostgreSQL is embedded (global-setup) and Redis/MariaDB suites skip.
+ */
+export type Backend = 'redis' | 'mysql' | 'kafka';
+
+const envName: Record<Backend, string> = { redis: 'REDIS_URL', mysql: 'MYSQL_URL', kafka: 'KAFKA_BROKERS' };
+
+/** The connection string of a backend, or undefined when it is not configured. */
+export function backendUrl(backend: Backend): string | undefined {
+  const value = process.env[envName[backend]];
+  return value && value.trim() !== '' ? value : undefined;
+}
+
+/** True when a missing backend must fail the run instead of skipping (CI). */
+export function backendsRequired(): boolean {
+  return process.env.REQUIRE_BACKENDS === '1' || process.env.REQUIRE_BACKENDS === 'true';
+}
+
+/**
+ * `describe` for a suite that needs a backend. Configured: runs. Missing and
+ * REQUIRE_BACKENDS=1: a failing test says what is missing. Missing otherwise:
+ * the suite is skipped and the reason printed. Kafka is never required here
+ * (no broker can run on this machine); it runs wherever KAFKA_BROKERS is set.
+ */
+export function describeWithBackend(backend: Backend, name: string, body: () => void): void {
+  if (backendUrl(backend)) {
+    describe(name, body);
+    return;
+  }
+  const reason = `${name}: skipped, ${envName[backend]} is not set`;
+  if (backendsRequired() && backend !== 'kafka') {
+    describe(name, () => {
+      it(`needs ${envName[backend]}`, () => {
+        throw new Error(`${envName[backend]} is required (REQUIRE_BACKENDS=1) but not set`);
+      });
+    });
+    return;
+  }
+  // eslint-disable-next-line no-console
+  console.warn(reason);
+  describe.skip(name, body);
+}

@@ -1,0 +1,3 @@
+export * from './backends';
+export * from './database';
+export * from './test-stack';

@@ -1,0 +1,19 @@
+import type { ServiceDefinition } from '@tabula/runtime';
+import { authService } from '../services/auth/src/service';
+import { metaService } from '../services/meta/src/service';
+import { dataService } from '../services/data/src/service';
+import { commentsService } from '../services/comments/src/service';
+import { storageService } from '../services/storage/src/service';
+import { integrationsService } from '../services/integrations/src/service';
+import { hooksService } from '../services/hooks/src/service';
+import { gatewayService } from '../services/gateway/src/service';
+
+/** Every service of Tabula, the gateway last (standalone registers them in this order). */
+export const allServices: ServiceDefinition<any, any>[] = [
+  authService, metaService, dataService, commentsService, storageService, integrationsService, hooksService, gatewayService,
+];
+
+/** The service names with their cluster ports (`npm run start:cluster`). */
+export const clusterPorts: Record<string, number> = {
+  auth: 8101, meta: 8102, data: 8103, comments: 8104, storage: 8105, integrations: 8106, hooks: 8107,
+};

@@ -1,0 +1,26 @@
+import { startTelemetry } from '@tabula/telemetry';
+
+startTelemetry('standalone');
+
+/* Loaded after telemetry so koa/pg/undici are instrumented. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startStandalone, onShutdown } = require('@tabula/runtime') as typeof import('@tabula/runtime');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createLogger } = require('@tabula/telemetry') as typeof import('@tabula/telemetry');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { allServices } = require('./services') as typeof import('./services');
+
+/** `npm start`: every service and the gateway in this process on PORT (8080). */
+async function main(): Promise<void> {
+  const logger = createLogger('standalone', process.env.LOG_LEVEL ?? 'info');
+  const started = Date.now();
+  const handle = await startStandalone({ definitions: allServices, logger });
+  logger.info({ url: handle.url, ms: Date.now() - started }, `Tabula is running on http://localhost:${handle.platform.PORT}`);
+  onShutdown(logger, () => handle.stop());
+}
+
+main().catch((err) => {
+  // eslint-disable-next-line no-console
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,5 @@
+import './instrument';
+import { runServiceProcess } from '@tabula/runtime';
+import { gatewayService } from './service';
+
+void runServiceProcess(gatewayService);

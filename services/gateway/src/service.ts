@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { defineService, serviceUrls } from '@tabula/runtime';
+import { decodeEvent, PrincipalInvalidatedSchema, topics } from '@tabula/contracts';
+import { gatewayConfigSchema, type GatewayConfig } from './config';
+import { createApp, type GatewayPorts } from './app';
+import { Authenticator } from './authenticator';
+import { HttpDispatcher, LocalDispatcher } from './dispatcher';
+
+/**
+ * The gateway: routing, authentication, CORS, health. In standalone mode it
+ * dispatches in-process; in cluster mode it proxies over HTTP.
+ */
+export const gatewayService = defineService<GatewayConfig, GatewayPorts>({
+  name: 'gateway',
+  configSchema: gatewayConfigSchema,
+  buildPorts(common, config) {
+    const dispatcher = common.localHandler
+      ? new LocalDispatcher(common.localHandler)
+      : new HttpDispatcher(serviceUrls(common.platform));
+    return {
+      ...common, config, dispatcher,
+      authenticator: new Authenticator(common.services, config.SVC_AUTH_CACHE_TTL_MS),
+      startedAt: Date.now(),
+    };
+  },
+  createApp,
+  async start(ports) {
+    // Every gateway replica needs every invalidation: a group of its own.
+    const subscription = await ports.bus.subscribe({
+      group: `gateway-${randomUUID()}`,
+      topics: [topics.auth],
+      fromBeginning: false,
+      handler: async (message) => {
+        if (!message.type.startsWith('auth.user.') && message.type !== 'auth.token.revoked') return;
+        const event = decodeEvent(PrincipalInvalidatedSchema, message.payload);
+        ports.authenticator.invalidate(event.userId, event.tokenId);
+      },
+    });
+    return [subscription, { stop: async () => { if (ports.dispatcher instanceof HttpDispatcher) await ports.dispatcher.close(); } }];
+  },
+});
