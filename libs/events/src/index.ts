@@ -1,0 +1,10 @@
+export * from './event-bus';
+export { toMessage, HEADER } from './envelope';
+export * from './memory-bus';
+export * from './redis-bus';
+export * from './kafka-bus';
+export * from './create-event-bus';
+export * from './outbox/outbox.migration';
+export * from './outbox/enqueue-event';
+export * from './outbox/outbox-relay';
+export * from './idempotent-consumer';
