@@ -18,7 +18,7 @@ if (!env.DATABASE_URL) problems.push('DATABASE_URL is required (e.g. postgres://
 env.EVENT_BUS = env.EVENT_BUS ?? 'redis';
 if (env.EVENT_BUS === 'redis' && !env.REDIS_URL) problems.push('REDIS_URL is required with EVENT_BUS=redis');
 if (problems.length) {
-  // eslint-disable-next-line no-console
+   
   console.error(`start:cluster: ${problems.join('; ')}`);
   process.exit(1);
 }
@@ -39,11 +39,11 @@ function launch(name: string, port: number): void {
   });
   children.set(name, child);
   writeFileSync(path.join(pidDir, `${name}.pid`), String(child.pid));
-  // eslint-disable-next-line no-console
+   
   console.log(`[cluster] ${name} pid ${child.pid} on :${port}`);
   child.on('exit', (code, signal) => {
     if (stopping) return;
-    // eslint-disable-next-line no-console
+     
     console.log(`[cluster] ${name} exited (${signal ?? code})${restart ? ', restarting in 1 s' : ''}`);
     if (restart) setTimeout(() => { if (!stopping) launch(name, port); }, 1000);
   });

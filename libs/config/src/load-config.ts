@@ -13,12 +13,14 @@ export class ConfigError extends Error {
  * Resolves `<NAME>_FILE` indirections (Kubernetes/Docker secrets): when `NAME`
  * is unset and `NAME_FILE` names a readable file, its trimmed content becomes `NAME`.
  */
-export function resolveFileSecrets(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+export function resolveFileSecrets(env: NodeJS.ProcessEnv, names?: string[]): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = { ...env };
   const problems: string[] = [];
   for (const [key, file] of Object.entries(env)) {
     if (!key.endsWith('_FILE') || !file) continue;
     const name = key.slice(0, -'_FILE'.length);
+    // Only settings the schema knows: other tools' *_FILE variables are not ours.
+    if (names && !names.includes(name)) continue;
     if (out[name] !== undefined && out[name] !== '') continue;
     try {
       out[name] = readFileSync(file, 'utf8').trim();
@@ -35,7 +37,8 @@ export function resolveFileSecrets(env: NodeJS.ProcessEnv): Record<string, strin
  * Empty strings count as unset. Fails fast with every problem listed.
  */
 export function loadConfig<T extends z.ZodTypeAny>(schema: T, env: NodeJS.ProcessEnv = process.env): z.infer<T> {
-  const resolved = resolveFileSecrets(env);
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  const resolved = resolveFileSecrets(env, shape ? Object.keys(shape) : undefined);
   const cleaned = Object.fromEntries(Object.entries(resolved).filter(([, v]) => v !== undefined && v !== ''));
   const result = schema.safeParse(cleaned);
   if (!result.success) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type http from 'node:http';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@tabula/db';
-import { LocalServiceClient } from '@tabula/http';
+import { LocalServiceClient, type RequestHandler, type ServiceName } from '@tabula/http';
 import { identitySigner, servicePrincipal } from '@tabula/auth';
 import { createLogger, type Logger } from '@tabula/telemetry';
 import type { ServiceDefinition, Worker } from './service-definition';
@@ -16,6 +16,8 @@ export interface StandaloneHandle {
   url: string;
   server: http.Server;
   platform: PlatformConfig;
+  /** The in-process handler of a service (benchmarks compare it with the gateway path). */
+  handlerOf(service: ServiceName): RequestHandler | undefined;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     url: `http://127.0.0.1:${port}`,
     server,
     platform,
+    handlerOf: (service) => local.handlerOf(service),
     async stop() {
       await closeServer(server);
       await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));

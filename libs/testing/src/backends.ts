@@ -38,7 +38,7 @@ export function describeWithBackend(backend: Backend, name: string, body: () => 
     });
     return;
   }
-  // eslint-disable-next-line no-console
+   
   console.warn(reason);
   describe.skip(name, body);
 }

@@ -13,6 +13,6 @@ export default async function globalSetup(): Promise<void> {
   const handle = await startEmbeddedPostgres({ dataDir: dir });
   process.env.DATABASE_URL = handle.url;
   (globalThis as Record<string, unknown>).__TABULA_EMBEDDED_PG__ = handle;
-  // eslint-disable-next-line no-console
+   
   console.log(`\nDATABASE_URL not set: tests use an embedded PostgreSQL in ${dir}`);
 }

@@ -1,0 +1,15 @@
+/**
+ * @tabula/contracts: the shared contracts between services. Event payloads are
+ * generated from proto/ (`npx buf generate`, output in ./gen, never hand-edited).
+ */
+export * from './gen/tabula/events/v1/common_pb';
+export * from './gen/tabula/events/v1/records_pb';
+export * from './gen/tabula/events/v1/meta_pb';
+export * from './gen/tabula/events/v1/auth_pb';
+export * from './gen/tabula/internal/v1/identity_pb';
+export { encodeEvent, decodeEvent, CURRENT_SCHEMA_VERSION } from './event-codec';
+export { topics } from './topics';
+export type { Topic } from './topics';
+export { timestampDate, timestampFromDate, timestampNow } from '@bufbuild/protobuf/wkt';
+export * from './internal/meta-internal';
+export * from './internal/auth-internal';

@@ -1,0 +1,22 @@
+/** A column as the meta service stores it (the fields this library reads). */
+export interface ColumnMeta {
+  /** Column id (`c` + 14 characters). */
+  id: string;
+  /** Display title; row keys and the `where` language use it. */
+  title: string;
+  /** Physical column name; the only thing ever used as an SQL identifier. */
+  column_name: string;
+  /** UI data type (SingleLineText, Number, Date, Checkbox, MultiSelect, …). */
+  uidt: string;
+  /** Database data type (`timestamptz`, `boolean`, `varchar`, …) when known. */
+  dt?: string;
+  /** Primary key column. */
+  pk?: boolean;
+  /** System column (created_by, nc_order, …). */
+  system?: boolean;
+  /** Select options for SingleSelect / MultiSelect. */
+  colOptions?: { options?: { title: string; order?: number }[] };
+}
+
+/** The knex client names Tabula supports. */
+export type Dialect = 'pg' | 'mysql2' | 'sqlite3';

@@ -1,0 +1,92 @@
+import type { Knex } from 'knex';
+import { toColumnIndex, type ColumnIndex } from '../column/column-index';
+import type { ColumnMeta, Dialect } from '../column/column.types';
+import { columnKind } from '../column/column-kind';
+import type { FilterCondition, FilterGroup, FilterNode } from '../filter/filter.types';
+import { canonicalOp } from '../filter/operators';
+import { assertOpSupported } from '../filter/op-support';
+import { assertValueTypes, invalidAst } from './ast-guard';
+import type { ConditionContext, FilterCompileOptions } from './compile-context';
+import { compileCondition } from './condition.compiler';
+import { dialectSql, type DialectSql } from './dialect.sql';
+import { Fragment, ident } from './sql-fragment';
+
+const MAX_COMPILE_DEPTH = 200;
+
+interface GroupContext {
+  dialect: Dialect;
+  d: DialectSql;
+  now: Date;
+  columns: ColumnIndex;
+  tableAlias?: string;
+}
+
+/**
+ * Compiles a filter AST to one SQL fragment (`?`/`??` placeholders and bindings);
+ * null when it adds no constraint. Identifiers come only from column metadata.
+ * @throws QueryError 422 for an AST naming unknown columns or holding invalid values.
+ */
+export function compileFilter(
+  ast: FilterGroup,
+  columns: readonly ColumnMeta[] | ColumnIndex,
+  dialect: Dialect,
+  options: FilterCompileOptions = {},
+): Fragment | null {
+  const now = options.now ?? new Date();
+  if (Number.isNaN(now.getTime())) throw new TypeError('compileFilter: options.now is an invalid Date');
+  const ctx: GroupContext = { dialect, d: dialectSql(dialect), now, columns: toColumnIndex(columns), tableAlias: options.tableAlias };
+  return compileNode(ast, ctx, 0);
+}
+
+/**
+ * Adds a filter AST to a knex query as one parenthesised `WHERE` term (ANDed with
+ * what the query already has). Every value is a binding.
+ */
+export function applyFilter<Q extends Knex.QueryBuilder>(
+  qb: Q,
+  ast: FilterGroup,
+  columns: readonly ColumnMeta[] | ColumnIndex,
+  dialect: Dialect,
+  options: FilterCompileOptions = {},
+): Q {
+  const fragment = compileFilter(ast, columns, dialect, options);
+  if (fragment) qb.whereRaw(`(${fragment.sql})`, fragment.bindings as Knex.Value[]);
+  return qb;
+}
+
+function compileNode(node: FilterNode, ctx: GroupContext, depth: number): Fragment | null {
+  if (!node || typeof node !== 'object') throw invalidAst('bad node');
+  if (node.type === 'condition') return compileLeaf(node, ctx);
+  if (node.type !== 'group' || !Array.isArray(node.children)) throw invalidAst('bad node');
+  if (depth > MAX_COMPILE_DEPTH) throw invalidAst('nested too deeply');
+  let text = '';
+  const bindings: Knex.Value[] = [];
+  for (const child of node.children) {
+    const fragment = compileNode(child, ctx, depth + 1);
+    if (!fragment) continue;
+    text += connector(child.logicalOp, text === '') + `(${fragment.sql})`;
+    bindings.push(...fragment.bindings);
+  }
+  return text ? new Fragment(text, bindings) : null;
+}
+
+function connector(op: FilterNode['logicalOp'], first: boolean): string {
+  if (first) return op === 'not' ? 'NOT ' : '';
+  if (op === 'or') return ' OR ';
+  if (op === 'not') return ' AND NOT ';
+  if (op === 'and') return ' AND ';
+  throw invalidAst('bad logical operator');
+}
+
+function compileLeaf(cond: FilterCondition, ctx: GroupContext): Fragment | null {
+  const column = typeof cond.columnId === 'string' ? ctx.columns.byColumnId(cond.columnId) : undefined;
+  if (!column) throw invalidAst(`unknown column id '${String(cond.columnId).slice(0, 100)}'`);
+  const op = canonicalOp(String(cond.op));
+  if (op !== cond.op) throw invalidAst(`unknown operator '${String(cond.op).slice(0, 50)}'`);
+  const kind = columnKind(column);
+  assertOpSupported(column, kind, op);
+  assertValueTypes(cond.value, kind, op);
+  const name = ctx.tableAlias ? `${ctx.tableAlias}.${column.column_name}` : column.column_name;
+  const condCtx: ConditionContext = { dialect: ctx.dialect, d: ctx.d, now: ctx.now, column, kind, col: ident(name) };
+  return compileCondition(cond, condCtx);
+}

@@ -1,0 +1,11 @@
+/** Limits on client filters; past them the answer is 422, never a 500 or a stack overflow. */
+export const FILTER_LIMITS = {
+  /** Deepest nesting of groups. */
+  maxDepth: 50,
+  /** Most values in one in/notin/anyof/allof/… list. */
+  maxListValues: 1000,
+  /** Longest `where` string. */
+  maxWhereLength: 10_000,
+  /** Longest filterArrJson / sortArrJson string. */
+  maxJsonLength: 100_000,
+} as const;

@@ -1,0 +1,25 @@
+/**
+ * @tabula/query: the `where` language, filterArrJson, sort, fields and paging
+ * of the NocoDB v1 records API, and their translation to knex for pg, mysql2 and sqlite3.
+ */
+export { QueryError, isQueryError, QUERY_ERROR_STATUS, type QueryErrorCode, type QueryErrorInit } from './query-error';
+export type { ColumnMeta, Dialect } from './column/column.types';
+export { ColumnIndex } from './column/column-index';
+export { columnKind, isLinkColumn, type ColumnKind } from './column/column-kind';
+export type {
+  ComparisonOp, DateSubOp, FilterCondition, FilterGroup, FilterNode, IsArgument, LogicalOp,
+  RawCondition, RawGroup, RawNode, RawValue, Scalar, WithinSubOp,
+} from './filter/filter.types';
+export { FILTER_LIMITS } from './filter/limits';
+export { parseWhereSyntax } from './filter/where.parser';
+export { andFilters, emptyFilter, parseWhere, resolveFilter } from './filter/filter.resolver';
+export { normaliseFilterArr, parseFilterArrJson } from './filter/filter-arr-json.normaliser';
+export { filterFromRows, type FilterRowsOptions, type StoredFilterRow } from './filter/filter-rows.loader';
+export { applyFilter, compileFilter } from './compile/filter.compiler';
+export type { FilterCompileOptions } from './compile/compile-context';
+export { Fragment } from './compile/sql-fragment';
+export type { SortDirection, SortItem, StoredSortRow } from './sort/sort.types';
+export { parseSort, parseSortArrJson, sortsFromRows } from './sort/sort.parser';
+export { applySort, type SortCompileOptions } from './sort/sort.compiler';
+export { resolveFields, type FieldsOptions } from './fields/fields.resolver';
+export { buildPageInfo, parsePagination, type PageInfo, type Pagination, type PaginationOptions } from './paging/pagination';

@@ -1,0 +1,60 @@
+import { Agent, request } from 'undici';
+
+/** Result of one load run. */
+export interface LoadResult {
+  label: string;
+  requests: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * Closed-loop load: `concurrency` workers send requests back to back for
+ * `durationMs` (bounded in time and count), against loopback only.
+ */
+export async function runLoad(label: string, url: string, headers: Record<string, string>, concurrency = 16, durationMs = 5000): Promise<LoadResult> {
+  const target = new URL(url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error('benchmarks only target loopback');
+  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + durationMs;
+  const worker = async () => {
+    while (Date.now() < deadline && latencies.length < 2_000_000) {
+      const start = process.hrtime.bigint();
+      try {
+        const res = await request(target, { method: 'GET', headers, dispatcher: agent });
+        await res.body.dump();
+        if (res.statusCode >= 400) errors += 1;
+      } catch {
+        errors += 1;
+      }
+      latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (Date.now() - started) / 1000;
+  await agent.close();
+  latencies.sort((a, b) => a - b);
+  return { label, requests: latencies.length, errors, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+/** Prints results as a table with the ratio to the first (baseline) row. */
+export function printTable(title: string, rows: LoadResult[]): void {
+  const base = rows[0];
+   
+  console.log(`\n${title}`);
+   
+  console.table(rows.map((r) => ({
+    path: r.label, requests: r.requests, errors: r.errors, 'req/s': Math.round(r.rps),
+    'p50 ms': r.p50.toFixed(2), 'p99 ms': r.p99.toFixed(2), 'vs direct': `${((r.rps / base.rps) * 100).toFixed(0)} %`,
+  })));
+}

@@ -1,0 +1,5 @@
+import './instrument';
+import { runServiceProcess } from '@tabula/runtime';
+import { hooksService } from './service';
+
+void runServiceProcess(hooksService);

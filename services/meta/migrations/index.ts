@@ -1,0 +1,4 @@
+import type { Migration } from '@tabula/db';
+
+/** The meta schema's migrations, in order. */
+export const migrations: Migration[] = [];

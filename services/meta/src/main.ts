@@ -1,0 +1,5 @@
+import './instrument';
+import { runServiceProcess } from '@tabula/runtime';
+import { metaService } from './service';
+
+void runServiceProcess(metaService);

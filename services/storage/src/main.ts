@@ -1,0 +1,5 @@
+import './instrument';
+import { runServiceProcess } from '@tabula/runtime';
+import { storageService } from './service';
+
+void runServiceProcess(storageService);
