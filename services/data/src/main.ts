@@ -1,0 +1,5 @@
+import './instrument';
+import { runServiceProcess } from '@tabula/runtime';
+import { dataService } from './service';
+
+void runServiceProcess(dataService);
