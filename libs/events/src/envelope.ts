@@ -1,38 +1,60 @@
 import { randomUUID } from 'node:crypto';
-import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
-import type { EventHandler, EventHeaders, EventMessage, PublishInput } from './event-bus';
-
-/** Header names carrying the event metadata on every transport. */
-export const HEADER = { id: 'event-id', type: 'event-type', version: 'event-version', timestamp: 'event-timestamp', key: 'event-key' } as const;
+import type { EventHeaders, EventMessage, PublishInput } from './event-bus';
+import { injectTraceContext } from './trace-context';
 
 /**
- * Completes a publish input into a message: id, version, timestamp, and the
- * active trace context injected into its headers.
+ * Event metadata travels as CloudEvents binary-mode headers (`ce_*`, as in the
+ * CloudEvents Kafka binding) so generic Kafka/Redis tooling can read it.
  */
-export function toMessage(input: PublishInput): EventMessage {
-  const headers: EventHeaders = { ...(input.headers ?? {}) };
-  if (!headers.traceparent) propagation.inject(context.active(), headers);
+export const metadataHeaders = {
+  specVersion: 'ce_specversion',
+  id: 'ce_id',
+  type: 'ce_type',
+  source: 'ce_source',
+  time: 'ce_time',
+  schemaVersion: 'ce_schemaversion',
+} as const;
+
+/** A message as the brokers store it: payload plus string headers. */
+export interface Envelope {
+  topic: string;
+  key: string;
+  payload: Uint8Array;
+  headers: EventHeaders;
+}
+
+/** Builds the wire form of a message: metadata and trace context go into the headers. */
+export function toEnvelope(input: PublishInput, source: string): Envelope {
+  const headers = injectTraceContext({ ...input.headers });
+  headers[metadataHeaders.specVersion] = '1.0';
+  headers[metadataHeaders.id] = input.id ?? randomUUID();
+  headers[metadataHeaders.type] = input.type;
+  headers[metadataHeaders.source] = source;
+  headers[metadataHeaders.time] = input.timestamp ?? new Date().toISOString();
+  headers[metadataHeaders.schemaVersion] = String(input.version ?? 1);
+  return { topic: input.topic, key: input.key, payload: input.payload, headers };
+}
+
+/**
+ * Reads a stored message back. A message from a foreign producer without
+ * metadata is still delivered (not dropped), with an id derived from its broker
+ * position so redeliveries dedupe.
+ */
+export function fromEnvelope(envelope: Envelope, offset?: string): EventMessage {
+  const headers: EventHeaders = {};
+  for (const [name, value] of Object.entries(envelope.headers)) {
+    if (!name.startsWith('ce_')) headers[name] = value;
+  }
+  const meta = envelope.headers;
   return {
-    id: input.id ?? randomUUID(),
-    topic: input.topic,
-    key: input.key,
-    type: input.type,
-    version: input.version ?? 1,
-    payload: input.payload,
+    id: meta[metadataHeaders.id] ?? `${envelope.topic}/${offset ?? randomUUID()}`,
+    topic: envelope.topic,
+    key: envelope.key,
+    type: meta[metadataHeaders.type] ?? 'unknown',
+    version: Number(meta[metadataHeaders.schemaVersion] ?? '1') || 1,
+    payload: envelope.payload,
     headers,
-    timestamp: new Date().toISOString(),
+    timestamp: meta[metadataHeaders.time] ?? new Date().toISOString(),
+    offset,
   };
 }
-
-/** Runs a handler inside the trace context the producer sent. */
-export function runInTraceContext(handler: EventHandler, message: EventMessage): Promise<void> {
-  const parent = propagation.extract(ROOT_CONTEXT, message.headers);
-  return context.with(parent, () => handler(message));
-}
-
-/** Exponential backoff for redelivery: 100 ms doubling up to 5 s. */
-export function backoffMs(attempt: number): number {
-  return Math.min(5_000, 100 * 2 ** Math.min(attempt, 6));
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,67 +1,129 @@
-/** Message headers: event metadata and W3C trace context travel here. */
+import { MemoryEventBus } from './memory/memory-event-bus';
+import { RedisEventBus } from './redis/redis-event-bus';
+import type { RedisBusOptions } from './redis/redis-event-bus';
+import { KafkaEventBus } from './kafka/kafka-event-bus';
+import type { KafkaBusOptions } from './kafka/kafka-event-bus';
+import type { BackoffOptions } from './delivery/retry';
+
+/** String headers of a message (metadata, trace context, caller extras). */
 export interface EventHeaders {
   [name: string]: string;
 }
 
 /** One message as delivered to a consumer. */
 export interface EventMessage {
+  /** Event id (UUID); stable across redeliveries, so consumers dedupe on it. */
   id: string;
   topic: string;
+  /** Ordering key (usually the table id): messages of one key arrive in order. */
   key: string;
+  /** Event name, e.g. `records.after.insert`. */
   type: string;
+  /** Payload schema version. */
   version: number;
   payload: Uint8Array;
+  /** Caller headers plus `traceparent`/`tracestate`; the `ce_*` metadata is lifted into the fields above. */
   headers: EventHeaders;
+  /** ISO-8601 time the event happened (enqueue time for outbox events). */
   timestamp: string;
+  /** 1 on first delivery in this process, then 2, 3... while the handler keeps failing. */
+  attempt?: number;
+  /** Broker position, for logs only: stream entry id, `partition:offset`, or a sequence. */
+  offset?: string;
 }
 
-/** What a producer hands to `publish`. */
+/** A message to publish. */
 export interface PublishInput {
   topic: string;
   key: string;
   type: string;
+  /** Payload schema version; defaults to 1. */
   version?: number;
   payload: Uint8Array;
   headers?: EventHeaders;
+  /** Event id; a UUID is generated when absent (the outbox passes its row id). */
   id?: string;
+  /** ISO-8601 time the event happened; defaults to now. */
+  timestamp?: string;
 }
 
+/** Consumes one message; a rejection means "not processed, redeliver". */
 export type EventHandler = (message: EventMessage) => Promise<void>;
 
+/** A running consumer; `close()` stops it and waits for in-flight handlers. */
 export interface Subscription {
   close(): Promise<void>;
-  /** Alias of close, so a subscription is a runtime Worker. */
-  stop(): Promise<void>;
 }
 
+/** What to consume and how. */
 export interface SubscribeOptions {
-  /** Consumer group: each group gets every message once; members share the work. */
+  /** Consumer group: each group gets every message (at least once); members of one group share the work. */
   group: string;
   topics: string[];
   handler: EventHandler;
-  /** Start from the oldest retained message (default) or only new ones (broadcast groups). */
+  /** 'earliest' (default) or 'latest' for broadcast groups; only matters when the group is new. */
   fromBeginning?: boolean;
+  /**
+   * Delete the group when this subscription closes. For per-process broadcast
+   * groups (a unique group name, `fromBeginning: false`) that would otherwise
+   * pile up in Redis/Kafka after every restart.
+   */
+  ephemeral?: boolean;
 }
 
 /**
- * The event bus port. Delivery is at least once: a handler that throws gets the
- * message again (after a backoff), never silently dropped; order is kept per key
- * within a group.
+ * The message bus every service is handed at start-up. Semantics common to all
+ * adapters: at-least-once delivery per group; per-key order within a group
+ * member (see the Redis adapter for the multi-member caveat); a handler that
+ * throws gets the same message again after a bounded backoff, and it is logged,
+ * never dropped; `close()` stops consuming and waits for in-flight handlers.
  */
 export interface EventBus {
-  /** Resolves once the broker accepted the messages. */
+  /** Resolves once the broker accepted every message. */
   publish(messages: PublishInput[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
-  /** Throws when the backend is unreachable (readiness). */
+  /** Throws if the backend is unreachable (used by /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The logging calls the adapters make. */
-export interface BusLogger {
+/** Structured logger (pino's signature); console works too. */
+export interface EventLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
 }
 
-export const silentLogger: BusLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+/** Settings of {@link createEventBus}. */
+export interface EventBusConfig {
+  kind: 'memory' | 'redis' | 'kafka';
+  redisUrl?: string;
+  kafkaBrokers?: string[];
+  /** Names this process to the broker (Kafka client id, Redis consumer name prefix, `ce_source`). */
+  clientId: string;
+  logger?: EventLogger;
+  /** Backoff between redeliveries of a message whose handler failed. */
+  retry?: Partial<BackoffOptions>;
+  /** Handlers running at once per subscription (different keys only). Default 16. */
+  maxInFlight?: number;
+  redis?: Partial<RedisBusOptions>;
+  kafka?: Partial<KafkaBusOptions>;
+  /** memory: messages kept per topic for groups that join later with fromBeginning. Default 1000. */
+  memoryRetention?: number;
+}
+
+/** Builds the bus for the configured backend. Connections open lazily. */
+export function createEventBus(config: EventBusConfig): EventBus {
+  switch (config.kind) {
+    case 'memory':
+      return new MemoryEventBus(config);
+    case 'redis':
+      if (!config.redisUrl) throw new Error('createEventBus: redisUrl is required for kind "redis"');
+      return new RedisEventBus({ ...config, redisUrl: config.redisUrl });
+    case 'kafka':
+      if (!config.kafkaBrokers?.length) throw new Error('createEventBus: kafkaBrokers is required for kind "kafka"');
+      return new KafkaEventBus({ ...config, kafkaBrokers: config.kafkaBrokers });
+    default:
+      throw new Error(`createEventBus: unknown kind ${String((config as { kind: unknown }).kind)}`);
+  }
+}

@@ -1,10 +1,26 @@
-export * from './event-bus';
-export { toMessage, HEADER } from './envelope';
-export * from './memory-bus';
-export * from './redis-bus';
-export * from './kafka-bus';
-export * from './create-event-bus';
-export * from './outbox/outbox.migration';
-export * from './outbox/enqueue-event';
-export * from './outbox/outbox-relay';
-export * from './idempotent-consumer';
+/**
+ * @tabula/events: the message bus (memory, Redis Streams, Kafka adapters behind
+ * one interface), the transactional outbox and its relay, and idempotent
+ * consumption. Services receive an `EventBus` as a port and never pick an adapter.
+ */
+export { createEventBus } from './event-bus';
+export type {
+  EventBus,
+  EventBusConfig,
+  EventHandler,
+  EventHeaders,
+  EventLogger,
+  EventMessage,
+  PublishInput,
+  SubscribeOptions,
+  Subscription,
+} from './event-bus';
+export type { BackoffOptions } from './delivery/retry';
+export type { RedisBusOptions } from './redis/redis-event-bus';
+export type { KafkaBusOptions } from './kafka/kafka-event-bus';
+export { metadataHeaders } from './envelope';
+export { outboxMigration } from './outbox/outbox.migration';
+export { enqueueEvent } from './outbox/enqueue-event';
+export { OutboxRelay } from './outbox/outbox-relay';
+export type { OutboxRelayOptions } from './outbox/outbox-relay';
+export { handleOnce, processedEventsMigration, pruneProcessedEvents } from './idempotent-consumer';

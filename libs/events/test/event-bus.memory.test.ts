@@ -1,6 +1,6 @@
-import { MemoryEventBus } from '../src';
+import { createEventBus } from '@tabula/events';
 import { eventBusContract } from './event-bus.contract';
 
 describe('EventBus contract: memory', () => {
-  eventBusContract(() => new MemoryEventBus({ info: () => undefined, warn: () => undefined, error: () => undefined }));
+  eventBusContract((logger) => createEventBus({ kind: 'memory', clientId: 'contract', logger, retry: { initialMs: 20, maxMs: 200 } }));
 });

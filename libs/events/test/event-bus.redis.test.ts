@@ -1,7 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
 import { backendUrl, describeWithBackend } from '@tabula/testing';
-import { RedisEventBus } from '../src';
-import { eventBusContract } from './event-bus.contract';
+import { createEventBus } from '@tabula/events';
+import type { EventBus, EventLogger, EventMessage } from '@tabula/events';
+import { captureLogger, eventBusContract, eventually } from './event-bus.contract';
+
+/** Every stream of this run lives under one prefix, deleted at the end. */
+const prefix = `tabula-test:${randomUUID().slice(0, 8)}:`;
+const redisOptions = { streamPrefix: prefix, blockMs: 2000, claimIdleMs: 500, claimIntervalMs: 200 };
+
+function makeBus(logger: EventLogger, redis: Record<string, unknown> = {}): EventBus {
+  return createEventBus({
+    kind: 'redis',
+    redisUrl: backendUrl('redis'),
+    clientId: 'contract',
+    logger,
+    retry: { initialMs: 20, maxMs: 200 },
+    redis: { ...redisOptions, ...redis },
+  });
+}
 
 describeWithBackend('redis', 'EventBus contract: Redis Streams', () => {
-  eventBusContract(() => new RedisEventBus({ url: backendUrl('redis') as string, clientId: 'contract', blockMs: 100 }, { info: () => undefined, warn: () => undefined, error: () => undefined }));
+  const admin = createClient({ url: backendUrl('redis') });
+  beforeAll(async () => {
+    await admin.connect();
+  });
+  afterAll(async () => {
+    for await (const keys of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 100 })) if (keys.length) await admin.del(keys);
+    await admin.close();
+  });
+
+  eventBusContract((logger) => makeBus(logger));
+
+  describe('Redis specifics', () => {
+    let bus: EventBus;
+    let topic: string;
+    beforeEach(() => {
+      bus = makeBus(captureLogger());
+      topic = `t.${randomUUID()}`;
+    });
+    afterEach(async () => {
+      await bus.close();
+    });
+
+    it('takes over entries a dead consumer left pending (XAUTOCLAIM)', async () => {
+      const stream = prefix + topic;
+      await admin.xGroupCreate(stream, 'workers', '0', { MKSTREAM: true });
+      await bus.publish([{ topic, key: 'k', type: 't', payload: new Uint8Array([1]), id: 'orphan' }]);
+      // A consumer reads the entry and dies before XACK.
+      await admin.xReadGroup('workers', 'dead-consumer', [{ key: stream, id: '>' }], { COUNT: 10 });
+      const got: EventMessage[] = [];
+      const subscription = await bus.subscribe({ group: 'workers', topics: [topic], handler: async (m) => void got.push(m) });
+      await eventually(() => expect(got.map((m) => m.id)).toEqual(['orphan']), 5000);
+      await eventually(async () => expect(await admin.xPending(stream, 'workers')).toMatchObject({ pending: 0 }));
+      await subscription.close();
+    });
+
+    it('acknowledges handled entries and removes its consumer on close', async () => {
+      const stream = prefix + topic;
+      const got: string[] = [];
+      const subscription = await bus.subscribe({ group: 'acks', topics: [topic], handler: async (m) => void got.push(m.id) });
+      await bus.publish([{ topic, key: 'k', type: 't', payload: new Uint8Array([1]) }]);
+      await eventually(() => expect(got).toHaveLength(1));
+      await subscription.close();
+      expect((await admin.xPending(stream, 'acks')).pending).toBe(0);
+      expect(await admin.xInfoConsumers(stream, 'acks')).toHaveLength(0);
+    });
+
+    it('destroys an ephemeral group on close', async () => {
+      const subscription = await bus.subscribe({ group: 'ephemeral', topics: [topic], fromBeginning: false, ephemeral: true, handler: async () => undefined });
+      expect(await admin.xInfoGroups(prefix + topic)).toHaveLength(1);
+      await subscription.close();
+      expect(await admin.xInfoGroups(prefix + topic)).toHaveLength(0);
+    });
+
+    it('caps each stream approximately at maxLen', async () => {
+      const capped = makeBus(captureLogger(), { maxLen: 10 });
+      const payload = new Uint8Array([1]);
+      for (let i = 0; i < 5; i++) await capped.publish(Array.from({ length: 100 }, () => ({ topic, key: 'k', type: 't', payload })));
+      expect(await admin.xLen(prefix + topic)).toBeLessThan(500);
+      await capped.close();
+    });
+
+    it('fails ping quickly when Redis is unreachable', async () => {
+      const down = createEventBus({ kind: 'redis', redisUrl: 'redis://127.0.0.1:1', clientId: 'down', logger: captureLogger(), redis: { commandTimeoutMs: 300 } });
+      await expect(down.ping()).rejects.toThrow(/timed out/);
+      await down.close();
+    });
+  });
 });

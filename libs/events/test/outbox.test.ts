@@ -1,86 +1,160 @@
 import { randomUUID } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
-import { createTestDatabase, type TestDatabase } from '@tabula/testing';
-import { MemoryEventBus, OutboxRelay, enqueueEvent, handleOnce, outboxMigration, processedEventsMigration, type EventMessage } from '../src';
-import { eventually } from './event-bus.contract';
+import knexFactory from 'knex';
+import type { Knex } from 'knex';
+import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import type { TextMapPropagator } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { createTestDatabase } from '@tabula/testing';
+import type { TestDatabase } from '@tabula/testing';
+import { createEventBus, enqueueEvent, handleOnce, OutboxRelay, outboxMigration, processedEventsMigration } from '@tabula/events';
+import type { EventBus, EventMessage, PublishInput } from '@tabula/events';
+import { captureLogger, delay, eventually } from './event-bus.contract';
 
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-const event = (topic: string) => ({ topic, key: 'table-1', type: 'records.after.insert', payload: new Uint8Array([1]) });
+const SCHEMA = 'svc';
 
 describe('transactional outbox', () => {
   let database: TestDatabase;
-  let db: Knex;
-  let bus: MemoryEventBus;
+  let knex: Knex;
+  let bus: EventBus;
   let topic: string;
+  const quiet = captureLogger();
+  const event = (key = 'tbl_1', body = 'x'): PublishInput => ({ topic, key, type: 'records.after.insert', payload: new Uint8Array(Buffer.from(body)) });
+  const relay = (options: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}): OutboxRelay =>
+    new OutboxRelay({ knex, schema: SCHEMA, bus, logger: quiet, ...options });
+  const collect = async (into: EventMessage[]): Promise<void> => {
+    await bus.subscribe({ group: `g-${randomUUID()}`, topics: [topic], handler: async (m) => void into.push(m) });
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    db = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 6 } });
-    await db.raw('CREATE SCHEMA svc');
-    await outboxMigration(db, 'svc');
-    await processedEventsMigration(db, 'svc');
-    await db.schema.withSchema('svc').createTable('effects', (t) => { t.string('event_id').notNullable(); });
+    knex = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 8 } });
+    await knex.raw(`CREATE SCHEMA ${SCHEMA}`);
+    await outboxMigration(knex, SCHEMA);
+    await outboxMigration(knex, SCHEMA); // idempotent
+    await processedEventsMigration(knex, SCHEMA);
+    await knex.schema.withSchema(SCHEMA).createTable('effects', (table) => table.text('event_id').notNullable());
   });
-  afterAll(async () => { await db.destroy(); await database.drop(); });
-  beforeEach(() => { bus = new MemoryEventBus(quiet); topic = `t.${randomUUID()}`; });
-  afterEach(async () => { await bus.close(); });
+  afterAll(async () => {
+    await knex.destroy();
+    await database.drop();
+  });
+  beforeEach(async () => {
+    await knex.withSchema(SCHEMA).table('outbox').delete();
+    bus = createEventBus({ kind: 'memory', clientId: 'outbox-test', logger: quiet });
+    topic = `t.${randomUUID()}`;
+  });
+  afterEach(async () => {
+    await bus.close();
+  });
 
   it('never publishes an event whose transaction rolled back', async () => {
     const got: EventMessage[] = [];
-    await bus.subscribe({ group: 'c', topics: [topic], handler: async (m) => { got.push(m); } });
-    await expect(db.transaction(async (trx) => {
-      await enqueueEvent(trx, 'svc', event(topic));
+    await collect(got);
+    const rollback = knex.transaction(async (trx) => {
+      await enqueueEvent(trx, SCHEMA, event('tbl_1', 'rolled back'));
       throw new Error('business rule failed');
-    })).rejects.toThrow('business rule failed');
-    const committedId = await db.transaction((trx) => enqueueEvent(trx, 'svc', event(topic)));
-    const relay = new OutboxRelay({ knex: db, schema: 'svc', bus, logger: quiet });
-    await relay.flush();
+    });
+    await expect(rollback).rejects.toThrow('business rule failed');
+    const committed = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event('tbl_1', 'committed')));
+    expect(await relay().flush()).toBe(1);
     await eventually(() => expect(got).toHaveLength(1));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(got.map((m) => m.id)).toEqual([committedId]);
+    await delay(100);
+    expect(got.map((m) => m.id)).toEqual([committed]);
   });
 
-  it('re-publishes after a relay died between publish and mark, and the consumer acts once', async () => {
+  it('re-publishes after a relay died between publish and mark-sent; an idempotent consumer acts once', async () => {
     const deliveries: string[] = [];
-    await bus.subscribe({ group: 'effects', topics: [topic], handler: async (m) => {
-      deliveries.push(m.id);
-      await handleOnce(db, 'svc', 'effects', m.id, async (trx) => { await trx.withSchema('svc').table('effects').insert({ event_id: m.id }); });
-    } });
-    const id = await db.transaction((trx) => enqueueEvent(trx, 'svc', event(topic)));
-    const dying = new OutboxRelay({ knex: db, schema: 'svc', bus, logger: quiet, afterPublish: async () => { throw new Error('killed before mark-sent'); } });
+    await bus.subscribe({
+      group: 'effects',
+      topics: [topic],
+      handler: async (m) => {
+        deliveries.push(m.id);
+        await handleOnce(knex, SCHEMA, 'effects', m.id, async (trx) => {
+          await trx.withSchema(SCHEMA).table('effects').insert({ event_id: m.id });
+        });
+      },
+    });
+    const id = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
+    const dying = relay({ afterPublish: async () => Promise.reject(new Error('killed before mark-sent')) });
     await expect(dying.flush()).rejects.toThrow('killed before mark-sent');
-    const restarted = new OutboxRelay({ knex: db, schema: 'svc', bus, logger: quiet });
-    expect(await restarted.flush()).toBe(1);
+    await dying.stop();
+    const failed = await knex.withSchema(SCHEMA).table('outbox').where({ id }).first();
+    expect(failed).toMatchObject({ published_at: null, attempts: 1, last_error: 'killed before mark-sent' });
+
+    expect(await relay().flush()).toBe(1);
     await eventually(() => expect(deliveries).toEqual([id, id]));
-    const effects = await db.withSchema('svc').table('effects').where({ event_id: id });
-    expect(effects).toHaveLength(1);
-    const row = await db.withSchema('svc').table('outbox').where({ id }).first();
-    expect(row.published_at).not.toBeNull();
+    await eventually(async () => expect(await knex.withSchema(SCHEMA).table('effects').where({ event_id: id })).toHaveLength(1));
+    const published = await knex.withSchema(SCHEMA).table('outbox').where({ id }).first();
+    expect(published.published_at).not.toBeNull();
+    expect(published.attempts).toBe(2);
   });
 
-  it('two relays running at once publish each row once', async () => {
-    const got: string[] = [];
-    await bus.subscribe({ group: 'c', topics: [topic], handler: async (m) => { got.push(m.id); } });
-    const ids = await db.transaction(async (trx) => {
+  it('two relays flushing at once publish each row exactly once, in order', async () => {
+    const got: EventMessage[] = [];
+    await collect(got);
+    const ids = await knex.transaction(async (trx) => {
       const out: string[] = [];
-      for (let i = 0; i < 300; i += 1) out.push(await enqueueEvent(trx, 'svc', event(topic)));
+      for (let i = 0; i < 300; i++) out.push(await enqueueEvent(trx, SCHEMA, event(`tbl_${i % 3}`, String(i))));
       return out;
     });
-    const a = new OutboxRelay({ knex: db, schema: 'svc', bus, logger: quiet, batchSize: 25 });
-    const b = new OutboxRelay({ knex: db, schema: 'svc', bus, logger: quiet, batchSize: 25 });
-    const [na, nb] = await Promise.all([a.flush(), b.flush()]);
-    expect(na + nb).toBe(300);
+    const [a, b] = [relay({ batchSize: 25 }), relay({ batchSize: 25 })];
+    const counts = await Promise.all([a.flush(), b.flush(), a.flush(), b.flush()]);
+    expect(counts[0] + counts[1]).toBe(300);
     await eventually(() => expect(got).toHaveLength(300));
-    expect(new Set(got)).toEqual(new Set(ids));
+    await delay(100);
+    expect(got.map((m) => m.id)).toEqual(ids);
   });
 
-  it('the poll loop publishes what no request flushed', async () => {
-    const got: string[] = [];
-    await bus.subscribe({ group: 'c', topics: [topic], handler: async (m) => { got.push(m.id); } });
-    const relay = new OutboxRelay({ knex: db, schema: 'svc', bus, logger: quiet, pollIntervalMs: 20 });
-    relay.start();
-    const id = await db.transaction((trx) => enqueueEvent(trx, 'svc', event(topic)));
-    await eventually(() => expect(got).toEqual([id]));
-    await relay.stop();
+  it('the poll loop publishes what no request flushed, and stop() waits for it', async () => {
+    const got: EventMessage[] = [];
+    await collect(got);
+    const poller = relay({ pollIntervalMs: 20 });
+    poller.start();
+    const id = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
+    await eventually(() => expect(got.map((m) => m.id)).toEqual([id]));
+    await poller.stop();
+  });
+
+  it('keeps a row whose publish failed, records the error, and publishes it later', async () => {
+    const failing: EventBus = { ...bus, publish: async () => Promise.reject(new Error('broker down')) };
+    const id = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
+    await expect(relay({ bus: failing }).flush()).rejects.toThrow('broker down');
+    expect(await knex.withSchema(SCHEMA).table('outbox').where({ id }).first()).toMatchObject({ attempts: 1, last_error: 'broker down', published_at: null });
+    const got: EventMessage[] = [];
+    await collect(got);
+    expect(await relay().flush()).toBe(1);
+    await eventually(() => expect(got.map((m) => m.id)).toEqual([id]));
+  });
+
+  it('deletes published rows older than the retention', async () => {
+    const old = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
+    const recent = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
+    await knex.withSchema(SCHEMA).table('outbox').where({ id: old }).update({ published_at: knex.raw("now() - interval '2 days'") });
+    const poller = relay({ pollIntervalMs: 20, retentionMs: 24 * 3_600_000 });
+    poller.start();
+    await eventually(async () => {
+      const rows = await knex.withSchema(SCHEMA).table('outbox').select('id');
+      expect(rows.map((row) => row.id)).toEqual([recent]);
+    });
+    await poller.stop();
+  });
+
+  it('captures the request trace context at enqueue time and carries it to the consumer', async () => {
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator() as TextMapPropagator);
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    try {
+      const got: EventMessage[] = [];
+      await collect(got);
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: 1, isRemote: true });
+      await context.with(parent, () => knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event())));
+      await relay().flush();
+      await eventually(() => expect(got).toHaveLength(1));
+      expect(got[0].headers.traceparent).toBe(`00-${traceId}-00f067aa0ba902b7-01`);
+    } finally {
+      propagation.disable();
+      context.disable();
+    }
   });
 });

@@ -1,112 +1,148 @@
 import type { Knex } from 'knex';
-import type { BusLogger, EventBus } from '../event-bus';
-import { silentLogger } from '../event-bus';
+import type { EventBus, EventLogger } from '../event-bus';
+import { backoffDelay } from '../delivery/retry';
+import { fallbackLogger } from '../logger';
+import { claimBatch, deletePublishedBefore, markPublished, recordFailure, toPublishInput, tryLockOutbox } from './outbox.repository';
 
+/** Settings of an {@link OutboxRelay}. */
 export interface OutboxRelayOptions {
   knex: Knex;
+  /** The service schema holding the `outbox` table. */
   schema: string;
   bus: EventBus;
-  logger?: BusLogger;
-  /** Safety-net poll interval; requests call `flush()` right after their commit. */
+  logger?: EventLogger;
+  /** Safety-net poll interval. Default 200 ms. */
   pollIntervalMs?: number;
+  /** Rows claimed and published per transaction. Default 200. */
   batchSize?: number;
-  /** Published rows older than this are deleted. */
+  /** Published rows older than this are deleted. Default 24 h. */
   retentionMs?: number;
-  /** Test seam: runs after publish and before the rows are marked sent. */
+  /** Test seam: runs after `bus.publish` and before rows are marked sent (throw to simulate a crash there). */
   afterPublish?: (ids: string[]) => Promise<void>;
 }
 
-interface OutboxRow {
-  seq: string;
-  id: string;
-  topic: string;
-  key: string;
-  type: string;
-  version: number;
-  payload: Buffer;
-  headers: Record<string, string>;
-}
+const CLEANUP_EVERY_MS = 60_000;
+const CLEANUP_CHUNK = 1000;
 
 /**
- * Publishes committed outbox rows. Rows are claimed with `FOR UPDATE SKIP LOCKED`
- * in a transaction that publishes and then marks them, so concurrent relays never
- * publish the same row at once, and a crash between publish and mark re-publishes
- * (at least once; consumers dedupe on the event id). The request that committed
- * calls `flush()` for low latency; the poll loop catches anything left behind.
+ * Publishes committed outbox rows. Each batch is one transaction: take the
+ * outbox's advisory lock, claim rows `FOR UPDATE SKIP LOCKED`, publish, mark
+ * `published_at`, commit. So relays never publish a row concurrently, rows leave
+ * in commit order, and a crash between publish and mark re-publishes the rows
+ * (at least once; consumers dedupe on the event id).
+ *
+ * Latency comes from `flush()`, which the request that committed calls; the
+ * poll loop (default 200 ms) is the safety net for rows whose request died and
+ * for rows another replica's flush could not take. Polling instead of
+ * LISTEN/NOTIFY: NOTIFY would pin a dedicated connection per relay and still
+ * need the poll as a fallback, for a gain the flush already provides.
  */
 export class OutboxRelay {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly logger: EventLogger;
+  private readonly batchSize: number;
+  private running: Promise<number> | undefined;
   private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> = Promise.resolve();
   private stopped = true;
+  private failures = 0;
   private lastCleanup = 0;
-  private readonly logger: BusLogger;
 
   constructor(private readonly options: OutboxRelayOptions) {
-    this.logger = options.logger ?? silentLogger;
+    this.logger = options.logger ?? fallbackLogger;
+    this.batchSize = options.batchSize ?? 200;
   }
 
+  /** Starts the poll loop. */
   start(): void {
+    if (!this.stopped) return;
     this.stopped = false;
-    this.schedule();
+    this.schedule(0);
   }
 
+  /** Stops the poll loop and waits for the batch (or cleanup) in progress. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.timer);
+    await this.ticking;
     await this.running?.catch(() => undefined);
   }
 
-  /** Publishes everything pending now; concurrent calls coalesce. */
+  /**
+   * Publishes everything pending now and resolves with the number of rows this
+   * relay published. Calls during a run join it (and make it look once more).
+   */
   flush(): Promise<number> {
     if (this.running) {
       this.again = true;
       return this.running;
     }
-    this.running = this.drain().finally(() => { this.running = undefined; });
-    return this.running;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.flush()
-        .then(() => this.cleanup())
-        .catch((err) => this.logger.warn({ err, schema: this.options.schema }, 'outbox relay failed; will retry'))
-        .finally(() => this.schedule());
-    }, this.options.pollIntervalMs ?? 200);
-    this.timer.unref();
+    const run = this.drain().finally(() => {
+      this.running = undefined;
+    });
+    this.running = run;
+    return run;
   }
 
   private async drain(): Promise<number> {
     let total = 0;
     do {
       this.again = false;
-      for (let n = await this.publishBatch(); n > 0; n = await this.publishBatch()) total += n;
+      for (let published = this.batchSize; published === this.batchSize; total += published) {
+        published = await this.publishBatch();
+      }
     } while (this.again);
     return total;
   }
 
   private async publishBatch(): Promise<number> {
     const { knex, schema, bus } = this.options;
-    return knex.transaction(async (trx) => {
-      const rows: OutboxRow[] = await trx.withSchema(schema).table('outbox').whereNull('published_at')
-        .orderBy('seq').limit(this.options.batchSize ?? 200).forUpdate().skipLocked();
-      if (rows.length === 0) return 0;
-      await bus.publish(rows.map((r) => ({
-        id: r.id, topic: r.topic, key: r.key, type: r.type, version: r.version, payload: new Uint8Array(r.payload), headers: r.headers,
-      })));
-      await this.options.afterPublish?.(rows.map((r) => r.id));
-      await trx.withSchema(schema).table('outbox').whereIn('seq', rows.map((r) => r.seq))
-        .update({ published_at: trx.fn.now(), attempts: trx.raw('attempts + 1') });
-      return rows.length;
-    });
+    let claimed: string[] = [];
+    try {
+      return await knex.transaction(async (trx) => {
+        if (!(await tryLockOutbox(trx, schema))) return 0;
+        const rows = await claimBatch(trx, schema, this.batchSize);
+        if (rows.length === 0) return 0;
+        claimed = rows.map((row) => row.id);
+        await bus.publish(rows.map(toPublishInput));
+        await this.options.afterPublish?.(claimed);
+        await markPublished(trx, schema, claimed);
+        return rows.length;
+      });
+    } catch (error) {
+      if (claimed.length > 0) await recordFailure(knex, schema, claimed, error).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick();
+    }, delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.flush();
+      await this.cleanup();
+      this.failures = 0;
+    } catch (error) {
+      this.failures++;
+      this.logger.warn({ err: error, schema: this.options.schema, failures: this.failures }, 'outbox relay failed; retrying');
+    }
+    // Back off while the bus or database is down instead of hammering it every poll.
+    const pollMs = this.options.pollIntervalMs ?? 200;
+    this.schedule(this.failures > 0 ? Math.max(pollMs, backoffDelay(this.failures, { initialMs: pollMs, maxMs: 10_000 })) : pollMs);
   }
 
   private async cleanup(): Promise<void> {
-    if (Date.now() - this.lastCleanup < 60_000) return;
+    if (Date.now() - this.lastCleanup < CLEANUP_EVERY_MS) return;
     this.lastCleanup = Date.now();
-    const cutoff = new Date(Date.now() - (this.options.retentionMs ?? 24 * 3600_000));
-    await this.options.knex.withSchema(this.options.schema).table('outbox').where('published_at', '<', cutoff).delete();
+    const cutoff = new Date(Date.now() - (this.options.retentionMs ?? 24 * 3_600_000));
+    let deleted = CLEANUP_CHUNK;
+    for (let round = 0; deleted === CLEANUP_CHUNK && round < 50 && !this.stopped; round++) {
+      deleted = await deletePublishedBefore(this.options.knex, this.options.schema, cutoff, CLEANUP_CHUNK);
+    }
   }
 }

@@ -1,20 +1,29 @@
 import type { Knex } from 'knex';
 
-/** Creates `<schema>.outbox`, written in the publisher's transactions and drained by the relay. */
-export async function outboxMigration(db: Knex, schema: string): Promise<void> {
-  await db.schema.withSchema(schema).createTable('outbox', (t) => {
-    t.bigIncrements('seq').primary();
-    t.uuid('id').notNullable().unique();
-    t.string('topic', 200).notNullable();
-    t.string('key', 200).notNullable();
-    t.string('type', 200).notNullable();
-    t.integer('version').notNullable().defaultTo(1);
-    t.binary('payload').notNullable();
-    t.jsonb('headers').notNullable().defaultTo('{}');
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-    t.timestamp('published_at', { useTz: true }).nullable();
-    t.integer('attempts').notNullable().defaultTo(0);
-    t.text('last_error').nullable();
+/**
+ * Creates `<schema>.outbox`, written inside the publisher's transactions and
+ * drained by {@link OutboxRelay}. `seq` gives rows a total order (`created_at`
+ * is the transaction's start time, equal for every row of one transaction).
+ * Idempotent, so it can sit in any service's migration list.
+ */
+export async function outboxMigration(knex: Knex, schema: string): Promise<void> {
+  if (await knex.schema.withSchema(schema).hasTable('outbox')) return;
+  await knex.schema.withSchema(schema).createTable('outbox', (table) => {
+    table.uuid('id').primary();
+    table.bigIncrements('seq', { primaryKey: false });
+    table.text('topic').notNullable();
+    table.text('key').notNullable();
+    table.text('type').notNullable();
+    table.integer('version').notNullable().defaultTo(1);
+    table.binary('payload').notNullable();
+    table.jsonb('headers').notNullable().defaultTo('{}');
+    table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    table.timestamp('published_at', { useTz: true }).nullable();
+    table.integer('attempts').notNullable().defaultTo(0);
+    table.text('last_error').nullable();
   });
-  await db.raw(`CREATE INDEX outbox_unpublished_idx ON ??.outbox (seq) WHERE published_at IS NULL`, [schema]);
+  // The relay's claim query reads only this (small) index.
+  await knex.raw('CREATE INDEX IF NOT EXISTS outbox_unpublished_idx ON ??.outbox (seq) WHERE published_at IS NULL', [schema]);
+  // Retention deletes by age of publication.
+  await knex.raw('CREATE INDEX IF NOT EXISTS outbox_published_idx ON ??.outbox (published_at) WHERE published_at IS NOT NULL', [schema]);
 }

@@ -1,0 +1,146 @@
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
+import type { Admin, LogEntry, Message, Producer } from 'kafkajs';
+import type { EventBus, EventBusConfig, EventLogger, PublishInput, SubscribeOptions, Subscription } from '../event-bus';
+import { toEnvelope } from '../envelope';
+import { defaultBackoff } from '../delivery/retry';
+import { withTimeout } from '../delivery/with-timeout';
+import { fallbackLogger } from '../logger';
+import { toKafkaMessage } from './kafka-codec';
+import { KafkaSubscription } from './kafka-subscription';
+
+/** Tuning of the Kafka adapter. */
+export interface KafkaBusOptions {
+  /** Partitions a subscription handles at once; each stays strictly ordered. Default 4. */
+  partitionsConsumedConcurrently: number;
+  /** Group session timeout; a member silent this long loses its partitions. Default 30 000. */
+  sessionTimeout: number;
+  /** Let the broker create unknown topics (development); production creates them with partitions set. Default true. */
+  allowAutoTopicCreation: boolean;
+  /**
+   * publish() gives up after this long. The idempotent producer retries without
+   * limit, and the outbox relay holds a transaction while it publishes; the rows
+   * stay unpublished and are retried (a late success only means a duplicate). Default 30 000.
+   */
+  publishTimeoutMs: number;
+}
+
+const defaults: KafkaBusOptions = {
+  partitionsConsumedConcurrently: 4,
+  sessionTimeout: 30_000,
+  allowAutoTopicCreation: true,
+  publishTimeoutMs: 30_000,
+};
+
+/**
+ * Kafka adapter (kafkajs). Producer: idempotent with acks=all and one request
+ * in flight, so retries neither duplicate nor reorder a partition. Key = table
+ * id picks the partition, which gives order per table. Consumer: one kafkajs
+ * consumer per subscription, groupId = group.
+ */
+export class KafkaEventBus implements EventBus {
+  private readonly options: KafkaBusOptions;
+  private readonly logger: EventLogger;
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly admin: Admin;
+  private readonly connections = new Map<'producer' | 'admin', Promise<void>>();
+  private readonly subscriptions = new Set<KafkaSubscription>();
+  private closed = false;
+
+  constructor(private readonly config: EventBusConfig & { kafkaBrokers: string[] }) {
+    this.options = { ...defaults, ...config.kafka };
+    this.logger = config.logger ?? fallbackLogger;
+    this.kafka = new Kafka({
+      clientId: config.clientId,
+      brokers: config.kafkaBrokers,
+      logLevel: logLevel.WARN,
+      logCreator: () => (entry) => this.log(entry),
+    });
+    this.producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: this.options.allowAutoTopicCreation,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    this.admin = this.kafka.admin();
+  }
+
+  async publish(messages: PublishInput[]): Promise<void> {
+    await this.connect('producer');
+    const byTopic = new Map<string, Message[]>();
+    for (const input of messages) {
+      const list = byTopic.get(input.topic) ?? [];
+      list.push(toKafkaMessage(toEnvelope(input, this.config.clientId)));
+      byTopic.set(input.topic, list);
+    }
+    const topicMessages = [...byTopic].map(([topic, list]) => ({ topic, messages: list }));
+    await withTimeout(this.producer.sendBatch({ topicMessages, acks: -1 }), this.options.publishTimeoutMs, 'kafka: publish timed out');
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.assertOpen();
+    const consumer = this.kafka.consumer({
+      groupId: options.group,
+      sessionTimeout: this.options.sessionTimeout,
+      allowAutoTopicCreation: this.options.allowAutoTopicCreation,
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning !== false });
+    const subscription = new KafkaSubscription({
+      consumer,
+      handler: options.handler,
+      logger: this.logger,
+      backoff: { ...defaultBackoff, ...this.config.retry },
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently,
+      afterClose: options.ephemeral ? () => this.deleteGroup(options.group) : undefined,
+    });
+    await subscription.start(this.options.sessionTimeout);
+    this.subscriptions.add(subscription);
+    return { close: () => subscription.close().finally(() => this.subscriptions.delete(subscription)) };
+  }
+
+  async ping(): Promise<void> {
+    await this.connect('admin');
+    await withTimeout(this.admin.describeCluster(), 5000, 'kafka: describeCluster timed out');
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    if (this.connections.has('producer')) await this.producer.disconnect();
+    if (this.connections.has('admin')) await this.admin.disconnect();
+  }
+
+  private async connect(client: 'producer' | 'admin'): Promise<void> {
+    this.assertOpen();
+    let connecting = this.connections.get(client);
+    if (!connecting) {
+      connecting = client === 'producer' ? this.producer.connect() : this.admin.connect();
+      this.connections.set(client, connecting);
+      // A failed connect is retried by the next call instead of being cached.
+      connecting.catch(() => this.connections.delete(client));
+    }
+    await withTimeout(connecting, this.options.publishTimeoutMs, `kafka: ${client} connect timed out`);
+  }
+
+  private async deleteGroup(group: string): Promise<void> {
+    try {
+      await this.connect('admin');
+      await this.admin.deleteGroups([group]);
+    } catch (error) {
+      this.logger.warn({ err: error, group }, 'could not delete ephemeral kafka consumer group');
+    }
+  }
+
+  private log({ level, log }: LogEntry): void {
+    const { message, ...extra } = log;
+    if (level === logLevel.ERROR || level === logLevel.NOTHING) this.logger.error({ kafka: extra }, message);
+    else if (level === logLevel.WARN) this.logger.warn({ kafka: extra }, message);
+    else this.logger.info({ kafka: extra }, message);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event bus is closed');
+  }
+}
