@@ -30,12 +30,13 @@ export const gatewayService = defineService<GatewayConfig, GatewayPorts>({
       group: `gateway-${randomUUID()}`,
       topics: [topics.auth],
       fromBeginning: false,
+      ephemeral: true,
       handler: async (message) => {
         if (!message.type.startsWith('auth.user.') && message.type !== 'auth.token.revoked') return;
         const event = decodeEvent(PrincipalInvalidatedSchema, message.payload);
         ports.authenticator.invalidate(event.userId, event.tokenId);
       },
     });
-    return [subscription, { stop: async () => { if (ports.dispatcher instanceof HttpDispatcher) await ports.dispatcher.close(); } }];
+    return [{ stop: () => subscription.close() }, { stop: async () => { if (ports.dispatcher instanceof HttpDispatcher) await ports.dispatcher.close(); } }];
   },
 });
