@@ -1,6 +1,26 @@
 import { z } from 'zod';
+import { envInt } from '@tabula/config';
 
-/** Settings of the auth service (README: Environment). */
-export const authConfigSchema = z.object({});
+/** Settings of the auth service (README: Environment). Defaults never hinder honest use. */
+export const authConfigSchema = z.object({
+  /** SMTP server for outgoing mail (`smtp://user:pass@host:587`); unset → mail outbox table + log. */
+  SVC_SMTP_URL: z.string().url().optional(),
+  /** Sender address of outgoing mail. */
+  SVC_SMTP_FROM: z.string().default('Tabula <no-reply@tabula.local>'),
+  /** Failed sign-ins allowed per e-mail in one window. */
+  SVC_AUTH_MAX_FAILURES_PER_EMAIL: envInt(10, 1),
+  /** Failed sign-ins allowed per client address in one window. */
+  SVC_AUTH_MAX_FAILURES_PER_IP: envInt(100, 1),
+  /** Forgot-password requests allowed per e-mail in one window. */
+  SVC_AUTH_MAX_FORGOT_PER_EMAIL: envInt(5, 1),
+  /** Forgot-password requests allowed per client address in one window. */
+  SVC_AUTH_MAX_FORGOT_PER_IP: envInt(50, 1),
+  /** Length of a rate-limit window in seconds (15 minutes). */
+  SVC_AUTH_RATE_WINDOW_SECONDS: envInt(900, 1),
+  /** Prefix of the rate-limit keys in Redis (lets several deployments or test runs share one Redis). */
+  SVC_AUTH_RATE_KEY_PREFIX: z.string().min(1).default('tabula:auth:rl:'),
+  /** Lifetime of a refresh token in days. */
+  SVC_REFRESH_TOKEN_DAYS: envInt(30, 1),
+});
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;

@@ -1,0 +1,31 @@
+import { createClient, type RedisClientType } from 'redis';
+import type { RateLimiter } from './rate-limiter';
+
+/** Cluster: counters shared by every replica in Redis (INCR + EXPIRE NX, TTL for Retry-After). */
+export class RedisRateLimiter implements RateLimiter {
+  private constructor(private readonly client: RedisClientType, private readonly prefix: string) {}
+
+  /** Connects to Redis; keys live under `prefix`. */
+  static async connect(url: string, prefix: string): Promise<RedisRateLimiter> {
+    const client = createClient({ url }) as unknown as RedisClientType;
+    client.on('error', () => undefined);
+    await client.connect();
+    return new RedisRateLimiter(client, prefix);
+  }
+
+  async blockedFor(key: string, limit: number): Promise<number> {
+    const k = this.prefix + key;
+    const [count, ttl] = await Promise.all([this.client.get(k), this.client.ttl(k)]);
+    if (Number(count ?? 0) < limit) return 0;
+    return Math.max(1, ttl);
+  }
+
+  async hit(key: string, windowSeconds: number): Promise<void> {
+    const k = this.prefix + key;
+    await this.client.multi().incr(k).expire(k, windowSeconds, 'NX').exec();
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit();
+  }
+}

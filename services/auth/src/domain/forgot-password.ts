@@ -1,0 +1,28 @@
+import type { AuthPorts } from '../app';
+import { passwordResetRepository } from '../repositories/password-reset.repository';
+import { userRepository } from '../repositories/user.repository';
+import { hashToken, newResetToken } from '../security/secret-token';
+import { normaliseEmail } from './account-rules';
+import { assertNotLimited, countAttempt } from './rate-limits';
+
+const RESET_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Sends a single-use reset link valid one hour. Answers the same whether or not
+ * the e-mail is known; every request counts toward the rate limits.
+ */
+export async function forgotPassword(ports: AuthPorts, input: { email: string; clientIp?: string }): Promise<void> {
+  const email = normaliseEmail(input.email);
+  await assertNotLimited(ports, 'forgot', email, input.clientIp);
+  await countAttempt(ports, 'forgot', email, input.clientIp);
+  const user = await userRepository.findByEmail(ports.db, email);
+  if (!user) return;
+  const token = newResetToken();
+  await passwordResetRepository.insert(ports.db, { hash: hashToken(token), user_id: user.id, expires_at: new Date(Date.now() + RESET_TTL_MS) });
+  const site = (ports.platform.SVC_PUBLIC_URL ?? `http://localhost:${ports.platform.PORT || 8080}`).replace(/\/+$/, '');
+  await ports.mailer.send({
+    to: user.email,
+    subject: 'Password reset',
+    text: `Someone asked to reset the password of your Tabula account.\n\nReset link (valid 1 hour, usable once): ${site}/api/v1/auth/password/reset/${token}\n\nReset token: ${token}\n\nIf this was not you, ignore this message.`,
+  });
+}

@@ -1,0 +1,22 @@
+import { InvalidationReason } from '@tabula/contracts';
+import { errors } from '@tabula/http';
+import type { AuthPorts } from '../app';
+import { publishPrincipalInvalidated } from '../events/auth-events.producer';
+import { passwordResetRepository } from '../repositories/password-reset.repository';
+import { hashPassword } from '../security/password-hasher';
+import { hashToken } from '../security/secret-token';
+import { checkPassword } from './account-rules';
+import { revokeSessions } from './revoke-sessions';
+
+/** Sets a new password with a reset token (once, within the hour); every earlier session dies. */
+export async function resetPassword(ports: AuthPorts, input: { token: string; password: string }): Promise<void> {
+  checkPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const userId = await ports.db.transaction(async (trx) => {
+    const id = await passwordResetRepository.consume(trx, hashToken(input.token));
+    if (!id) throw errors.badRequest('Invalid reset url');
+    await revokeSessions(trx, id, passwordHash);
+    return id;
+  });
+  await publishPrincipalInvalidated(ports, userId, InvalidationReason.PASSWORD_CHANGED);
+}

@@ -1,0 +1,31 @@
+import { errors } from '@tabula/http';
+import type { AuthPorts } from '../app';
+import { userRepository } from '../repositories/user.repository';
+import { verifyPassword } from '../security/password-hasher';
+import { normaliseEmail } from './account-rules';
+import { issueSession, type Session } from './issue-session';
+import { assertNotLimited, countAttempt } from './rate-limits';
+
+/** Sign-in input plus the client address the gateway saw. */
+export interface SignInInput {
+  email: string;
+  password: string;
+  clientIp?: string;
+}
+
+/**
+ * Checks the password (an unknown e-mail costs the same argon2 verification, so
+ * both failures take the same time) and opens a session. Failures count toward
+ * the per-e-mail and per-address limits; successes do not.
+ */
+export async function signIn(ports: AuthPorts, input: SignInInput): Promise<Session> {
+  const email = normaliseEmail(input.email);
+  await assertNotLimited(ports, 'signin', email, input.clientIp);
+  const user = await userRepository.findByEmail(ports.db, email);
+  const ok = await verifyPassword(user?.password_hash, input.password);
+  if (!user || !ok) {
+    await countAttempt(ports, 'signin', email, input.clientIp);
+    throw errors.badRequest('Invalid credentials');
+  }
+  return issueSession(ports, user);
+}

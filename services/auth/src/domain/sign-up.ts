@@ -1,0 +1,41 @@
+import { errors } from '@tabula/http';
+import { isUniqueViolation } from '@tabula/db';
+import type { AuthPorts } from '../app';
+import { userRepository, type UserRow } from '../repositories/user.repository';
+import { hashPassword } from '../security/password-hasher';
+import { newId, newTokenVersion } from '../security/secret-token';
+import { checkPassword, normaliseEmail, rolesForNewUser } from './account-rules';
+import { issueSession, type Session } from './issue-session';
+
+/** Sign-up input; anything else the client sent (roles, super…) was already stripped. */
+export interface SignUpInput {
+  email: string;
+  password: string;
+  firstname?: string;
+  lastname?: string;
+}
+
+const userExists = () => errors.badRequest('User already exist');
+
+/** Creates an account (the first one is super) and signs it in. */
+export async function signUp(ports: AuthPorts, input: SignUpInput): Promise<Session> {
+  const email = normaliseEmail(input.email);
+  checkPassword(input.password);
+  if (await userRepository.findByEmail(ports.db, email)) throw userExists();
+  const passwordHash = await hashPassword(input.password);
+  let user: UserRow;
+  try {
+    user = await ports.db.transaction(async (trx) => {
+      await userRepository.lockSignups(trx);
+      const roles = rolesForNewUser(await userRepository.count(trx));
+      return userRepository.insert(trx, {
+        id: newId('us'), email, password_hash: passwordHash, firstname: input.firstname ?? null,
+        lastname: input.lastname ?? null, roles, token_version: newTokenVersion(),
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw userExists();
+    throw err;
+  }
+  return issueSession(ports, user);
+}
