@@ -1,14 +1,36 @@
-import { defineService } from '@tabula/runtime';
+import { defineService, persistentSecret, type CommonPorts } from '@tabula/runtime';
+import { OutboxRelay } from '@tabula/events';
 import { metaConfigSchema, type MetaConfig } from './config';
 import { createApp, type MetaPorts } from './app';
 import { migrations } from '../migrations';
+import { SecretBox } from './lib/secret-box';
+import { SourceRegistry } from './sources/source-registry';
+import { META_SCHEMA } from './repositories/meta-db';
+
+/** Builds the meta ports from the platform's (also used by tests that build the app by hand). */
+export function buildMetaPorts(common: CommonPorts, config: MetaConfig): MetaPorts {
+  // without a configured internal secret, standalone generates one per process; credentials sealed with
+  // it would not open after a restart, so fall back to a key kept under DATA_DIR
+  const material = config.SVC_META_ENCRYPTION_KEY
+    ?? (common.platform.SVC_INTERNAL_SECRET ? common.internalSecret : persistentSecret(common.platform.DATA_DIR, 'meta-encryption-key'));
+  const box = new SecretBox(material);
+  return {
+    ...common, config,
+    sources: new SourceRegistry(common.dataDb, box),
+    relay: new OutboxRelay({ knex: common.db, schema: META_SCHEMA, bus: common.bus, logger: common.logger }),
+  };
+}
 
 /** The meta service (ARCHITECTURE.md "Services"). */
 export const metaService = defineService<MetaConfig, MetaPorts>({
   name: 'meta',
-  schema: 'meta',
+  schema: META_SCHEMA,
   migrations,
   configSchema: metaConfigSchema,
-  buildPorts: (common, config) => ({ ...common, config }),
+  buildPorts: buildMetaPorts,
   createApp,
+  async start(ports) {
+    await ports.relay.start();
+    return [{ stop: async () => { await ports.relay.stop(); await ports.sources.close(); } }];
+  },
 });

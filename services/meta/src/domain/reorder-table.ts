@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import type { Principal } from '@tabula/auth';
+import type { MetaPorts } from '../app';
+import { inMetaTransaction } from '../lib/unit-of-work';
+import { updateTable } from '../repositories/table.repository';
+import { enqueueTableEvent } from '../events/meta-event.producer';
+import { requireTable } from './access';
+
+/** Body of table reorder. */
+export const reorderTableSchema = z.object({ order: z.coerce.number() });
+
+/** Moves a table to a new order position. */
+export async function reorderTable(ports: MetaPorts, principal: Principal, tableId: string, order: number) {
+  const { table } = await requireTable(ports, principal, tableId, 'schema.write');
+  await inMetaTransaction(ports, async (trx) => {
+    await updateTable(trx, table.id, { order });
+    await enqueueTableEvent(trx, 'updated', table, principal);
+  });
+  return { success: true };
+}

@@ -1,0 +1,99 @@
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import request from 'supertest';
+import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
+import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
+import type { EventBus, EventMessage } from '@tabula/events';
+import { buildSharedPorts, loadPlatformConfig, prepareService, stopWorkers, type Worker } from '@tabula/runtime';
+import { createLogger } from '@tabula/telemetry';
+import { createTestDatabase, type TestDatabase } from '@tabula/testing';
+import { metaService } from '../src/service';
+
+/** The internal secret of the harness (tests forge identities with it). */
+export const INTERNAL = 'internal-secret-for-the-meta-service-tests-0123456789';
+
+/** Stands in for the auth service's membership endpoints (a service test must not import auth). */
+export class FakeAuth implements ServiceClient {
+  readonly roles = new Map<string, string>();
+
+  async request<T>(service: string, req: ServiceRequest): Promise<ServiceResponse<T>> {
+    const member = /^\/internal\/bases\/([^/]+)\/members\/([^/]+)$/.exec(req.path);
+    if (service === 'auth' && member) {
+      const key = `${decodeURIComponent(member[1])}:${decodeURIComponent(member[2])}`;
+      if (req.method === 'PUT') this.roles.set(key, (req.body as { role: string }).role);
+      const role = this.roles.get(key);
+      return (role ? { status: 200, body: { role } } : { status: 404, body: {} }) as ServiceResponse<T>;
+    }
+    return { status: 404, body: {} as T };
+  }
+}
+
+/** A running meta service on a fresh database. */
+export interface MetaHarness {
+  server: Server;
+  database: TestDatabase;
+  auth: FakeAuth;
+  dataDir: string;
+  events: EventMessage[];
+  shared: ReturnType<typeof buildSharedPorts>;
+  /** supertest agent bound to the server. */
+  http: ReturnType<typeof request>;
+  as(principal: Partial<Principal> & { id: string }): Record<string, string>;
+  /** A super admin's identity header. */
+  superUser: Record<string, string>;
+  /** Stops the service; `keepDatabase` leaves the database for a restarted instance. */
+  stop(options?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+/** How to start the harness. */
+export interface MetaHarnessOptions {
+  env?: Record<string, string>;
+  /** Reuse a database (a restart of the service). */
+  database?: TestDatabase;
+  /** Wraps the bus the service publishes to (e.g. to simulate a broker outage). */
+  wrapBus?: (bus: EventBus) => EventBus;
+}
+
+/** Starts the meta service alone on a fresh database, collecting `tabula.meta` events. */
+export async function startMetaHarness(options: MetaHarnessOptions = {}): Promise<MetaHarness> {
+  const env = options.env ?? {};
+  const database = options.database ?? await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-meta-'));
+  const fullEnv = {
+    TABULA_MODE: 'standalone', DATABASE_URL: database.url, SVC_INTERNAL_SECRET: INTERNAL, SVC_JWT_SECRET: 'jwt-secret-0123456789',
+    EVENT_BUS: 'memory', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env,
+  } as NodeJS.ProcessEnv;
+  const platform = loadPlatformConfig(fullEnv);
+  const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger: createLogger('test', 'silent'), caller: 'meta' });
+  const auth = new FakeAuth();
+  const bus = options.wrapBus ? options.wrapBus(shared.bus) : shared.bus;
+  const prepared = await prepareService(metaService, { ...shared, bus, services: auth, baseAccess: new BaseAccess(auth) }, fullEnv);
+  const events: EventMessage[] = [];
+  const sub = await shared.bus.subscribe({ group: 'test-meta', topics: ['tabula.meta'], handler: async (m) => { events.push(m); } });
+  const workers: Worker[] = await prepared.start();
+  const server = http.createServer(prepared.app.callback());
+  const as = (p: Partial<Principal> & { id: string }) => ({ 'x-tabula-identity': signIdentity({ kind: 'user', roles: ['org-level-creator'], ...p }, INTERNAL) });
+  return {
+    server, database, auth, dataDir, events, shared, http: request(server), as,
+    superUser: as({ id: 'us00000000000001', email: 'admin@example.com', roles: ['org-level-creator', 'super'] }),
+    async stop(stopOptions = {}) {
+      await stopWorkers(workers, () => undefined);
+      await sub.close();
+      await shared.close();
+      if (!stopOptions.keepDatabase) await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until the condition holds (events are published by the relay after commit). */
+export async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
