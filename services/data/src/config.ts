@@ -1,6 +1,18 @@
 import { z } from 'zod';
+import { envInt } from '@tabula/config';
 
 /** Settings of the data service (README: Environment). */
-export const dataConfigSchema = z.object({});
+export const dataConfigSchema = z.object({
+  /** Most records one bulk request may carry; larger bodies get 422 ERR_MAX_PAYLOAD_LIMIT_EXCEEDED. */
+  SVC_BULK_MAX_RECORDS: envInt(1000, 1, 100_000),
+  /** Page size when `limit` is missing or invalid. */
+  SVC_DB_QUERY_LIMIT_DEFAULT: envInt(25, 1, 1000),
+  /** Largest page size; bigger `limit` values are clamped to it. */
+  SVC_DB_QUERY_LIMIT_MAX: envInt(1000, 1, 10_000),
+  /** Safety net for the table-context cache when a meta event is lost (ms). */
+  SVC_TABLE_CACHE_TTL_MS: envInt(30_000, 0, 3_600_000),
+  /** Tables estimated above this many rows report `pageInfo.totalRows` from the planner (see count-strategy). */
+  SVC_EXACT_COUNT_MAX_ROWS: envInt(100_000, 0, 1_000_000_000),
+});
 
 export type DataConfig = z.infer<typeof dataConfigSchema>;

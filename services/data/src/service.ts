@@ -1,14 +1,45 @@
-import { defineService } from '@tabula/runtime';
+import { defineService, type CommonPorts, type Worker } from '@tabula/runtime';
+import { OutboxRelay } from '@tabula/events';
+import { runMigrations } from '@tabula/db';
 import { dataConfigSchema, type DataConfig } from './config';
 import { createApp, type DataPorts } from './app';
 import { migrations } from '../migrations';
+import { SourceRegistry } from './sources/source-registry';
+import { TableResolver } from './context/table-handle';
+import { RowCounter } from './domain/row-counter';
+import { DATA_SCHEMA } from './events/records-event.producer';
+import { startMetaCacheConsumer } from './events/meta-events.consumer';
+
+/**
+ * Builds the data ports. The outbox relay reads `dataDb`: default sources'
+ * rows live there, so a write and its event share one transaction.
+ */
+export function buildDataPorts(common: CommonPorts, config: DataConfig): DataPorts {
+  const sources = new SourceRegistry(common.dataDb);
+  return {
+    ...common, config, sources,
+    tables: new TableResolver(common.services, sources, config.SVC_TABLE_CACHE_TTL_MS),
+    counter: new RowCounter(config.SVC_EXACT_COUNT_MAX_ROWS),
+    relay: new OutboxRelay({ knex: common.dataDb, schema: DATA_SCHEMA, bus: common.bus }),
+  };
+}
 
 /** The data service (ARCHITECTURE.md "Services"). */
 export const dataService = defineService<DataConfig, DataPorts>({
   name: 'data',
-  schema: 'data',
+  schema: DATA_SCHEMA,
   migrations,
   configSchema: dataConfigSchema,
-  buildPorts: (common, config) => ({ ...common, config }),
+  buildPorts: buildDataPorts,
   createApp,
+  async start(ports): Promise<Worker[]> {
+    // The runtime migrated `db`; a separate data database needs its own outbox.
+    if (ports.dataDb !== ports.db) await runMigrations(ports.dataDb, DATA_SCHEMA, migrations);
+    ports.relay.start();
+    const metaConsumer = await startMetaCacheConsumer(ports.bus, ports.tables);
+    return [
+      metaConsumer,
+      { stop: async () => { await ports.relay.stop(); await ports.sources.close(); } },
+    ];
+  },
 });

@@ -1,0 +1,50 @@
+/**
+ * In-process cache of table contexts (plus whatever is derived from them),
+ * keyed by `baseRef/tableRef` as the client wrote them. Entries are dropped
+ * by table id or base id when a `tabula.meta` event arrives; a short TTL is the
+ * safety net for a lost event. Concurrent misses for one key share a load.
+ */
+export class TableContextCache<T extends { baseId: string; tableId: string }> {
+  private readonly entries = new Map<string, { value: T; until: number }>();
+  private readonly loading = new Map<string, Promise<T>>();
+
+  constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000, private readonly now = () => Date.now()) {}
+
+  /** The cached value for the refs, loading it on a miss. */
+  async get(baseRef: string, tableRef: string, load: () => Promise<T>): Promise<T> {
+    const key = `${baseRef}\u0000${tableRef}`;
+    const hit = this.entries.get(key);
+    if (hit && hit.until > this.now()) return hit.value;
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const generation = this.generation;
+    const promise = load().then((value) => {
+      // A meta event that arrived while loading may describe a newer table: do not cache a stale answer.
+      if (generation === this.generation && this.ttlMs > 0) this.store(key, value);
+      return value;
+    }).finally(() => this.loading.delete(key));
+    this.loading.set(key, promise);
+    return promise;
+  }
+
+  private generation = 0;
+
+  private store(key: string, value: T): void {
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value, until: this.now() + this.ttlMs });
+  }
+
+  /** Drops every entry of a table (any ref spelling) or of a whole base. */
+  invalidate(ids: { tableId?: string; baseId?: string }): void {
+    this.generation += 1;
+    for (const [key, entry] of this.entries) {
+      if ((ids.tableId && entry.value.tableId === ids.tableId) || (ids.baseId && entry.value.baseId === ids.baseId)) this.entries.delete(key);
+    }
+  }
+
+  /** Drops everything (an event we cannot attribute). */
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}

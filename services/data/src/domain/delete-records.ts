@@ -1,0 +1,44 @@
+import type { Principal } from '@tabula/auth';
+import { keyOfBody, parseRowId, type KeyWhere } from '../model/row-id';
+import { deleteByKeys } from '../repositories/records.repository';
+import { readBack } from './record-reader';
+import { runWrite } from './write-runner';
+import { openTable, type TableRef } from './table-access';
+import { checkBulkSize } from './bulk-limits';
+import type { DataPorts } from '../app';
+
+/** DELETE .../{rowId}: 1 when deleted, 0 when there was no such row (NocoDB). */
+export async function deleteRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string): Promise<number> {
+  const { handle } = await openTable(ports, principal, ref, 'data.write');
+  const key = parseRowId(handle.model, rowId);
+  if (!key) return 0;
+  return runWrite(ports, handle, { op: 'delete', rows: [], previousRows: [{ ...key }], principal }, async (trx) => {
+    const previous = await readBack(trx, handle, [key]);
+    if (!previous.length) return { result: 0 };
+    const n = await deleteByKeys(trx, handle, [key]);
+    return { result: n, change: { op: 'delete', rows: previous, previousRows: previous, principal } };
+  });
+}
+
+/**
+ * DELETE bulk: body `[{<pk>: value}, …]`; one transaction; answers one entry
+ * per requested record: the deleted record's key, or null when it did not exist.
+ */
+export async function bulkDeleteRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown): Promise<(Record<string, unknown> | null)[]> {
+  checkBulkSize(ports, bodies);
+  const { handle } = await openTable(ports, principal, ref, 'data.write');
+  const keys = bodies.map((b) => (b && typeof b === 'object' ? keyOfBody(handle.model, b as Record<string, unknown>) : undefined));
+  const valid = keys.filter((k): k is KeyWhere => !!k);
+  if (!valid.length) return keys.map(() => null);
+  return runWrite(ports, handle, { op: 'bulkDelete', rows: [], previousRows: valid, principal }, async (trx) => {
+    const previous = await readBack(trx, handle, valid);
+    await deleteByKeys(trx, handle, valid);
+    const pk = handle.model.primaryKeys;
+    const gone = new Set(previous.map((r) => pk.map((p) => String(r[p.title])).join('\u0000')));
+    const result = keys.map((k) => {
+      if (!k || !gone.has(pk.map((p) => String(k[p.column_name])).join('\u0000'))) return null;
+      return Object.fromEntries(pk.map((p) => [p.title, k[p.column_name]]));
+    });
+    return { result, change: { op: 'bulkDelete', rows: previous, previousRows: previous, principal } };
+  });
+}

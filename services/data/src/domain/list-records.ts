@@ -1,0 +1,50 @@
+import { buildPageInfo, parsePagination, type PageInfo } from '@tabula/query';
+import type { Principal } from '@tabula/auth';
+import { presentRecord, type ApiRecord } from '../presenters/record.presenter';
+import { countRows, selectPage } from '../repositories/records.repository';
+import { openTable, type TableRef } from './table-access';
+import { readOptions, readFilter, type ReadQuery } from './read-options';
+import type { DataPorts } from '../app';
+
+/** List parameters: the read options plus the page window. */
+export interface ListQuery extends ReadQuery {
+  limit?: unknown;
+  offset?: unknown;
+}
+
+/** A page of records. `pageInfo.isEstimate` is set when totalRows is the planner's estimate (see RowCounter). */
+export interface RecordPage {
+  list: ApiRecord[];
+  pageInfo: PageInfo & { isEstimate?: boolean };
+}
+
+/** GET .../{tableName}: one page of records with pageInfo. */
+export async function listRecords(ports: DataPorts, principal: Principal, ref: TableRef, query: ListQuery): Promise<RecordPage> {
+  const { handle, view } = await openTable(ports, principal, ref, 'data.read');
+  const options = readOptions(handle, view, query);
+  const { limit, offset } = parsePagination(query, {
+    defaultLimit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, maxLimit: ports.config.SVC_DB_QUERY_LIMIT_MAX,
+  });
+  const rows = await selectPage(handle.source.knex, handle, { ...options, limit, offset });
+  const total = await ports.counter.total(handle, options.filter, { offset, limit, rowsOnPage: rows.length });
+  const pageInfo: RecordPage['pageInfo'] = buildPageInfo({ totalRows: total.totalRows, limit, offset });
+  if (total.isEstimate) {
+    pageInfo.isEstimate = true;
+    pageInfo.isLastPage = rows.length < limit;
+  }
+  return { list: rows.map((r) => presentRecord(options.columns, r)), pageInfo };
+}
+
+/** GET .../find-one: the first matching record, or null. */
+export async function findOneRecord(ports: DataPorts, principal: Principal, ref: TableRef, query: ReadQuery): Promise<ApiRecord | null> {
+  const { handle, view } = await openTable(ports, principal, ref, 'data.read');
+  const options = readOptions(handle, view, query);
+  const [row] = await selectPage(handle.source.knex, handle, { ...options, limit: 1, offset: 0 });
+  return row ? presentRecord(options.columns, row) : null;
+}
+
+/** GET .../count: `{ count }` of the records matching view filter, where and filterArrJson (always exact). */
+export async function countRecords(ports: DataPorts, principal: Principal, ref: TableRef, query: ReadQuery): Promise<{ count: number }> {
+  const { handle, view } = await openTable(ports, principal, ref, 'data.read');
+  return { count: await countRows(handle.source.knex, handle, readFilter(handle, view, query)) };
+}

@@ -1,0 +1,55 @@
+import {
+  andFilters, filterFromRows, parseFilterArrJson, parseSort, parseSortArrJson, parseWhere, resolveFields, sortsFromRows,
+  type FilterGroup, type SortItem, type StoredFilterRow,
+} from '@tabula/query';
+import type { ColumnInfo, FilterInfo, ViewInfo } from '@tabula/contracts';
+import type { TableHandle } from '../context/table-handle';
+import { viewColumns } from '../model/table-model';
+
+/** The list query parameters (compat-notes "Records (v1)"). */
+export interface ReadQuery {
+  fields?: string;
+  sort?: string;
+  where?: string;
+  sortArrJson?: string;
+  filterArrJson?: string;
+  getHiddenColumns?: string;
+}
+
+/** What a read selects: filter (view ∧ where ∧ filterArrJson), sorts and output columns. */
+export interface ReadOptions {
+  filter: FilterGroup;
+  sorts: SortItem[];
+  columns: ColumnInfo[];
+}
+
+/** A view's stored filters, flattened to rows linked by fk_parent_id (meta may send them nested). */
+export function flattenFilters(filters: FilterInfo[], parent: string | null = null): StoredFilterRow[] {
+  return filters.flatMap((f, i) => [
+    { ...f, value: f.value as StoredFilterRow['value'], fk_parent_id: f.fk_parent_id ?? parent, order: i },
+    ...flattenFilters(f.children ?? [], f.id),
+  ]);
+}
+
+/** The filter of a view plus the request's `where` and `filterArrJson` (all ANDed). */
+export function readFilter(handle: TableHandle, view: ViewInfo | undefined, query: ReadQuery): FilterGroup {
+  const viewFilter = view?.filters?.length ? filterFromRows(flattenFilters(view.filters), handle.index) : undefined;
+  return andFilters(viewFilter, parseWhere(query.where, handle.index), parseFilterArrJson(query.filterArrJson, handle.index));
+}
+
+/** Resolves the read parameters; sort precedence: `sort`, else `sortArrJson`, else the view's sorts. */
+export function readOptions(handle: TableHandle, view: ViewInfo | undefined, query: ReadQuery): ReadOptions {
+  const filter = readFilter(handle, view, query);
+  let sorts = parseSort(query.sort, handle.index);
+  if (!sorts.length) sorts = parseSortArrJson(query.sortArrJson, handle.index);
+  if (!sorts.length && view?.sorts?.length) sorts = sortsFromRows(view.sorts, handle.index);
+  return { filter, sorts, columns: outputColumns(handle, view, query) };
+}
+
+function outputColumns(handle: TableHandle, view: ViewInfo | undefined, query: ReadQuery): ColumnInfo[] {
+  const visible = query.getHiddenColumns === 'true' ? handle.model.outputColumns : viewColumns(handle.model, view);
+  const picked = resolveFields(query.fields, handle.index);
+  if (!picked) return visible;
+  const byId = new Map(handle.model.columns.map((c) => [c.id, c]));
+  return picked.map((m) => byId.get(m.id)).filter((c): c is ColumnInfo => !!c);
+}

@@ -1,0 +1,52 @@
+import type { FilterGroup } from '@tabula/query';
+import type { TableHandle } from '../context/table-handle';
+import { countRows, estimateRows } from '../repositories/records.repository';
+
+/** A page's total: exact, or the planner's estimate (flagged `pageInfo.isEstimate`). */
+export interface RowTotal {
+  totalRows: number;
+  isEstimate: boolean;
+}
+
+/**
+ * How list pages learn `totalRows` without a full `count(*)` on every page of a
+ * large table:
+ *
+ * 1. A partial page already knows it: `offset + rows` (no query at all).
+ * 2. Exact counts are cached per table and filter for `ttlMs` (a few seconds)
+ *    and dropped by this process's own writes to the table, so paging through a
+ *    table counts once; another replica's writes show up after the TTL.
+ * 3. Unfiltered pg tables whose planner estimate (`pg_class.reltuples`, kept up
+ *    to date by autovacuum/ANALYZE) is above `exactMaxRows` report the estimate
+ *    with `isEstimate: true` instead of scanning the table.
+ * 4. Otherwise an exact `count(*)` (filtered counts use the table's indexes).
+ */
+export class RowCounter {
+  private readonly cache = new Map<string, { total: number; until: number }>();
+
+  constructor(private readonly exactMaxRows: number, private readonly ttlMs = 5_000) {}
+
+  /** The total for a page of `rowsOnPage` rows read at `offset` with `limit`. */
+  async total(handle: TableHandle, filter: FilterGroup, page: { offset: number; limit: number; rowsOnPage: number }): Promise<RowTotal> {
+    if (page.rowsOnPage < page.limit && (page.rowsOnPage > 0 || page.offset === 0)) {
+      return { totalRows: page.offset + page.rowsOnPage, isEstimate: false };
+    }
+    const key = `${handle.tableId}\u0000${JSON.stringify(filter)}`;
+    const hit = this.cache.get(key);
+    if (hit && hit.until > Date.now()) return { totalRows: hit.total, isEstimate: false };
+    if (!filter.children.length) {
+      const estimate = await estimateRows(handle.source.knex, handle);
+      if (estimate !== undefined && estimate > this.exactMaxRows) return { totalRows: estimate, isEstimate: true };
+    }
+    const total = await countRows(handle.source.knex, handle, filter);
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(key, { total, until: Date.now() + this.ttlMs });
+    return { totalRows: total, isEstimate: false };
+  }
+
+  /** Drops the cached counts of a table (after a committed write). */
+  invalidate(tableId: string): void {
+    const prefix = `${tableId}\u0000`;
+    for (const key of this.cache.keys()) if (key.startsWith(prefix)) this.cache.delete(key);
+  }
+}

@@ -1,0 +1,55 @@
+import { AppError } from '@tabula/http';
+import type { Principal } from '@tabula/auth';
+import type { ApiRecord } from '../presenters/record.presenter';
+import { keyOfBody, parseRowId, recordNotFound, type KeyWhere } from '../model/row-id';
+import { atIndex } from '../values/value-errors';
+import { selectByKeys, updateByKeys, type Db } from '../repositories/records.repository';
+import type { TableHandle } from '../context/table-handle';
+import { prepareRows, userIdOf } from './row-preparer';
+import { checkUnique } from './unique-check';
+import { keyText, readBack } from './record-reader';
+import { runWrite } from './write-runner';
+import { openTable, type TableRef } from './table-access';
+import { checkBulkSize } from './bulk-limits';
+import type { DataPorts } from '../app';
+
+/** PATCH .../{rowId}: updates one record, answers it re-read (404 when missing). */
+export async function updateRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string, body: unknown): Promise<ApiRecord> {
+  const [record] = await updateMany(ports, principal, ref, [body], { bulk: false, rowId });
+  return record;
+}
+
+/** PATCH bulk: every body carries its key; all rows or none are updated (404 naming the index of a missing one). */
+export function bulkUpdateRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown): Promise<ApiRecord[]> {
+  checkBulkSize(ports, bodies);
+  return updateMany(ports, principal, ref, bodies, { bulk: true });
+}
+
+async function updateMany(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], opt: { bulk: boolean; rowId?: string }): Promise<ApiRecord[]> {
+  const { handle } = await openTable(ports, principal, ref, 'data.write');
+  const keys: KeyWhere[] = bodies.map((body, i) => {
+    const key = opt.rowId !== undefined ? parseRowId(handle.model, opt.rowId) : keyOfBody(handle.model, (body ?? {}) as Record<string, unknown>);
+    if (key) return key;
+    if (opt.rowId !== undefined) throw recordNotFound(opt.rowId);
+    throw atIndex(new AppError(400, 'ERR_INVALID_REQUEST_BODY', 'The primary key is missing or invalid'), i);
+  });
+  const rows = prepareRows(handle, bodies, { mode: 'update', allowKeys: opt.bulk, userId: userIdOf(principal) }, opt.bulk);
+  if (!rows.length) return [];
+  const op = opt.bulk ? 'bulkUpdate' : 'update';
+  return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
+    const previous = await readBack(trx, handle, keys);
+    if (previous.length !== keys.length) await throwMissing(trx, handle, keys, opt.rowId);
+    await checkUnique(trx, handle, rows, keys, opt.bulk);
+    for (const [i, row] of rows.entries()) await updateByKeys(trx, handle, [keys[i]], row);
+    const records = await readBack(trx, handle, keys);
+    return { result: records, change: { op, rows: records, previousRows: previous, principal } };
+  });
+}
+
+/** 404 for the first key that names no row (bulk: with its index). */
+async function throwMissing(db: Db, handle: TableHandle, keys: KeyWhere[], rowId?: string): Promise<never> {
+  if (rowId !== undefined) throw recordNotFound(rowId);
+  const found = new Set((await selectByKeys(db, handle, keys, handle.model.primaryKeys)).map((r) => keyText(handle, r)));
+  const i = keys.findIndex((k) => !found.has(keyText(handle, k)));
+  throw atIndex(recordNotFound(Object.values(keys[i]).join('___')), i);
+}

@@ -1,0 +1,43 @@
+import type { Knex } from 'knex';
+import type { TableHandle } from '../context/table-handle';
+import { enqueueRecordsChanged, publishBefore, type RecordsChange } from '../events/records-event.producer';
+import type { DataPorts } from '../app';
+
+/** What a write's work answers: its result and the committed change(s) to announce (one event each). */
+export interface WriteOutcome<T> {
+  result: T;
+  change?: RecordsChange | RecordsChange[];
+}
+
+function changesOf(out: WriteOutcome<unknown>): RecordsChange[] {
+  const all = Array.isArray(out.change) ? out.change : out.change ? [out.change] : [];
+  return all.filter((c) => c.rows.length + (c.previousRows?.length ?? 0) > 0);
+}
+
+/**
+ * Runs a write in one transaction on the table's source. On default sources the
+ * `records.after.*` event goes into the outbox in that same transaction (it
+ * exists exactly when the rows changed). External sources live in another
+ * database, so their event is enqueued right after the commit (a crash between
+ * the two loses it: documented limit). `before` is published first (advisory).
+ */
+export async function runWrite<T>(
+  ports: DataPorts, handle: TableHandle, before: RecordsChange | undefined,
+  work: (trx: Knex.Transaction) => Promise<WriteOutcome<T>>,
+): Promise<T> {
+  if (before) await publishBefore(ports.bus, ports.logger, handle, before);
+  const enqueueAll = async (trx: Knex.Transaction, changes: RecordsChange[]) => {
+    for (const change of changes) await enqueueRecordsChanged(trx, handle, change);
+  };
+  const outcome = await handle.source.knex.transaction(async (trx) => {
+    const out = await work(trx);
+    if (handle.source.sharesOutboxDatabase) await enqueueAll(trx, changesOf(out));
+    return out;
+  });
+  ports.counter.invalidate(handle.tableId);
+  const changes = changesOf(outcome);
+  if (!changes.length) return outcome.result;
+  if (!handle.source.sharesOutboxDatabase) await ports.dataDb.transaction((trx) => enqueueAll(trx, changes));
+  ports.relay.flush().catch((err: unknown) => ports.logger.warn({ err }, 'outbox flush failed'));
+  return outcome.result;
+}

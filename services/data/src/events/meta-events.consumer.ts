@@ -1,0 +1,27 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { topics } from '@tabula/contracts';
+import type { EventBus, EventMessage } from '@tabula/events';
+import type { Worker } from '@tabula/runtime';
+import type { TableResolver } from '../context/table-handle';
+
+/**
+ * Drops cached table contexts on `tabula.meta` events. Every process must see
+ * every event (each has its own cache), so the consumer group is unique per
+ * process. Meta keys table/column/view events by table id and base events by
+ * base id, so the key alone says what to drop, whatever the payload revision.
+ */
+export async function startMetaCacheConsumer(bus: EventBus, tables: TableResolver): Promise<Worker> {
+  const group = `data-cache-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const subscription = await bus.subscribe({
+    group,
+    topics: [topics.meta],
+    fromBeginning: false,
+    ephemeral: true,
+    handler: async (message: EventMessage) => {
+      if (message.key) tables.cache.invalidate({ tableId: message.key, baseId: message.key });
+      else tables.cache.clear();
+    },
+  });
+  return { stop: () => subscription.close() };
+}

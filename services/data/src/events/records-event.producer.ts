@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { enqueueEvent } from '@tabula/events';
+import { RecordOperation, RecordsChangedSchema, encodeEvent, timestampNow, topics } from '@tabula/contracts';
+import type { Principal } from '@tabula/auth';
+import type { EventBus } from '@tabula/events';
+import type { TableHandle } from '../context/table-handle';
+import type { ApiRecord } from '../presenters/record.presenter';
+
+/** The schema holding the data service's outbox. */
+export const DATA_SCHEMA = 'data';
+
+/** NocoDB's operation names. */
+export type RecordOp = 'insert' | 'update' | 'delete' | 'bulkInsert' | 'bulkUpdate' | 'bulkDelete' | 'updateAll' | 'deleteAll';
+
+const OPERATIONS: Record<RecordOp, RecordOperation> = {
+  insert: RecordOperation.INSERT, update: RecordOperation.UPDATE, delete: RecordOperation.DELETE,
+  bulkInsert: RecordOperation.BULK_INSERT, bulkUpdate: RecordOperation.BULK_UPDATE, bulkDelete: RecordOperation.BULK_DELETE,
+  updateAll: RecordOperation.UPDATE_ALL, deleteAll: RecordOperation.DELETE_ALL,
+};
+
+const KIND: Record<RecordOp, 'insert' | 'update' | 'delete'> = {
+  insert: 'insert', bulkInsert: 'insert', update: 'update', bulkUpdate: 'update', updateAll: 'update',
+  delete: 'delete', bulkDelete: 'delete', deleteAll: 'delete',
+};
+
+/** One records change, before it is encoded. */
+export interface RecordsChange {
+  op: RecordOp;
+  rows: ApiRecord[];
+  previousRows?: ApiRecord[];
+  principal?: Principal;
+}
+
+function message(handle: TableHandle, stage: 'before' | 'after', change: RecordsChange) {
+  const type = `records.${stage}.${KIND[change.op]}`;
+  const table = handle.model.context.table;
+  const user = change.principal?.kind === 'user' ? { id: change.principal.id, email: change.principal.email ?? '' } : undefined;
+  const eventId = randomUUID();
+  const payload = encodeEvent(RecordsChangedSchema, {
+    eventId, type, operation: OPERATIONS[change.op], baseId: handle.baseId, sourceId: handle.source.id,
+    tableId: handle.tableId, tableTitle: table.title, user, rowsJson: JSON.stringify(change.rows),
+    previousRowsJson: change.previousRows ? JSON.stringify(change.previousRows) : '', occurredAt: timestampNow(),
+  });
+  return { id: eventId, topic: topics.records, key: handle.tableId, type, payload };
+}
+
+/**
+ * `records.after.*` into the outbox, inside the transaction of the write, so an
+ * event exists exactly when the write committed (the relay publishes it).
+ */
+export async function enqueueRecordsChanged(trx: Knex, handle: TableHandle, change: RecordsChange): Promise<void> {
+  await enqueueEvent(trx, DATA_SCHEMA, message(handle, 'after', change));
+}
+
+/**
+ * `records.before.*`: published straight to the bus just before the write.
+ * Advisory only: the write may still fail or roll back after it, and a bus
+ * failure does not stop the write (it is logged).
+ */
+export async function publishBefore(bus: EventBus, logger: { warn(o: object, m?: string): void }, handle: TableHandle, change: RecordsChange): Promise<void> {
+  try {
+    await bus.publish([message(handle, 'before', change)]);
+  } catch (err) {
+    logger.warn({ err, table: handle.tableId }, 'records.before event not published');
+  }
+}

@@ -1,0 +1,40 @@
+import type { ColumnInfo } from '@tabula/contracts';
+
+/** Columns with no physical column in the table (links, lookups, formulas…). */
+const VIRTUAL_UIDTS = new Set(['LinkToAnotherRecord', 'Links', 'Lookup', 'Rollup', 'Formula', 'QrCode', 'Barcode', 'Button', 'Count']);
+
+/** Columns the service maintains itself: a client write to them is refused. */
+const AUTO_UIDTS = new Set(['ID', 'AutoNumber', 'UUID', 'CreatedTime', 'LastModifiedTime', 'CreatedBy', 'LastModifiedBy']);
+
+/** System columns left out of list/read responses (compat-notes "Records (v1)"). */
+const HIDDEN_SYSTEM_NAMES = new Set(['created_by', 'updated_by', 'nc_order']);
+
+/** True when the column has no physical column to read or write. */
+export function isVirtual(column: ColumnInfo): boolean {
+  return VIRTUAL_UIDTS.has(column.uidt);
+}
+
+/**
+ * True for columns a client may not write: auto uidts, auto-increment keys,
+ * system columns (nc_order, created_by…). A non-auto primary key of an external
+ * table stays writable.
+ */
+export function isAutoColumn(column: ColumnInfo): boolean {
+  if (column.system || column.ai || AUTO_UIDTS.has(column.uidt)) return true;
+  return column.column_name === 'nc_order';
+}
+
+/** True for the system columns responses leave out. */
+export function isHiddenSystem(column: ColumnInfo): boolean {
+  return HIDDEN_SYSTEM_NAMES.has(column.column_name);
+}
+
+/** The physical column maintained as creation time, if any. */
+export function isCreatedAt(column: ColumnInfo): boolean {
+  return column.uidt === 'CreatedTime' || (column.system && column.column_name === 'created_at');
+}
+
+/** The physical column maintained as last-modified time, if any. */
+export function isUpdatedAt(column: ColumnInfo): boolean {
+  return column.uidt === 'LastModifiedTime' || (column.system && column.column_name === 'updated_at');
+}

@@ -1,0 +1,69 @@
+import type { ColumnInfo } from '@tabula/contracts';
+import type { TableHandle } from '../context/table-handle';
+import type { DbRow } from '../model/record-writer';
+import type { KeyWhere } from '../model/row-id';
+import { tableOf, type Db } from './records.repository';
+
+function names(columns: ColumnInfo[]): string[] {
+  return columns.map((c) => c.column_name);
+}
+
+/**
+ * Inserts rows and answers them as stored (the `returning` columns plus the
+ * keys), in insertion order. pg: rows with one key set go in as one JSON
+ * parameter through `json_populate_recordset` (one statement, no 65535-parameter
+ * cap, no per-value binding cost); otherwise a multi-row INSERT … RETURNING.
+ * mysql2 has no RETURNING: rows go one by one and only keys come back.
+ */
+export async function insertRows(db: Db, handle: TableHandle, rows: DbRow[], returning: ColumnInfo[]): Promise<DbRow[]> {
+  const pkNames = handle.model.primaryKeys.map((p) => p.column_name);
+  const cols = [...new Set([...pkNames, ...names(returning)])];
+  if (handle.source.dialect === 'mysql2') return insertOneByOne(db, handle, rows, pkNames);
+  const keys = Object.keys(rows[0] ?? {});
+  const uniform = keys.length > 0 && rows.every((r) => sameKeys(r, keys));
+  if (handle.source.dialect === 'pg' && uniform) return insertJson(db, handle, rows, keys, cols);
+  const out: DbRow[] = [];
+  const width = Math.max(1, new Set(rows.flatMap((r) => Object.keys(r))).size);
+  const chunk = Math.max(1, Math.floor(30_000 / width));
+  for (let i = 0; i < rows.length; i += chunk) {
+    out.push(...((await tableOf(db, handle).insert(rows.slice(i, i + chunk)).returning(cols)) as DbRow[]));
+  }
+  return out;
+}
+
+function sameKeys(row: DbRow, keys: string[]): boolean {
+  const own = Object.keys(row);
+  return own.length === keys.length && keys.every((k) => k in row);
+}
+
+async function insertJson(db: Db, handle: TableHandle, rows: DbRow[], keys: string[], cols: string[]): Promise<DbRow[]> {
+  const table = handle.source.schema ? [handle.source.schema, handle.model.context.table.table_name] : [handle.model.context.table.table_name];
+  const tableSql = table.map(() => '??').join('.');
+  const list = keys.map(() => '??').join(', ');
+  const ret = cols.map(() => '??').join(', ');
+  // WITH ORDINALITY + ORDER BY keeps RETURNING in the order of the JSON array.
+  const sql = `insert into ${tableSql} (${list}) select ${list} from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
+    order by r.ordinality returning ${ret}`;
+  // json/jsonb columns hold JSON text from the coercer: embed it as JSON, not as a JSON string.
+  const jsonKeys = keys.filter((k) => /json/i.test(handle.model.byKey.get(k)?.dt ?? ''));
+  const payload = jsonKeys.length ? rows.map((r) => {
+    const copy = { ...r };
+    for (const k of jsonKeys) if (typeof copy[k] === 'string') copy[k] = JSON.parse(copy[k] as string);
+    return copy;
+  }) : rows;
+  const res = await db.raw(sql, [...table, ...keys, ...keys, ...table, JSON.stringify(payload), ...cols]);
+  return res.rows as DbRow[];
+}
+
+async function insertOneByOne(db: Db, handle: TableHandle, rows: DbRow[], pkNames: string[]): Promise<DbRow[]> {
+  const out: DbRow[] = [];
+  for (const row of rows) {
+    const [id] = await tableOf(db, handle).insert(row);
+    out.push(pkNames.length === 1 && row[pkNames[0]] === undefined ? { [pkNames[0]]: Number(id) } : pickKey(row, pkNames));
+  }
+  return out;
+}
+
+function pickKey(row: DbRow, pkNames: string[]): KeyWhere {
+  return Object.fromEntries(pkNames.map((n) => [n, row[n] as string | number]));
+}

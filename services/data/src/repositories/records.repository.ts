@@ -1,0 +1,110 @@
+import type { Knex } from 'knex';
+import { applyFilter, applySort, type FilterGroup, type SortItem } from '@tabula/query';
+import type { ColumnInfo } from '@tabula/contracts';
+import type { TableHandle } from '../context/table-handle';
+import type { KeyWhere } from '../model/row-id';
+import type { DbRow } from '../model/record-writer';
+
+/** A knex or an open transaction on the table's source. */
+export type Db = Knex | Knex.Transaction;
+
+/** What a page of rows is selected by. */
+export interface RowQuery {
+  filter: FilterGroup;
+  sorts: SortItem[];
+  columns: ColumnInfo[];
+  limit: number;
+  offset: number;
+}
+
+/** The table's query builder (schema-qualified on pg). */
+export function tableOf(db: Db, handle: TableHandle): Knex.QueryBuilder {
+  const name = handle.model.context.table.table_name;
+  return handle.source.schema ? db.withSchema(handle.source.schema).from(name) : db.from(name);
+}
+
+function names(columns: ColumnInfo[]): string[] {
+  return columns.map((c) => c.column_name);
+}
+
+/** Restricts a builder to the filter (all values bound, identifiers from metadata). */
+export function filtered(qb: Knex.QueryBuilder, handle: TableHandle, filter: FilterGroup): Knex.QueryBuilder {
+  return filter.children.length ? applyFilter(qb, filter, handle.index, handle.source.dialect) : qb;
+}
+
+/** One page: user sorts, then nc_order, then the primary key (a stable order for paging). */
+export async function selectPage(db: Db, handle: TableHandle, q: RowQuery): Promise<DbRow[]> {
+  const qb = filtered(tableOf(db, handle).select(names(q.columns)), handle, q.filter);
+  applySort(qb, q.sorts, handle.source.dialect);
+  if (handle.model.orderColumn) qb.orderBy(handle.model.orderColumn.column_name, 'asc');
+  for (const pk of handle.model.primaryKeys) qb.orderBy(pk.column_name, 'asc');
+  return qb.limit(q.limit).offset(q.offset);
+}
+
+/** Exact number of rows matching the filter. */
+export async function countRows(db: Db, handle: TableHandle, filter: FilterGroup): Promise<number> {
+  const row = await filtered(tableOf(db, handle), handle, filter).count({ n: '*' }).first();
+  return Number((row as { n?: unknown } | undefined)?.n ?? 0);
+}
+
+/** The planner's row estimate of a pg table (`reltuples`; -1 before the first ANALYZE). */
+export async function estimateRows(db: Db, handle: TableHandle): Promise<number | undefined> {
+  if (handle.source.dialect !== 'pg') return undefined;
+  const res = await db.raw(
+    `select c.reltuples::float8 as n from pg_class c join pg_namespace s on s.oid = c.relnamespace
+     where c.relname = ? and s.nspname = coalesce(?, current_schema())`,
+    [handle.model.context.table.table_name, handle.source.schema ?? null],
+  );
+  const n = Number(res.rows?.[0]?.n);
+  return Number.isFinite(n) && n >= 0 ? Math.round(n) : undefined;
+}
+
+/** Rows by primary key (one query for any number of keys). */
+export async function selectByKeys(db: Db, handle: TableHandle, keys: KeyWhere[], columns: ColumnInfo[], lock = false): Promise<DbRow[]> {
+  if (!keys.length) return [];
+  const qb = whereKeys(tableOf(db, handle).select(names(columns)), handle, keys);
+  if (lock && handle.source.dialect !== 'sqlite3') qb.forUpdate();
+  return qb;
+}
+
+/** Adds `pk in (...)` (or an OR of composite keys). */
+export function whereKeys(qb: Knex.QueryBuilder, handle: TableHandle, keys: KeyWhere[]): Knex.QueryBuilder {
+  const pks = handle.model.primaryKeys;
+  if (pks.length === 1) return qb.whereIn(pks[0].column_name, keys.map((k) => k[pks[0].column_name]));
+  return qb.where((w) => { for (const k of keys) w.orWhere(k); });
+}
+
+/** Rows matching a filter, locked for an update/delete of all of them. */
+export async function selectMatching(db: Db, handle: TableHandle, filter: FilterGroup, columns: ColumnInfo[]): Promise<DbRow[]> {
+  const qb = filtered(tableOf(db, handle).select(names(columns)), handle, filter);
+  if (handle.source.dialect !== 'sqlite3') qb.forUpdate();
+  return qb;
+}
+
+/** Updates rows by key with the same values; answers how many changed. */
+export async function updateByKeys(db: Db, handle: TableHandle, keys: KeyWhere[], values: DbRow): Promise<number> {
+  if (!keys.length || !Object.keys(values).length) return 0;
+  return whereKeys(tableOf(db, handle), handle, keys).update(values);
+}
+
+/** Deletes rows by key; answers how many went. */
+export async function deleteByKeys(db: Db, handle: TableHandle, keys: KeyWhere[]): Promise<number> {
+  if (!keys.length) return 0;
+  return whereKeys(tableOf(db, handle), handle, keys).delete();
+}
+
+/** The largest nc_order (new rows go after it). */
+export async function maxOrder(db: Db, handle: TableHandle): Promise<number> {
+  const col = handle.model.orderColumn?.column_name;
+  if (!col) return 0;
+  const row = await tableOf(db, handle).max({ m: col }).first();
+  return Number((row as { m?: unknown } | undefined)?.m ?? 0) || 0;
+}
+
+/** The nc_order of one row (insert `before`). */
+export async function orderOf(db: Db, handle: TableHandle, key: KeyWhere): Promise<number | undefined> {
+  const col = handle.model.orderColumn?.column_name;
+  if (!col) return undefined;
+  const row = await whereKeys(tableOf(db, handle).select(col), handle, [key]).first();
+  return row ? Number((row as DbRow)[col]) : undefined;
+}
