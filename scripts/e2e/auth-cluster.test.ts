@@ -1,39 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
-import path from 'node:path';
 import knex from 'knex';
-import { createTestDatabase, describeWithBackend, type TestDatabase } from '@tabula/testing';
+import { createTestDatabase, describeWithBackend, startTestCluster, type TestCluster, type TestDatabase } from '@tabula/testing';
 import { refreshCookie, resetTokenFromOutbox, uniqueEmail } from './auth-e2e.helpers';
 
-const root = path.resolve(__dirname, '../..');
 let database: TestDatabase;
-const children: ChildProcess[] = [];
+let cluster: TestCluster;
 let gatewayUrl = '';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    }).on('error', reject);
-  });
-}
-
-/** Starts one service as its own OS process, as `npm run start:cluster` does. */
-function launch(name: string, env: NodeJS.ProcessEnv): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')], { cwd: root, env, stdio: 'ignore' });
-  children.push(child);
-}
-
-async function waitReady(url: string, deadline = Date.now() + 60_000): Promise<void> {
-  while (Date.now() < deadline) {
-    const ok = await fetch(url).then((r) => r.status < 500, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} not ready`);
-}
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -44,26 +16,12 @@ const meStatus = async (token: string) => (await fetch(`${gatewayUrl}/api/v1/aut
 describeWithBackend('redis', 'auth in cluster mode (gateway and auth as separate processes, Redis bus)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
-    const [authPort, gatewayPort] = [await freePort(), await freePort()];
-    const env: NodeJS.ProcessEnv = {
-      ...process.env, TABULA_MODE: 'cluster', DATABASE_URL: database.url, EVENT_BUS: 'redis', HOST: '127.0.0.1',
-      SVC_INTERNAL_SECRET: randomBytes(48).toString('base64url'), SVC_JWT_SECRET: randomBytes(48).toString('base64url'),
-      SVC_AUTH_RATE_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`, AUTH_SERVICE_URL: `http://127.0.0.1:${authPort}`,
-      LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true',
-    };
-    launch('auth', { ...env, PORT: String(authPort) });
-    await waitReady(`http://127.0.0.1:${authPort}/healthz`);
-    launch('gateway', { ...env, PORT: String(gatewayPort) });
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await waitReady(`${gatewayUrl}/healthz`);
+    cluster = await startTestCluster(['auth'], database.url, { SVC_AUTH_RATE_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:` });
+    gatewayUrl = cluster.gatewayUrl;
   }, 90_000);
 
   afterAll(async () => {
-    await Promise.all(children.map((child) => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve(undefined);
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    })));
+    await cluster?.stop();
     await database?.drop();
   });
 

@@ -1,3 +1,4 @@
 export * from './backends';
 export * from './database';
 export * from './test-stack';
+export * from './cluster';

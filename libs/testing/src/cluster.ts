@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
+
+/** Polls `url` until it answers below 500. */
+export async function waitHealthy(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await fetch(url).then((r) => r.status < 500, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not become healthy`);
+}
+
+/** Services running as separate OS processes, as in cluster mode. */
+export interface TestCluster {
+  gatewayUrl: string;
+  serviceUrl(name: string): string;
+  /** Kills one service process (SIGKILL by default) and waits for it to exit. */
+  kill(name: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts a killed service again and waits until it is healthy. */
+  restart(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the given services and the gateway as separate processes (the
+ * Kubernetes topology on one machine) against `databaseUrl` and Redis Streams.
+ */
+export async function startTestCluster(services: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<TestCluster> {
+  const ports = new Map<string, number>();
+  for (const name of [...services, 'gateway']) ports.set(name, await freePort());
+  const base: NodeJS.ProcessEnv = {
+    ...process.env, TABULA_MODE: 'cluster', DATABASE_URL: databaseUrl, EVENT_BUS: 'redis', HOST: '127.0.0.1',
+    SVC_INTERNAL_SECRET: randomBytes(48).toString('base64url'), SVC_JWT_SECRET: randomBytes(48).toString('base64url'),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', OTEL_SDK_DISABLED: 'true', ...env,
+  };
+  for (const name of services) base[`${name.toUpperCase()}_SERVICE_URL`] = `http://127.0.0.1:${ports.get(name)}`;
+  const children = new Map<string, ChildProcess>();
+  const url = (name: string) => `http://127.0.0.1:${ports.get(name)}`;
+  const launch = async (name: string) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')], {
+      cwd: root, env: { ...base, PORT: String(ports.get(name)) }, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
+    });
+    children.set(name, child);
+    await waitHealthy(`${url(name)}/healthz`);
+  };
+  const exit = (child: ChildProcess, signal: NodeJS.Signals) => new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+  for (const name of services) await launch(name);
+  await launch('gateway');
+  return {
+    gatewayUrl: url('gateway'),
+    serviceUrl: url,
+    kill: async (name, signal = 'SIGKILL') => { const child = children.get(name); if (child) await exit(child, signal); },
+    restart: launch,
+    stop: async () => { await Promise.all([...children.values()].map((child) => exit(child, 'SIGTERM'))); },
+  };
+}
