@@ -6,13 +6,10 @@
  * cluster part). Usage: npm run bench:gateway [-- --seconds 5 --concurrency 16]
  */
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startStandalone } from '@tabula/runtime';
 import { signIdentity, type Principal } from '@tabula/auth';
-import { allServices } from '../services';
 import { printTable, runLoad } from './load';
 
 const arg = (name: string, fallback: number) => {
@@ -54,20 +51,34 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
+/** Starts standalone Tabula in a child process (so load and server do not share an event loop). */
+async function startStandaloneChild(env: NodeJS.ProcessEnv): Promise<{ child: ReturnType<typeof spawn>; url: string; directUrl: string; secret: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'standalone-server.ts'), 'auth'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const newline = buffer.indexOf('\n');
+      if (newline >= 0) resolve(buffer.slice(0, newline));
+    });
+    child.once('exit', (code) => reject(new Error(`standalone server exited (${code})`)));
+  });
+  return { child, ...(JSON.parse(line) as { url: string; directUrl: string; secret: string }) };
+}
+
 async function standalone(): Promise<void> {
-  const handle = await startStandalone({ definitions: allServices, env: { ...process.env, DATABASE_URL: await freshDatabase(), PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', DATA_DIR: path.resolve('data/bench') } });
-  const { token, principal } = await signup(handle.url);
-  const direct = http.createServer(handle.handlerOf('auth'));
-  await new Promise<void>((r) => direct.listen(0, '127.0.0.1', r));
-  const port = (direct.address() as { port: number }).port;
-  const identity = signIdentity(principal, handle.platform.SVC_INTERNAL_SECRET as string);
-  const rows = [
-    await runLoad('auth service directly', `http://127.0.0.1:${port}/api/v1/auth/user/me`, { 'x-tabula-identity': identity }, concurrency, seconds * 1000),
-    await runLoad('through the gateway', `${handle.url}/api/v1/auth/user/me`, { 'xc-auth': token }, concurrency, seconds * 1000),
-  ];
-  printTable(`standalone mode (one process), ${concurrency} connections, ${seconds} s each`, rows);
-  direct.close();
-  await handle.stop();
+  const server = await startStandaloneChild({ ...process.env, DATABASE_URL: await freshDatabase(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', DATA_DIR: path.resolve('data/bench') });
+  try {
+    const { token, principal } = await signup(server.url);
+    const identity = signIdentity(principal, server.secret);
+    const rows = [
+      await runLoad('auth service directly', `${server.directUrl}/api/v1/auth/user/me`, { 'x-tabula-identity': identity }, concurrency, seconds * 1000),
+      await runLoad('through the gateway', `${server.url}/api/v1/auth/user/me`, { 'xc-auth': token }, concurrency, seconds * 1000),
+    ];
+    printTable(`standalone mode (one server process), ${concurrency} connections, ${seconds} s each`, rows);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
 }
 
 async function cluster(): Promise<void> {
