@@ -10,9 +10,10 @@ import { closeServer, listen, onShutdown } from './lifecycle';
  * Config → ports → migrations → app → listen → workers; drains on SIGTERM.
  */
 export async function runServiceProcess<C, P extends CommonPorts>(definition: ServiceDefinition<C, P>): Promise<void> {
-  const logger = createLogger(definition.name);
+  let logger = createLogger(definition.name);
   try {
     const platform = loadPlatformConfig();
+    logger = createLogger(definition.name, platform.LOG_LEVEL);
     if (!platform.DATABASE_URL) throw new Error('DATABASE_URL is required');
     const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
     const prepared = await prepareService(definition, shared, process.env);
