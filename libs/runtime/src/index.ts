@@ -7,3 +7,4 @@ export * from './standalone';
 export * from './lifecycle';
 export * from './secrets';
 export * from './service-app';
+export * from './access-invalidation';

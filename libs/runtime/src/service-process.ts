@@ -4,6 +4,7 @@ import { loadPlatformConfig } from './platform-config';
 import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen, onShutdown } from './lifecycle';
+import { startAccessInvalidation } from './access-invalidation';
 
 /**
  * Cluster mode process entry: one service per process (one pod on Kubernetes).
@@ -18,7 +19,7 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
     const prepared = await prepareService(definition, shared, process.env);
     const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
-    const workers = await prepared.start();
+    const workers = [await startAccessInvalidation(shared), ...(await prepared.start())];
     logger.info({ port: platform.PORT }, `${definition.name} service listening`);
     onShutdown(logger, async () => {
       await closeServer(server);

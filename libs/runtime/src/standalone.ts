@@ -10,6 +10,7 @@ import { loadPlatformConfig, type PlatformConfig } from './platform-config';
 import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen } from './lifecycle';
+import { startAccessInvalidation } from './access-invalidation';
 
 /** A running standalone Tabula. */
 export interface StandaloneHandle {
@@ -57,6 +58,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       local.register(service.name, service.app.callback());
       prepared.push(service);
     }
+    workers.push(await startAccessInvalidation(shared));
     for (const service of prepared) workers.push(...(await service.start()));
   } catch (err) {
     await stopWorkers(workers, () => undefined);
