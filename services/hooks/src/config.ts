@@ -1,6 +1,19 @@
 import { z } from 'zod';
 
+const flag = z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1');
+
 /** Settings of the hooks service (README: Environment). */
-export const hooksConfigSchema = z.object({});
+export const hooksConfigSchema = z.object({
+  /** Key material sealing hook secrets at rest; defaults to one derived from the internal secret. */
+  SVC_HOOKS_ENCRYPTION_KEY: z.string().min(16).optional(),
+  /** Allow loopback and private targets (development, tests). Link-local/metadata stay refused. */
+  SVC_ALLOW_LOCAL_HOOKS: flag,
+  /** Hook logs older than this are deleted. */
+  SVC_HOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** How often the delivery worker looks for due deliveries (it is also woken on new ones). */
+  SVC_HOOKS_POLL_MS: z.coerce.number().int().min(10).default(500),
+  /** Deliveries in flight per process. */
+  SVC_HOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+});
 
 export type HooksConfig = z.infer<typeof hooksConfigSchema>;

@@ -1,0 +1,35 @@
+import type { HooksPorts } from '../app';
+import { findHook, updateHook } from '../repositories/hook.repository';
+import { finishDelivery, rescheduleDelivery, type DeliveryRow } from '../repositories/delivery.repository';
+import { logAttempt } from './attempt-log';
+import { executeHook } from './execute-hook';
+import { nextDelayMs, outcomeOf } from './retry-policy';
+
+/**
+ * Runs one claimed attempt of a delivery: sends it, logs it, then marks it
+ * succeeded, failed (out of retries, or 410 which also deactivates the hook) or
+ * schedules the next attempt. A deleted or deactivated hook cancels it.
+ */
+export async function processDelivery(ports: HooksPorts, delivery: DeliveryRow): Promise<void> {
+  const hook = await findHook(ports.db, delivery.hook_id);
+  if (!hook || (!hook.active && !delivery.test_call)) {
+    await finishDelivery(ports.db, delivery.id, 'cancelled');
+    return;
+  }
+  const { request, result } = await executeHook(ports, hook, delivery.id, delivery.payload, delivery.user);
+  await logAttempt(ports.db, {
+    hook, deliveryId: delivery.id, attempt: delivery.attempt, event: delivery.event, operation: delivery.operation,
+    request, result, triggeredBy: delivery.user?.email ?? delivery.user?.id ?? null, testCall: delivery.test_call,
+  });
+  const outcome = outcomeOf(result.ok, result.status, delivery.attempt, hook.retries);
+  if (outcome === 'retry') {
+    const delay = nextDelayMs(hook.retry_interval, result.status, result.headers?.['retry-after']);
+    await rescheduleDelivery(ports.db, delivery.id, new Date(Date.now() + delay));
+    return;
+  }
+  await finishDelivery(ports.db, delivery.id, outcome === 'succeeded' ? 'succeeded' : 'failed');
+  if (outcome === 'gone') {
+    await updateHook(ports.db, hook.id, { active: false });
+    ports.logger.warn({ hook: hook.id }, 'hook target answered 410 Gone: hook deactivated');
+  }
+}

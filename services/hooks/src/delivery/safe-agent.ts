@@ -1,0 +1,49 @@
+import { lookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, buildConnector } from 'undici';
+import { refusalOf } from '../lib/ssrf-guard';
+
+/** Thrown (through the connector) when a target resolves to a refused address. */
+export class BlockedAddressError extends Error {
+  readonly code = 'ERR_HOOK_TARGET_BLOCKED';
+}
+
+/**
+ * A dns.lookup that resolves every address of the host and refuses the
+ * connection when any of them is refused: checking at connect time (not only
+ * when the hook is saved) closes the DNS-rebinding window.
+ */
+export function guardedLookup(allowLocal: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, '', 0);
+      const refused = addresses.map((a) => refusalOf(a.address, allowLocal)).find((r) => r !== null);
+      if (refused) return callback(new BlockedAddressError(refused), '', 0);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(new BlockedAddressError(`${hostname} did not resolve`), '', 0);
+      return callback(null, first.address, first.family);
+    });
+  };
+}
+
+/**
+ * An undici Agent whose sockets only reach allowed addresses: IP literals are
+ * checked before connecting (net skips lookup for them), names through
+ * {@link guardedLookup}. Redirects are never followed (undici's default).
+ */
+export function createSafeAgent(allowLocal: boolean): Agent {
+  const base = buildConnector({ lookup: guardedLookup(allowLocal) } as buildConnector.BuildOptions);
+  const connect: buildConnector.connector = (options, callback) => {
+    const host = options.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host)) {
+      const refused = refusalOf(host, allowLocal);
+      if (refused) {
+        callback(new BlockedAddressError(refused), null);
+        return;
+      }
+    }
+    base(options, callback);
+  };
+  return new Agent({ connect, keepAliveTimeout: 4000 });
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { HooksPorts } from '../app';
+import { activeHooksOf } from '../repositories/hook.repository';
+import { claimDue, deliveriesOfEvent, type DeliveryRow } from '../repositories/delivery.repository';
+import { processDelivery } from '../delivery/process-delivery';
+import { ingestEvent } from './ingest-event';
+import { hookMatchesOperation } from './match-hooks';
+import type { EventOperation } from './payload-builder';
+
+const row = z.record(z.string(), z.unknown());
+
+/** Body of `POST /internal/hooks/dispatch-sync`: the RecordsChanged fields as JSON. */
+export const dispatchSyncSchema = z.object({
+  eventId: z.string().min(1).max(100),
+  type: z.string().regex(/^records\.(after|before)\.(insert|update|delete)$/),
+  operation: z.enum(['insert', 'update', 'delete', 'bulkInsert', 'bulkUpdate', 'bulkDelete', 'updateAll', 'deleteAll']),
+  baseId: z.string().max(64),
+  tableId: z.string().max(64),
+  tableTitle: z.string().max(1024),
+  user: z.object({ id: z.string(), email: z.string() }).optional(),
+  rows: z.array(row),
+  previousRows: z.array(row).optional(),
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Delivers the `async: false` hooks of one change before answering (bounded by
+ * their timeout). Ingests the event once (the bus copy of it is then a
+ * duplicate), sends this event's sync deliveries inline, and waits for any a
+ * worker claimed first. Async hooks of the event are left to the worker.
+ */
+export async function dispatchSync(ports: HooksPorts, input: z.infer<typeof dispatchSyncSchema>) {
+  const event = input.type.split('.')[1];
+  const op = input.operation as EventOperation;
+  await ingestEvent(ports, { ...input, event, operation: op });
+  const sync = (await activeHooksOf(ports.db, input.tableId, event)).filter((h) => !h.async && hookMatchesOperation(h, op));
+  if (!sync.length) return { deliveries: [] };
+  const deadline = Date.now() + Math.max(...sync.map((h) => h.timeout)) + 1000;
+  const ids = (await deliveriesOfEvent(ports.db, input.eventId, sync.map((h) => h.id))).map((d) => d.id);
+  const claimed = await claimDue(ports.db, ids.length, ids);
+  await Promise.all(claimed.map((d) => processDelivery(ports, d)));
+  let current: DeliveryRow[] = await deliveriesOfEvent(ports.db, input.eventId, sync.map((h) => h.id));
+  while (current.some((d) => d.status === 'delivering') && Date.now() < deadline) {
+    await sleep(50);
+    current = await deliveriesOfEvent(ports.db, input.eventId, sync.map((h) => h.id));
+  }
+  return { deliveries: current.map((d) => ({ id: d.id, hook_id: d.hook_id, status: d.status, attempt: d.attempt })) };
+}

@@ -1,0 +1,21 @@
+import { errors } from '@tabula/http';
+import type { Principal } from '@tabula/auth';
+import type { TableContext } from '@tabula/contracts';
+import type { HooksPorts } from '../app';
+import { findHook, type HookRow } from '../repositories/hook.repository';
+import { loadTable } from './table-context';
+
+/** A table the caller may act on (the base role decides). */
+export async function requireTable(ports: HooksPorts, principal: Principal, tableId: string, action: 'hook.write' | 'base.read' | 'data.write'): Promise<TableContext> {
+  const table = await loadTable(ports, tableId);
+  await ports.baseAccess.authorize(principal, table.base.id, action);
+  return table;
+}
+
+/** A hook the caller may act on; 404 ERR_HOOK_NOT_FOUND when missing. */
+export async function requireHook(ports: HooksPorts, principal: Principal, hookId: string, action: 'hook.write' | 'base.read' | 'data.write'): Promise<HookRow> {
+  const hook = await findHook(ports.db, hookId);
+  if (!hook) throw errors.notFound('ERR_HOOK_NOT_FOUND', `Hook '${hookId}' not found`);
+  await ports.baseAccess.authorize(principal, hook.base_id, action);
+  return hook;
+}

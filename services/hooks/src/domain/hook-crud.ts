@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import type { Principal } from '@tabula/auth';
+import type { HooksPorts } from '../app';
+import { newId } from '../lib/ids';
+import { newHookSecret } from '../lib/signature';
+import { pageInfoOf, pagingOf } from '../lib/paging';
+import { deleteHook as deleteRow, findHook, insertHook, listHooks as listRows, updateHook as updateRow, type HookRow } from '../repositories/hook.repository';
+import { presentHook } from '../presenters/hook.presenter';
+import { checkNotification, normaliseOperation, type HookBody, type hookPatchSchema } from './hook-input';
+import { requireHook, requireTable } from './hook-access';
+
+/** Paging query of lists. */
+export interface ListQuery {
+  page?: number;
+  pageSize?: number;
+  limit?: number;
+  offset?: number;
+}
+
+/** A table's hooks, paged. */
+export async function listHooks(ports: HooksPorts, principal: Principal, tableId: string, query: ListQuery) {
+  await requireTable(ports, principal, tableId, 'base.read');
+  const paging = pagingOf(query, 1000);
+  const { rows, total } = await listRows(ports.db, tableId, paging.pageSize, paging.offset);
+  return { list: rows.map(presentHook), pageInfo: pageInfoOf(total, paging) };
+}
+
+/** Creates a hook; the answer carries its signing secret, shown this once. */
+export async function createHook(ports: HooksPorts, principal: Principal, tableId: string, body: HookBody) {
+  const table = await requireTable(ports, principal, tableId, 'hook.write');
+  const operation = normaliseOperation(body.version, body.operation);
+  await checkNotification(body.notification, ports.config.SVC_ALLOW_LOCAL_HOOKS);
+  const secret = newHookSecret();
+  const id = newId('hk');
+  await insertHook(ports.db, {
+    id, fk_model_id: table.table.id, base_id: table.base.id, title: body.title, description: body.description ?? null,
+    event: body.event, operation, notification: body.notification as HookRow['notification'], active: body.active, async: body.async,
+    retries: body.retries, retry_interval: body.retry_interval, timeout: body.timeout, version: body.version,
+    condition: body.condition, trigger_field: body.trigger_field, trigger_fields: body.trigger_fields, secret_sealed: ports.box.seal(secret),
+  });
+  return { ...presentHook((await findHook(ports.db, id))!), secret };
+}
+
+/** Updates a hook; `rotate_secret: true` issues a new secret (returned this once). */
+export async function updateHook(ports: HooksPorts, principal: Principal, hookId: string, body: z.infer<typeof hookPatchSchema>) {
+  const hook = await requireHook(ports, principal, hookId, 'hook.write');
+  const { rotate_secret: rotate, operation, ...rest } = body;
+  const version = body.version ?? hook.version;
+  const values: Partial<HookRow> = {};
+  for (const key of ['title', 'description', 'event', 'active', 'async', 'retries', 'retry_interval', 'timeout', 'version', 'condition', 'trigger_field', 'trigger_fields'] as const) {
+    if (rest[key] !== undefined) (values as Record<string, unknown>)[key] = rest[key];
+  }
+  if (operation !== undefined || body.version !== undefined) values.operation = normaliseOperation(version, operation ?? hook.operation);
+  if (rest.notification) {
+    await checkNotification(rest.notification, ports.config.SVC_ALLOW_LOCAL_HOOKS);
+    values.notification = rest.notification as HookRow['notification'];
+  }
+  const secret = rotate ? newHookSecret() : undefined;
+  if (secret) values.secret_sealed = ports.box.seal(secret);
+  await updateRow(ports.db, hookId, values);
+  const presented = presentHook((await findHook(ports.db, hookId))!);
+  return secret ? { ...presented, secret } : presented;
+}
+
+/** Deletes a hook with its filters, pending deliveries and logs. */
+export async function deleteHook(ports: HooksPorts, principal: Principal, hookId: string): Promise<boolean> {
+  await requireHook(ports, principal, hookId, 'hook.write');
+  return (await deleteRow(ports.db, hookId)) > 0;
+}

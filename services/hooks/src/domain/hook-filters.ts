@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { errors } from '@tabula/http';
+import type { Principal } from '@tabula/auth';
+import type { HooksPorts } from '../app';
+import { newId } from '../lib/ids';
+import { singlePage } from '../lib/paging';
+import { filtersOfHooks, insertHookFilter, nextFilterOrder } from '../repositories/hook-filter.repository';
+import { updateHook } from '../repositories/hook.repository';
+import { presentHookFilter } from '../presenters/hook.presenter';
+import { requireHook } from './hook-access';
+import { loadTable } from './table-context';
+
+/** Body of a hook filter (the stored-filter shape, groups may nest children). */
+export const hookFilterBodySchema = z.object({
+  fk_column_id: z.string().max(20).nullish(),
+  comparison_op: z.string().max(32).nullish(),
+  comparison_sub_op: z.string().max(32).nullish(),
+  value: z.unknown().optional(),
+  fk_parent_id: z.string().max(20).nullish(),
+  is_group: z.boolean().optional(),
+  logical_op: z.enum(['and', 'or', 'not']).nullish(),
+  children: z.array(z.lazy((): z.ZodTypeAny => hookFilterBodySchema)).max(100).optional(),
+}).passthrough();
+type FilterBody = z.infer<typeof hookFilterBodySchema>;
+
+/** A hook's filters (flat, each with its parent id), as one page. */
+export async function listHookFilters(ports: HooksPorts, principal: Principal, hookId: string) {
+  const hook = await requireHook(ports, principal, hookId, 'base.read');
+  return singlePage((await filtersOfHooks(ports.db, [hook.id])).map(presentHookFilter));
+}
+
+/** Creates a filter (and a group's children) on a hook; columns must belong to its table. */
+export async function createHookFilter(ports: HooksPorts, principal: Principal, hookId: string, body: FilterBody) {
+  const hook = await requireHook(ports, principal, hookId, 'hook.write');
+  const columns = new Set((await loadTable(ports, hook.fk_model_id)).table.columns.map((c) => c.id));
+  const existing = await filtersOfHooks(ports.db, [hook.id]);
+  const groups = new Set(existing.filter((f) => f.is_group).map((f) => f.id));
+  const insert = async (node: FilterBody, parentId: string | null): Promise<string> => {
+    if (!node.is_group) {
+      if (!node.fk_column_id || !columns.has(node.fk_column_id)) throw errors.notFound('ERR_FIELD_NOT_FOUND', `Field '${node.fk_column_id ?? ''}' not found`);
+      if (!node.comparison_op) throw errors.badRequest('comparison_op is required');
+    }
+    if (parentId && !groups.has(parentId)) throw errors.badRequest(`fk_parent_id '${parentId}' is not a filter group of this hook`);
+    const id = newId('fi');
+    await insertHookFilter(ports.db, {
+      id, fk_hook_id: hook.id, fk_parent_id: parentId, fk_column_id: node.is_group ? null : node.fk_column_id ?? null,
+      comparison_op: node.comparison_op ?? null, comparison_sub_op: node.comparison_sub_op ?? null, value: node.value ?? null,
+      logical_op: node.logical_op ?? 'and', is_group: !!node.is_group, order: await nextFilterOrder(ports.db, hook.id, parentId),
+    });
+    if (node.is_group) groups.add(id);
+    for (const child of (node.children ?? []) as FilterBody[]) await insert(child, id);
+    return id;
+  };
+  const id = await insert(body, body.fk_parent_id ?? null);
+  if (!hook.condition) await updateHook(ports.db, hook.id, { condition: true });
+  return presentHookFilter((await filtersOfHooks(ports.db, [hook.id])).find((f) => f.id === id)!);
+}

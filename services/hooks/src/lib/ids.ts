@@ -1,0 +1,17 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** Id prefixes of compat-notes "Identifiers and paths" used here. */
+export type IdPrefix = 'hk' | 'hkl' | 'fi';
+
+/** A prefix plus 14 characters of [0-9a-z] from the CSPRNG (rejection sampling keeps it unbiased). */
+export function newId(prefix: IdPrefix): string {
+  let out = '';
+  while (out.length < 14) {
+    for (const byte of randomBytes(24)) {
+      if (byte < 252 && out.length < 14) out += ALPHABET[byte % 36];
+    }
+  }
+  return prefix + out;
+}
