@@ -14,6 +14,8 @@ export class Sink {
   readonly received: SinkRequest[] = [];
   private readonly scripts = new Map<string, number[]>();
   private server?: Server;
+  /** Milliseconds the sink waits before answering (slow receivers). */
+  delayMs = 0;
   url = '';
 
   /** Starts listening on 127.0.0.1. */
@@ -25,7 +27,8 @@ export class Sink {
         const path = (req.url ?? '').split('?')[0];
         this.received.push({ method: req.method ?? '', path, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
         const status = this.scripts.get(path)?.shift() ?? 200;
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(`status ${status}`);
+        const answer = () => res.writeHead(status, { 'content-type': 'text/plain' }).end(`status ${status}`);
+        if (this.delayMs > 0) setTimeout(answer, this.delayMs); else answer();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
