@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type http from 'node:http';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@tabula/db';
@@ -10,6 +9,7 @@ import { loadPlatformConfig, type PlatformConfig } from './platform-config';
 import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen } from './lifecycle';
+import { persistentSecret } from './secrets';
 import { startAccessInvalidation } from './access-invalidation';
 
 /** A running standalone Tabula. */
@@ -45,7 +45,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger('standalone');
   const loaded = loadPlatformConfig(env);
-  const platform: PlatformConfig = { ...loaded, SVC_INTERNAL_SECRET: loaded.SVC_INTERNAL_SECRET ?? randomBytes(48).toString('base64url') };
+  // Kept under DATA_DIR: secrets sealed with keys derived from it (hook secrets,
+  // source credentials) must still open after a restart.
+  const platform: PlatformConfig = { ...loaded, SVC_INTERNAL_SECRET: loaded.SVC_INTERNAL_SECRET ?? persistentSecret(loaded.DATA_DIR, 'internal-secret') };
   const database = await resolveDatabase(platform, logger);
   const sign = identitySigner(platform.SVC_INTERNAL_SECRET as string);
   const local = new LocalServiceClient(() => sign(servicePrincipal('standalone')));

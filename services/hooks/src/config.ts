@@ -1,13 +1,12 @@
 import { z } from 'zod';
-
-const flag = z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1');
+import { envBoolean } from '@tabula/config';
 
 /** Settings of the hooks service (README: Environment). */
 export const hooksConfigSchema = z.object({
   /** Key material sealing hook secrets at rest; defaults to one derived from the internal secret. */
   SVC_HOOKS_ENCRYPTION_KEY: z.string().min(16).optional(),
   /** Allow loopback and private targets (development, tests). Link-local/metadata stay refused. */
-  SVC_ALLOW_LOCAL_HOOKS: flag,
+  SVC_ALLOW_LOCAL_HOOKS: envBoolean(false),
   /** Hook logs older than this are deleted. */
   SVC_HOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** How often the delivery worker looks for due deliveries (it is also woken on new ones). */
