@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ColumnMeta, Dialect } from '../column/column.types';
 import { QueryError } from '../query-error';
+import { columnKind } from '../column/column-kind';
 import type { SortItem } from './sort.types';
 
 /** Options of {@link applySort}. */
@@ -34,12 +35,15 @@ export function applySort<Q extends Knex.QueryBuilder>(
       continue;
     }
     const name = options.tableAlias ? `${options.tableAlias}.${column.column_name}` : column.column_name;
-    qb.orderByRaw(orderTerm(dialect, direction === 'desc'), [name]);
+    // PostgreSQL's json type has no ordering: JSON columns sort by their text.
+    const asText = dialect === 'pg' && columnKind(column) === 'json';
+    qb.orderByRaw(orderTerm(dialect, direction === 'desc', asText), [name]);
   }
   return qb;
 }
 
-function orderTerm(dialect: Dialect, desc: boolean): string {
-  if (dialect === 'pg') return desc ? '?? DESC NULLS LAST' : '?? ASC NULLS FIRST';
+function orderTerm(dialect: Dialect, desc: boolean, asText = false): string {
+  const target = asText ? 'CAST(?? AS TEXT)' : '??';
+  if (dialect === 'pg') return desc ? `${target} DESC NULLS LAST` : `${target} ASC NULLS FIRST`;
   return desc ? '?? DESC' : '?? ASC';
 }
