@@ -1,6 +1,6 @@
 import type { FilterGroup } from '@tabula/query';
 import type { TableHandle } from '../context/table-handle';
-import { countRows, estimateRows } from '../repositories/records.repository';
+import { countRows, estimateFilteredRows, estimateRows } from '../repositories/records.repository';
 
 /** A page's total: exact, or the planner's estimate (flagged `pageInfo.isEstimate`). */
 export interface RowTotal {
@@ -16,13 +16,15 @@ export interface RowTotal {
  * 2. Exact counts are cached per table and filter for `ttlMs` (a few seconds)
  *    and dropped by this process's own writes to the table, so paging through a
  *    table counts once; another replica's writes show up after the TTL.
- * 3. Unfiltered pg tables whose planner estimate (`pg_class.reltuples`, kept up
- *    to date by autovacuum/ANALYZE) is above `exactMaxRows` report the estimate
- *    with `isEstimate: true` instead of scanning the table.
+ * 3. pg tables whose planner estimate (`pg_class.reltuples`, kept up to date
+ *    by autovacuum/ANALYZE) is above `exactMaxRows` report an estimate with
+ *    `isEstimate: true` instead of scanning: the table's estimate when
+ *    unfiltered, the planner's row estimate of the filtered query (`EXPLAIN`)
+ *    otherwise. Estimates are cached like exact counts.
  * 4. Otherwise an exact `count(*)` (filtered counts use the table's indexes).
  */
 export class RowCounter {
-  private readonly cache = new Map<string, { total: number; until: number }>();
+  private readonly cache = new Map<string, { total: number; isEstimate: boolean; until: number }>();
 
   constructor(private readonly exactMaxRows: number, private readonly ttlMs = 5_000) {}
 
@@ -33,15 +35,21 @@ export class RowCounter {
     }
     const key = `${handle.tableId}\u0000${JSON.stringify(filter)}`;
     const hit = this.cache.get(key);
-    if (hit && hit.until > Date.now()) return { totalRows: hit.total, isEstimate: false };
-    if (!filter.children.length) {
-      const estimate = await estimateRows(handle.source.knex, handle);
-      if (estimate !== undefined && estimate > this.exactMaxRows) return { totalRows: estimate, isEstimate: true };
-    }
-    const total = await countRows(handle.source.knex, handle, filter);
+    if (hit && hit.until > Date.now()) return { totalRows: hit.total, isEstimate: hit.isEstimate };
+    const result = await this.compute(handle, filter);
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(key, { total, until: Date.now() + this.ttlMs });
-    return { totalRows: total, isEstimate: false };
+    this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, until: Date.now() + this.ttlMs });
+    return result;
+  }
+
+  private async compute(handle: TableHandle, filter: FilterGroup): Promise<RowTotal> {
+    const db = handle.source.knex;
+    const estimate = await estimateRows(db, handle);
+    if (estimate !== undefined && estimate > this.exactMaxRows) {
+      const filteredEstimate = filter.children.length ? await estimateFilteredRows(db, handle, filter) : estimate;
+      if (filteredEstimate !== undefined) return { totalRows: filteredEstimate, isEstimate: true };
+    }
+    return { totalRows: await countRows(db, handle, filter), isEstimate: false };
   }
 
   /** Drops the cached counts of a table (after a committed write). */

@@ -5,7 +5,7 @@ import { RecordOperation, RecordsChangedSchema, encodeEvent, timestampNow, topic
 import type { Principal } from '@tabula/auth';
 import type { EventBus } from '@tabula/events';
 import type { TableHandle } from '../context/table-handle';
-import type { ApiRecord } from '../presenters/record.presenter';
+import { recordsJson, type ApiRecord } from '../presenters/record.presenter';
 
 /** The schema holding the data service's outbox. */
 export const DATA_SCHEMA = 'data';
@@ -39,7 +39,7 @@ function message(handle: TableHandle, stage: 'before' | 'after', change: Records
   const eventId = randomUUID();
   const payload = encodeEvent(RecordsChangedSchema, {
     eventId, type, operation: OPERATIONS[change.op], baseId: handle.baseId, sourceId: handle.source.id,
-    tableId: handle.tableId, tableTitle: table.title, user, rowsJson: JSON.stringify(change.rows),
+    tableId: handle.tableId, tableTitle: table.title, user, rowsJson: recordsJson(change.rows),
     previousRowsJson: change.previousRows ? JSON.stringify(change.previousRows) : '', occurredAt: timestampNow(),
   });
   return { id: eventId, topic: topics.records, key: handle.tableId, type, payload };

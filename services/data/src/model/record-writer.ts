@@ -79,9 +79,12 @@ function checkRequired(model: TableModel, row: DbRow): void {
   }
 }
 
+/** The last stamp formatted: a bulk request stamps every row with the same `now`. */
+let lastStamp: { now: Date; text: string } | undefined;
+
 function stampText(column: ColumnInfo, now: Date): string {
-  const text = utcText(now);
-  return /tz|with time zone/i.test(column.dt ?? '') ? `${text}+00:00` : text;
+  if (lastStamp?.now !== now) lastStamp = { now, text: utcText(now) };
+  return /tz|with time zone/i.test(column.dt ?? '') ? `${lastStamp.text}+00:00` : lastStamp.text;
 }
 
 function stampTimes(model: TableModel, row: DbRow, options: WriteOptions): void {

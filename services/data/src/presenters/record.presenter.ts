@@ -5,27 +5,13 @@ import { isCreatedAt, isUpdatedAt } from '../model/column-roles';
 /** A record as the API returns it: column title → formatted value. */
 export type ApiRecord = Record<string, unknown>;
 
+type Format = (value: unknown) => unknown;
+
 const NUMERIC = new Set(['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'Year', 'AutoNumber']);
 
-/**
- * Formats one stored value per compat-notes "Records (v1)": DateTime as
- * `YYYY-MM-DD HH:mm:ss+00:00`, Date as `YYYY-MM-DD`, numbers as numbers,
- * Checkbox as boolean, Attachment as an array, JSON parsed.
- */
-export function presentValue(column: ColumnInfo, value: unknown): unknown {
-  if (value === null || value === undefined) return column.uidt === 'Checkbox' ? false : null;
-  if (column.uidt === 'DateTime' || isCreatedAt(column) || isUpdatedAt(column)) return presentDateTime(value);
-  if (column.uidt === 'Date') return value instanceof Date ? utcText(value).slice(0, 10) : String(value).slice(0, 10);
-  if (NUMERIC.has(column.uidt) || (column.uidt === 'ID' && typeof value === 'string' && /^\d+$/.test(value))) {
-    const n = Number(value);
-    return Number.isFinite(n) ? n : value;
-  }
-  if (column.uidt === 'Checkbox') return value === true || value === 1 || value === '1' || value === 't' || value === 'true';
-  if (column.uidt === 'Attachment' || column.uidt === 'JSON') return parseJson(value, column.uidt === 'Attachment');
-  return value;
-}
-
 function presentDateTime(value: unknown): string | unknown {
+  // pg hands timestamps over as Date objects: format them without re-parsing.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : `${utcText(value)}+00:00`;
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?(\.\d+)?$/.test(value)) {
     return `${value.replace('T', ' ').slice(0, 19).padEnd(19, ':00')}+00:00`;
   }
@@ -43,9 +29,61 @@ function parseJson(value: unknown, asArray: boolean): unknown {
   }
 }
 
+const asNumber = (value: unknown): unknown => {
+  const n = Number(value);
+  return Number.isFinite(n) ? n : value;
+};
+
+/** The formatter of non-null values of a column, chosen once per column (list pages format thousands of values). */
+function formatOf(column: ColumnInfo): Format {
+  if (column.uidt === 'DateTime' || isCreatedAt(column) || isUpdatedAt(column)) return presentDateTime;
+  if (column.uidt === 'Date') return (v) => (v instanceof Date ? utcText(v).slice(0, 10) : String(v).slice(0, 10));
+  if (NUMERIC.has(column.uidt)) return asNumber;
+  if (column.uidt === 'ID') return (v) => (typeof v === 'string' && /^\d+$/.test(v) ? asNumber(v) : v);
+  if (column.uidt === 'Checkbox') return (v) => v === true || v === 1 || v === '1' || v === 't' || v === 'true';
+  if (column.uidt === 'Attachment' || column.uidt === 'JSON') return (v) => parseJson(v, column.uidt === 'Attachment');
+  return (v) => v;
+}
+
+const formats = new WeakMap<ColumnInfo, Format>();
+
+function cachedFormat(column: ColumnInfo): Format {
+  let format = formats.get(column);
+  if (!format) {
+    format = formatOf(column);
+    formats.set(column, format);
+  }
+  return format;
+}
+
+/**
+ * Formats one stored value per compat-notes "Records (v1)": DateTime as
+ * `YYYY-MM-DD HH:mm:ss+00:00`, Date as `YYYY-MM-DD`, numbers as numbers,
+ * Checkbox as boolean, Attachment as an array, JSON parsed.
+ */
+export function presentValue(column: ColumnInfo, value: unknown): unknown {
+  if (value === null || value === undefined) return column.uidt === 'Checkbox' ? false : null;
+  return cachedFormat(column)(value);
+}
+
 /** Turns a stored row into the API record for the given columns (keys: titles). */
 export function presentRecord(columns: ColumnInfo[], row: Record<string, unknown>): ApiRecord {
   const out: ApiRecord = {};
   for (const c of columns) out[c.title] = presentValue(c, row[c.column_name]);
   return out;
+}
+
+const jsonTexts = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify` of records, remembered per array: a bulk insert's response
+ * and its event carry the same rows, so they are serialised once.
+ */
+export function recordsJson(records: ApiRecord[]): string {
+  let text = jsonTexts.get(records);
+  if (text === undefined) {
+    text = JSON.stringify(records);
+    jsonTexts.set(records, text);
+  }
+  return text;
 }

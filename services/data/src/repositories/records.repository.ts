@@ -59,6 +59,19 @@ export async function estimateRows(db: Db, handle: TableHandle): Promise<number 
   return Number.isFinite(n) && n >= 0 ? Math.round(n) : undefined;
 }
 
+/**
+ * The planner's estimate of the rows matching a filter (pg `EXPLAIN`, no
+ * scan): for large tables, where an exact filtered count would read much of
+ * the table on every new filter.
+ */
+export async function estimateFilteredRows(db: Db, handle: TableHandle, filter: FilterGroup): Promise<number | undefined> {
+  if (handle.source.dialect !== 'pg') return undefined;
+  const { sql, bindings } = filtered(tableOf(db, handle).select(db.raw('1')), handle, filter).toSQL();
+  const res = await db.raw(`explain (format json) ${sql}`, bindings as Knex.RawBinding[]);
+  const n = Number(res.rows?.[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows']);
+  return Number.isFinite(n) && n >= 0 ? Math.round(n) : undefined;
+}
+
 /** Rows by primary key (one query for any number of keys). */
 export async function selectByKeys(db: Db, handle: TableHandle, keys: KeyWhere[], columns: ColumnInfo[], lock = false): Promise<DbRow[]> {
   if (!keys.length) return [];

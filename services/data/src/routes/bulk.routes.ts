@@ -7,6 +7,7 @@ import { bulkDeleteRecords } from '../domain/delete-records';
 import { deleteAllRecords, updateAllRecords, type AllQuery } from '../domain/bulk-all';
 import { upsertRecords } from '../domain/upsert-records';
 import { checkBulkSize } from '../domain/bulk-limits';
+import { recordsJson } from '../presenters/record.presenter';
 import { allQuerySchema, insertQuerySchema, tableRefOf } from './route-input';
 import type { DataPorts } from '../app';
 
@@ -29,7 +30,9 @@ export function bulkRouter(ports: DataPorts): Router {
   router.post(BULK, auth, validate({ query: insertQuerySchema }), async (ctx) => {
     const bodies: unknown = ctx.request.body;
     checkBulkSize(ports, bodies);
-    ctx.body = await insertRecords(ports, principalOf(ctx), tableRefOf(ctx), bodies, { bulk: true });
+    // The records event carries the same rows: their JSON text is made once (recordsJson).
+    ctx.type = 'json';
+    ctx.body = recordsJson(await insertRecords(ports, principalOf(ctx), tableRefOf(ctx), bodies, { bulk: true }));
   });
   router.patch(BULK, auth, async (ctx) => {
     ctx.body = await bulkUpdateRecords(ports, principalOf(ctx), tableRefOf(ctx), ctx.request.body);

@@ -2,6 +2,7 @@ import { invalidValue } from './value-errors';
 import type { CoercionColumn } from './scalar.coercers';
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})/;
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -36,9 +37,14 @@ export function utcText(date: Date): string {
 
 /** Date: stored as `YYYY-MM-DD` (a datetime's date part is accepted). */
 export function toDate(column: CoercionColumn, raw: unknown): string {
-  const instant = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}/.test(raw.trim()) ? parseInstant(raw.trim().slice(0, 10)) : undefined;
-  if (!instant) throw invalidValue(column.title, 'expected a date YYYY-MM-DD');
-  return utcText(instant).slice(0, 10);
+  // Checked by calendar arithmetic only: bulk inserts coerce thousands of dates.
+  const m = typeof raw === 'string' ? DAY.exec(raw.trim()) : null;
+  const [y, mo, d] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (!m || date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) {
+    throw invalidValue(column.title, 'expected a date YYYY-MM-DD');
+  }
+  return `${m[1]}-${m[2]}-${m[3]}`;
 }
 
 /**

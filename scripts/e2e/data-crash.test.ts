@@ -1,0 +1,114 @@
+import knex, { type Knex } from 'knex';
+import { RecordOperation, RecordsChangedSchema, decodeEvent } from '@tabula/contracts';
+import { createTestDatabase, describeWithBackend, startTestCluster, type TestCluster, type TestDatabase } from '@tabula/testing';
+
+/**
+ * Issue 5 crash test: the data service process is SIGKILLed in the middle of a
+ * 1000-row bulk insert (cluster mode, Redis bus). Afterwards the table holds
+ * either all 1000 rows and the outbox exactly one bulkInsert event carrying
+ * them (published once data is back), or neither.
+ */
+let database: TestDatabase;
+let cluster: TestCluster;
+let db: Knex;
+let token = '';
+let baseId = '';
+let tableId = '';
+let tableName = '';
+
+async function call(path: string, body: unknown): Promise<any> {
+  const res = await fetch(`${cluster.gatewayUrl}${path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { 'xc-auth': token } : {}) }, body: JSON.stringify(body),
+  });
+  return res.json();
+}
+
+/** True once a backend is running the bulk's INSERT into the table (the request was accepted and is mid-transaction). */
+async function insertRunning(): Promise<boolean> {
+  const res = await db.raw("select count(*)::int as n from pg_stat_activity where query ilike ? and state <> 'idle' and pid <> pg_backend_pid()",
+    [`insert into "${baseId}"."${tableName}"%`]);
+  return res.rows[0].n > 0;
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return false;
+}
+
+/** The outbox's bulkInsert events whose rows carry the marker (decoded from the stored protobuf). */
+async function eventsOf(marker: string): Promise<{ rows: number; published: boolean }[]> {
+  const stored = await db.withSchema('data').table('outbox').select('payload', 'published_at').where({ key: tableId, type: 'records.after.insert' });
+  return stored.map((r) => decodeEvent(RecordsChangedSchema, r.payload))
+    .map((e, i) => ({ e, published: stored[i].published_at !== null }))
+    .filter(({ e }) => e.operation === RecordOperation.BULK_INSERT && e.rowsJson.includes(`"${marker}-0"`))
+    .map(({ e, published }) => ({ rows: (JSON.parse(e.rowsJson) as unknown[]).length, published }));
+}
+
+/** When to kill: while the INSERT runs, as soon as the rows are committed (before the answer and the relay), or after a delay. */
+type KillAt = 'mid-insert' | 'after-commit' | number;
+
+async function rowsOf(marker: string): Promise<number> {
+  const [{ n }] = await db.withSchema(baseId).table(tableName).where('name', 'like', `${marker}-%`).count({ n: '*' });
+  return Number(n);
+}
+
+/** Sends a 1000-row bulk insert, SIGKILLs data at the chosen moment, restarts it; answers rows and events found. */
+async function crashDuring(marker: string, killAt: KillAt): Promise<{ rows: number; events: { rows: number; published: boolean }[] }> {
+  const bodies = Array.from({ length: 1000 }, (_, i) => ({ Name: `${marker}-${i}`, Qty: i }));
+  // The gateway may hold sockets to the killed process: wait until data answers through it.
+  expect(await until(async () => (await fetch(`${cluster.gatewayUrl}/api/v1/db/data/noco/${baseId}/Items?limit=1`, { headers: { 'xc-auth': token } })).status === 200, 10_000)).toBe(true);
+  const request = call(`/api/v1/db/data/bulk/noco/${baseId}/Items`, bodies).catch(() => undefined);
+  if (killAt === 'mid-insert') expect(await until(insertRunning, 10_000)).toBe(true);
+  else if (killAt === 'after-commit') expect(await until(async () => (await rowsOf(marker)) > 0, 10_000)).toBe(true);
+  else await new Promise((r) => setTimeout(r, killAt));
+  await cluster.kill('data');
+  await request;
+  // The orphaned backend rolls back (or had committed) once it sees the client gone.
+  await until(async () => !(await insertRunning()), 10_000);
+  await cluster.restart('data');
+  const rows = await rowsOf(marker);
+  if (rows) await until(async () => (await eventsOf(marker)).every((e) => e.published), 10_000);
+  return { rows, events: await eventsOf(marker) };
+}
+
+describeWithBackend('redis', 'data service killed during a bulk insert (cluster mode)', () => {
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    cluster = await startTestCluster(['auth', 'meta', 'data'], database.url);
+    db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
+    token = (await call('/api/v1/auth/user/signup', { email: 'crash@example.com', password: 'Password123!' })).token;
+    baseId = (await call('/api/v1/db/meta/projects/', { title: 'Crash' })).id;
+    const table = await call(`/api/v1/db/meta/projects/${baseId}/tables`, {
+      title: 'Items', table_name: 'items', columns: [
+        { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true },
+        { column_name: 'name', title: 'Name', uidt: 'SingleLineText' },
+        { column_name: 'qty', title: 'Qty', uidt: 'Number' },
+      ],
+    });
+    tableId = table.id;
+    tableName = table.table_name;
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.destroy();
+    await cluster?.stop();
+    await database?.drop();
+  });
+
+  const all = { rows: 1000, events: [{ rows: 1000, published: true }] };
+
+  it.each<[string, KillAt]>([
+    ['while the INSERT runs', 'mid-insert'], ['5 ms after sending', 5], ['40 ms after sending', 40], ['150 ms after sending', 150],
+  ])('leaves all 1000 rows and one event, or neither: killed %s', async (_label, killAt) => {
+    const outcome = await crashDuring(`m${String(killAt)}`, killAt);
+    expect([all, { rows: 0, events: [] }]).toContainEqual(outcome);
+  }, 30_000);
+
+  it('keeps and publishes the event of a bulk committed just before the kill', async () => {
+    expect(await crashDuring('committed', 'after-commit')).toEqual(all);
+  }, 30_000);
+});

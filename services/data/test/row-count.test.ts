@@ -1,0 +1,40 @@
+import request from 'supertest';
+import knexFactory from 'knex';
+import { startDataHarness, type DataHarness } from './data-app.harness';
+import { sourceVariants } from './source-variants';
+
+const editor = { id: 'useditor0000001', email: 'ed@example.com' };
+const T = '/api/v1/db/data/noco/pbase0000000001/Tasks';
+
+/** pageInfo.totalRows of large tables (SVC_EXACT_COUNT_MAX_ROWS=0 makes every analyzed table "large"). */
+describe('row counts of large tables', () => {
+  let h: DataHarness;
+  beforeAll(async () => {
+    h = await startDataHarness({ SVC_EXACT_COUNT_MAX_ROWS: '0' });
+    h.apis.tables.set('tasks', await sourceVariants[0].setup(h.database.url));
+    h.apis.roles.set(`pbase0000000001:${editor.id}`, 'editor');
+    const bodies = Array.from({ length: 40 }, (_, i) => ({ Title: `t${i}`, Count: i }));
+    expect((await request(h.server).post(T.replace('/noco/', '/bulk/noco/')).set(h.as(editor)).send(bodies)).status).toBe(200);
+    const db = knexFactory({ client: 'pg', connection: h.database.url });
+    try { await db.raw('analyze pbase.tasks'); } finally { await db.destroy(); }
+  });
+  afterAll(async () => { await h?.stop(); });
+
+  const page = async (query: string) => (await request(h.server).get(`${T}?${query}`).set(h.as(editor))).body;
+
+  it('reports the planner estimate, flagged, for filtered and unfiltered pages without counting', async () => {
+    const filtered = await page('where=(Count,gte,10)&limit=5');
+    expect(filtered.list).toHaveLength(5);
+    expect(filtered.pageInfo.isEstimate).toBe(true);
+    expect(filtered.pageInfo.totalRows).toBeGreaterThan(0);
+    expect(filtered.pageInfo.isLastPage).toBe(false);
+    const all = await page('limit=5');
+    expect(all.pageInfo).toMatchObject({ isEstimate: true, totalRows: 40, isLastPage: false });
+  });
+
+  it('still answers exact totals for partial pages and exact counts on /count', async () => {
+    expect((await page('where=(Count,gte,30)&limit=25')).pageInfo).toMatchObject({ totalRows: 10, isLastPage: true });
+    expect((await page('where=(Count,gte,30)&limit=25')).pageInfo.isEstimate).toBeUndefined();
+    expect((await request(h.server).get(`${T}/count?where=(Count,gte,10)`).set(h.as(editor))).body).toEqual({ count: 30 });
+  });
+});
