@@ -10,41 +10,47 @@ export interface LoadResult {
   p99: number;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 /**
- * Closed-loop load: `concurrency` workers send requests back to back for
- * `durationMs` (bounded in time and count), against loopback only.
+ * Closed loop over any async operation (HTTP calls, pg queries): `concurrency`
+ * workers run it back to back, bounded by time and by a request count.
  */
-export async function runLoad(label: string, url: string, headers: Record<string, string>, concurrency = 16, durationMs = 5000): Promise<LoadResult> {
-  const target = new URL(url);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error('benchmarks only target loopback');
-  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+export async function runOps(label: string, op: (i: number) => Promise<unknown>, concurrency: number, durationMs: number): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
+  let n = 0;
   const deadline = Date.now() + durationMs;
   const worker = async () => {
     while (Date.now() < deadline && latencies.length < 2_000_000) {
       const start = process.hrtime.bigint();
-      try {
-        const res = await request(target, { method: 'GET', headers, dispatcher: agent });
-        await res.body.dump();
-        if (res.statusCode >= 400) errors += 1;
-      } catch {
-        errors += 1;
-      }
+      try { await op(n++); } catch { errors += 1; }
       latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
   };
   const started = Date.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (Date.now() - started) / 1000;
-  await agent.close();
   latencies.sort((a, b) => a - b);
-  return { label, requests: latencies.length, errors, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  return { label, requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(50), p99: at(99) };
+}
+
+/**
+ * Closed-loop load of GET requests: `concurrency` workers send requests back
+ * to back for `durationMs`, against loopback only.
+ */
+export async function runLoad(label: string, url: string, headers: Record<string, string>, concurrency = 16, durationMs = 5000): Promise<LoadResult> {
+  const target = new URL(url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error('benchmarks only target loopback');
+  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+  try {
+    return await runOps(label, async () => {
+      const res = await request(target, { method: 'GET', headers, dispatcher: agent });
+      await res.body.dump();
+      if (res.statusCode >= 400) throw new Error(`status ${res.statusCode}`);
+    }, concurrency, durationMs);
+  } finally {
+    await agent.close();
+  }
 }
 
 /** Prints results as a table with the ratio to the first (baseline) row. */

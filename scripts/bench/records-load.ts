@@ -1,35 +1,9 @@
 import { Agent, request } from 'undici';
 import type { Pool } from 'pg';
-import type { LoadResult } from './load';
 import type { BenchTable } from './records-fixture';
 
 /** Output columns of a record (what the data service selects for the bench table). */
 const COLS = 'id, name, score, price, done, due, note, email, qty, status, city, created_at, updated_at';
-
-/**
- * Closed loop over any async operation (pg queries, POSTs) — the counterpart of
- * load.ts's GET-only runLoad, with the same result shape so printTable can
- * show both. Bounded by time and by a request count.
- */
-export async function runOps(label: string, op: (i: number) => Promise<unknown>, concurrency: number, durationMs: number): Promise<LoadResult> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let n = 0;
-  const deadline = Date.now() + durationMs;
-  const worker = async () => {
-    while (Date.now() < deadline && latencies.length < 2_000_000) {
-      const start = process.hrtime.bigint();
-      try { await op(n++); } catch { errors += 1; }
-      latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
-    }
-  };
-  const started = Date.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const elapsed = (Date.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-  return { label, requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(50), p99: at(99) };
-}
 
 /** A POST of JSON to a loopback URL; non-2xx answers throw (counted as errors). */
 export function poster(url: string, headers: Record<string, string>, concurrency: number): { post: (body: unknown) => Promise<void>; close: () => Promise<void> } {

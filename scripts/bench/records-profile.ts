@@ -20,7 +20,8 @@ import { dataService } from '../../services/data/src/service';
 import { gatewayService } from '../../services/gateway/src/service';
 import { runLoad, type LoadResult } from './load';
 import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup } from './records-fixture';
-import { poster, runOps } from './records-load';
+import { poster } from './records-load';
+import { runOps } from './load';
 
 const which = process.argv[2] ?? 'read';
 const arg = (name: string, fallback: number) => {

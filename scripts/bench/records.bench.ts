@@ -15,9 +15,9 @@ import { Pool } from 'pg';
 import { startStandalone } from '@tabula/runtime';
 import { signIdentity, type Principal } from '@tabula/auth';
 import { allServices } from '../services';
-import { printTable, runLoad, type LoadResult } from './load';
+import { printTable, runLoad, runOps, type LoadResult } from './load';
 import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, waitFor } from './records-fixture';
-import { poster, rawQueries, runOps } from './records-load';
+import { poster, rawQueries } from './records-load';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
