@@ -2,6 +2,7 @@ import jwt from 'jsonwebtoken';
 import type { Middleware } from 'koa';
 import { errors } from '@tabula/http';
 import type { Principal } from './principal';
+import { hmacKey } from './hmac-key';
 
 /** Header carrying the gateway-signed identity to a service. */
 export const IDENTITY_HEADER = 'x-tabula-identity';
@@ -11,14 +12,14 @@ const LIFETIME_SECONDS = 60;
 /** Signs a short-lived internal identity (HS256, 60 s) with the internal secret. */
 export function signIdentity(principal: Principal, secret: string): string {
   const { kind, id, email, roles, via, tokenId, baseScope } = principal;
-  return jwt.sign({ kind, email, roles, via, tokenId, baseScope }, secret, {
+  return jwt.sign({ kind, email, roles, via, tokenId, baseScope }, hmacKey(secret), {
     algorithm: 'HS256', subject: id, audience: AUDIENCE, expiresIn: LIFETIME_SECONDS,
   });
 }
 
 /** Verifies an internal identity; only HS256 with our secret is accepted. */
 export function verifyIdentity(token: string, secret: string): Principal {
-  const claims = jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE }) as jwt.JwtPayload;
+  const claims = jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'], audience: AUDIENCE }) as jwt.JwtPayload;
   return {
     kind: claims.kind === 'service' ? 'service' : 'user',
     id: String(claims.sub),

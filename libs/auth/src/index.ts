@@ -2,3 +2,4 @@ export * from './principal';
 export * from './identity';
 export * from './roles';
 export * from './base-access';
+export * from './hmac-key';

@@ -43,6 +43,8 @@ describe('createServiceApp: the house middleware stack', () => {
     const res = await request(app.callback()).post('/echo').set('content-type', 'application/json').send('{"__proto__":{"polluted":1},"a":1}');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ body: { a: 1 }, polluted: null });
+    const escaped = await request(app.callback()).post('/echo').set('content-type', 'application/json').send('{"\\u005f_proto__":{"polluted":1},"a":1}');
+    expect(escaped.body).toEqual({ body: { a: 1 }, polluted: null });
   });
 
   it('refuses a body over the limit', async () => {

@@ -1,4 +1,5 @@
 import jwt from 'jsonwebtoken';
+import { hmacKey } from '@tabula/auth';
 
 /** The claims of a user JWT (compat-notes "Auth"). */
 export interface UserClaims {
@@ -11,7 +12,7 @@ export interface UserClaims {
 /** Signs a user JWT: HS256 only, lifetime from SVC_JWT_EXPIRES_IN. */
 export function signUserJwt(claims: UserClaims, secret: string, expiresIn: string): string {
   const { email, id, roles, token_version } = claims;
-  return jwt.sign({ email, id, roles, token_version }, secret, {
+  return jwt.sign({ email, id, roles, token_version }, hmacKey(secret), {
     algorithm: 'HS256', expiresIn: expiresIn as jwt.SignOptions['expiresIn'],
   });
 }
@@ -22,7 +23,7 @@ export function signUserJwt(claims: UserClaims, secret: string, expiresIn: strin
  */
 export function verifyUserJwt(token: string, secret: string): UserClaims | undefined {
   try {
-    const payload = jwt.verify(token, secret, { algorithms: ['HS256'] });
+    const payload = jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'] });
     if (typeof payload !== 'object' || payload === null) return undefined;
     const { email, id, roles, token_version } = payload as Record<string, unknown>;
     if (typeof id !== 'string' || typeof token_version !== 'string') return undefined;
