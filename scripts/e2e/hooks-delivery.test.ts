@@ -152,4 +152,20 @@ describe('hook delivery end to end', () => {
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(h.secret);
   });
+
+  it('async: false hooks are delivered before the record API answers', async () => {
+    await hook('sync', 'v2', 'insert', { async: false });
+    sink.delayMs = 200;
+    try {
+      const res = await api('POST', `${data}/${t.baseId}/Items`, { Name: 'synchronous' });
+      expect(res.status).toBe(200);
+      const calls = sink.at('/sync');
+      expect(calls).toHaveLength(1);
+      expect(JSON.parse(calls[0].body).data.rows[0].Name).toBe('synchronous');
+    } finally {
+      sink.delayMs = 0;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    expect(new Set(sink.at('/sync').map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
 });

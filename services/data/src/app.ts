@@ -7,6 +7,7 @@ import type { DataConfig } from './config';
 import type { TableResolver } from './context/table-handle';
 import type { SourceRegistry } from './sources/source-registry';
 import type { RowCounter } from './domain/row-counter';
+import type { SyncHooksDispatcher } from './events/sync-hooks.dispatcher';
 import { recordsRouter } from './routes/records.routes';
 import { bulkRouter } from './routes/bulk.routes';
 
@@ -18,6 +19,8 @@ export interface DataPorts extends CommonPorts {
   counter: RowCounter;
   /** Publishes the outbox (which lives beside the default sources' rows, in `dataDb`). */
   relay: OutboxRelay;
+  /** Delivers `async: false` hooks before a write answers. */
+  syncHooks: SyncHooksDispatcher;
 }
 
 /** The query library's errors carry their own status and code. */

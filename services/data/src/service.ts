@@ -9,6 +9,7 @@ import { TableResolver } from './context/table-handle';
 import { RowCounter } from './domain/row-counter';
 import { DATA_SCHEMA } from './events/records-event.producer';
 import { startMetaCacheConsumer } from './events/meta-events.consumer';
+import { SyncHooksDispatcher } from './events/sync-hooks.dispatcher';
 
 /**
  * Builds the data ports. The outbox relay reads `dataDb`: default sources'
@@ -21,6 +22,7 @@ export function buildDataPorts(common: CommonPorts, config: DataConfig): DataPor
     tables: new TableResolver(common.services, sources, config.SVC_TABLE_CACHE_TTL_MS),
     counter: new RowCounter(config.SVC_EXACT_COUNT_MAX_ROWS),
     relay: new OutboxRelay({ knex: common.dataDb, schema: DATA_SCHEMA, bus: common.bus }),
+    syncHooks: new SyncHooksDispatcher(common.services, common.logger),
   };
 }
 

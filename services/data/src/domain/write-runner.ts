@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { TableHandle } from '../context/table-handle';
 import { enqueueRecordsChanged, publishBefore, type RecordsChange } from '../events/records-event.producer';
 import type { DataPorts } from '../app';
+import type { CommittedChange } from '../events/sync-hooks.dispatcher';
 
 /** What a write's work answers: its result and the committed change(s) to announce (one event each). */
 export interface WriteOutcome<T> {
@@ -26,8 +27,10 @@ export async function runWrite<T>(
   work: (trx: Knex.Transaction) => Promise<WriteOutcome<T>>,
 ): Promise<T> {
   if (before) await publishBefore(ports.bus, ports.logger, handle, before);
+  let committed: CommittedChange[] = [];
   const enqueueAll = async (trx: Knex.Transaction, changes: RecordsChange[]) => {
-    for (const change of changes) await enqueueRecordsChanged(trx, handle, change);
+    committed = [];
+    for (const change of changes) committed.push(await enqueueRecordsChanged(trx, handle, change));
   };
   const outcome = await handle.source.knex.transaction(async (trx) => {
     const out = await work(trx);
@@ -39,5 +42,6 @@ export async function runWrite<T>(
   if (!changes.length) return outcome.result;
   if (!handle.source.sharesOutboxDatabase) await ports.dataDb.transaction((trx) => enqueueAll(trx, changes));
   ports.relay.flush().catch((err: unknown) => ports.logger.warn({ err }, 'outbox flush failed'));
+  await ports.syncHooks.dispatch(handle, committed);
   return outcome.result;
 }

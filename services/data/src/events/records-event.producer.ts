@@ -6,6 +6,7 @@ import type { Principal } from '@tabula/auth';
 import type { EventBus } from '@tabula/events';
 import type { TableHandle } from '../context/table-handle';
 import { recordsJson, type ApiRecord } from '../presenters/record.presenter';
+import type { CommittedChange } from './sync-hooks.dispatcher';
 
 /** The schema holding the data service's outbox. */
 export const DATA_SCHEMA = 'data';
@@ -32,11 +33,10 @@ export interface RecordsChange {
   principal?: Principal;
 }
 
-function message(handle: TableHandle, stage: 'before' | 'after', change: RecordsChange) {
+function message(handle: TableHandle, stage: 'before' | 'after', change: RecordsChange, eventId: string = randomUUID()) {
   const type = `records.${stage}.${KIND[change.op]}`;
   const table = handle.model.context.table;
   const user = change.principal?.kind === 'user' ? { id: change.principal.id, email: change.principal.email ?? '' } : undefined;
-  const eventId = randomUUID();
   const payload = encodeEvent(RecordsChangedSchema, {
     eventId, type, operation: OPERATIONS[change.op], baseId: handle.baseId, sourceId: handle.source.id,
     tableId: handle.tableId, tableTitle: table.title, user, rowsJson: recordsJson(change.rows),
@@ -49,8 +49,10 @@ function message(handle: TableHandle, stage: 'before' | 'after', change: Records
  * `records.after.*` into the outbox, inside the transaction of the write, so an
  * event exists exactly when the write committed (the relay publishes it).
  */
-export async function enqueueRecordsChanged(trx: Knex, handle: TableHandle, change: RecordsChange): Promise<void> {
-  await enqueueEvent(trx, DATA_SCHEMA, message(handle, 'after', change));
+export async function enqueueRecordsChanged(trx: Knex, handle: TableHandle, change: RecordsChange): Promise<CommittedChange> {
+  const event = message(handle, 'after', change);
+  await enqueueEvent(trx, DATA_SCHEMA, event);
+  return { change, eventId: event.id, type: event.type };
 }
 
 /**

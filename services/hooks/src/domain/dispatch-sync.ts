@@ -33,9 +33,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function dispatchSync(ports: HooksPorts, input: z.infer<typeof dispatchSyncSchema>) {
   const event = input.type.split('.')[1];
   const op = input.operation as EventOperation;
-  await ingestEvent(ports, { ...input, event, operation: op });
   const sync = (await activeHooksOf(ports.db, input.tableId, event)).filter((h) => !h.async && hookMatchesOperation(h, op));
-  if (!sync.length) return { deliveries: [] };
+  // No sync hook: the bus copy of the event does everything; data remembers the answer briefly.
+  if (!sync.length) return { sync_hooks: false, deliveries: [] };
+  await ingestEvent(ports, { ...input, event, operation: op });
   const deadline = Date.now() + Math.max(...sync.map((h) => h.timeout)) + 1000;
   const ids = (await deliveriesOfEvent(ports.db, input.eventId, sync.map((h) => h.id))).map((d) => d.id);
   const claimed = await claimDue(ports.db, ids.length, ids);
@@ -45,5 +46,5 @@ export async function dispatchSync(ports: HooksPorts, input: z.infer<typeof disp
     await sleep(50);
     current = await deliveriesOfEvent(ports.db, input.eventId, sync.map((h) => h.id));
   }
-  return { deliveries: current.map((d) => ({ id: d.id, hook_id: d.hook_id, status: d.status, attempt: d.attempt })) };
+  return { sync_hooks: true, deliveries: current.map((d) => ({ id: d.id, hook_id: d.hook_id, status: d.status, attempt: d.attempt })) };
 }

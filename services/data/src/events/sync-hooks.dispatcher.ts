@@ -1,0 +1,51 @@
+import type { ServiceClient } from '@tabula/http';
+import type { Logger } from '@tabula/telemetry';
+import type { TableHandle } from '../context/table-handle';
+import type { RecordsChange } from './records-event.producer';
+
+/** A committed change and the id its outbox event carries. */
+export interface CommittedChange {
+  change: RecordsChange;
+  eventId: string;
+  type: string;
+}
+
+/**
+ * `async: false` hooks are delivered before the record API answers: after the
+ * commit, data hands the change to the hooks service (`dispatch-sync`) with
+ * the outbox event's id, so the bus copy arriving later is a duplicate there.
+ * Every write asks (one indexed lookup in hooks when the table has no sync
+ * hook), so a hook created a moment ago is honoured at once. When the hooks
+ * service cannot be reached, calls pause for `pauseMs` and the bus delivers.
+ */
+export class SyncHooksDispatcher {
+  private pausedUntil = 0;
+
+  constructor(private readonly services: ServiceClient, private readonly logger: Logger, private readonly pauseMs = 2_000) {}
+
+  async dispatch(handle: TableHandle, committed: CommittedChange[]): Promise<void> {
+    if (this.pausedUntil > Date.now()) return;
+    for (const { change, eventId, type } of committed) {
+      const user = change.principal?.kind === 'user' ? { id: change.principal.id, email: change.principal.email ?? '' } : undefined;
+      try {
+        const res = await this.services.request<{ sync_hooks?: boolean }>('hooks', {
+          method: 'POST', path: '/internal/hooks/dispatch-sync',
+          body: {
+            eventId, type, operation: change.op, baseId: handle.baseId, tableId: handle.tableId,
+            tableTitle: handle.model.context.table.title, user, rows: change.rows, previousRows: change.previousRows,
+          },
+        });
+        if (res.status !== 200) {
+          this.pausedUntil = Date.now() + this.pauseMs;
+          this.logger.warn({ status: res.status, table: handle.tableId }, 'sync hook dispatch refused; the bus delivers');
+          return;
+        }
+        if (res.body?.sync_hooks === false) return;
+      } catch (err) {
+        this.pausedUntil = Date.now() + this.pauseMs;
+        this.logger.warn({ err, table: handle.tableId }, 'sync hook dispatch failed; the bus delivers');
+        return;
+      }
+    }
+  }
+}
