@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { signIdentity, type Principal } from '@tabula/auth';
 import { printTable, runLoad } from './load';
+import { startStandaloneChild } from './standalone-child';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -51,23 +52,8 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-/** Starts standalone Tabula in a child process (so load and server do not share an event loop). */
-async function startStandaloneChild(env: NodeJS.ProcessEnv): Promise<{ child: ReturnType<typeof spawn>; url: string; directUrl: string; secret: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'standalone-server.ts'), 'auth'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const newline = buffer.indexOf('\n');
-      if (newline >= 0) resolve(buffer.slice(0, newline));
-    });
-    child.once('exit', (code) => reject(new Error(`standalone server exited (${code})`)));
-  });
-  return { child, ...(JSON.parse(line) as { url: string; directUrl: string; secret: string }) };
-}
-
 async function standalone(): Promise<void> {
-  const server = await startStandaloneChild({ ...process.env, DATABASE_URL: await freshDatabase(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', DATA_DIR: path.resolve('data/bench') });
+  const server = await startStandaloneChild({ ...process.env, DATABASE_URL: await freshDatabase(), DATA_DIR: path.resolve('data/bench') }, 'auth');
   try {
     const { token, principal } = await signup(server.url);
     const identity = signIdentity(principal, server.secret);
@@ -77,7 +63,7 @@ async function standalone(): Promise<void> {
     ];
     printTable(`standalone mode (one server process), ${concurrency} connections, ${seconds} s each`, rows);
   } finally {
-    server.child.kill('SIGTERM');
+    await server.stop();
   }
 }
 

@@ -5,10 +5,10 @@
  * sink and the client run here. Needs DATABASE_URL.
  * Usage: npm run bench:hooks [-- --singles 300 --concurrency 8 --bulks 10]
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { Sink, call, setupTable } from '../e2e/hooks-e2e.helpers';
+import { startStandaloneChild } from './standalone-child';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,17 +31,6 @@ async function freshDatabase(): Promise<string> {
   return url.toString();
 }
 
-async function startServer(): Promise<{ stop(): void; url: string }> {
-  const env = { ...process.env, DATABASE_URL: await freshDatabase(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', SVC_ALLOW_LOCAL_HOOKS: 'true', DATA_DIR: path.resolve('data/bench-hooks') };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'standalone-server.ts'), 'hooks'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    child.stdout?.on('data', (c: Buffer) => { buffer += c.toString(); if (buffer.includes('\n')) resolve(buffer.split('\n')[0]); });
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-  });
-  return { url: (JSON.parse(line) as { url: string }).url, stop: () => child.kill('SIGTERM') };
-}
-
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** Latency of each delivery: sink arrival time minus the write's API response time, by record name. */
@@ -55,7 +44,7 @@ function latencies(committedAt: Map<string, number>, arrivals: Map<string, numbe
 }
 
 async function main(): Promise<void> {
-  const server = await startServer();
+  const server = await startStandaloneChild({ ...process.env, DATABASE_URL: await freshDatabase(), SVC_ALLOW_LOCAL_HOOKS: 'true', DATA_DIR: path.resolve('data/bench-hooks') }, 'hooks');
   const sink = new Sink();
   await sink.start();
   const arrivals = new Map<string, number>();
@@ -102,7 +91,7 @@ async function main(): Promise<void> {
     ]);
   } finally {
     await sink.stop();
-    server.stop();
+    await server.stop();
   }
 }
 

@@ -2,13 +2,8 @@
  * Profiles one records call against the data service (standalone, in process):
  * a CPU profile of only the load window, summarised as self time per function.
  * Only the services a records call needs run (auth, meta, data, gateway).
- * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 16] [--key-object]
- * `--key-object` simulates the proposed libs/auth fix: jsonwebtoken given a
- * string secret first tries `createPublicKey` on it, which throws (a third of
- * a read's CPU); a cached `createSecretKey` KeyObject skips that.
+ * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 16]
  */
-import { createSecretKey, type KeyObject } from 'node:crypto';
-import jwt from 'jsonwebtoken';
 import http from 'node:http';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
@@ -45,22 +40,7 @@ function summarise(profile: { nodes: ProfileNode[]; samples: number[]; timeDelta
   for (const [key, t] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((t / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
 }
 
-function useKeyObjects(): void {
-  const keys = new Map<string, KeyObject>();
-  const keyOf = (secret: unknown) => {
-    if (typeof secret !== 'string') return secret;
-    let key = keys.get(secret);
-    if (!key) keys.set(secret, (key = createSecretKey(Buffer.from(secret))));
-    return key;
-  };
-  const lib = jwt as unknown as Record<'verify' | 'sign', (...args: unknown[]) => unknown>;
-  const [verify, sign] = [lib.verify, lib.sign];
-  lib.verify = (token, secret, ...rest) => verify(token, keyOf(secret), ...rest);
-  lib.sign = (payload, secret, ...rest) => sign(payload, keyOf(secret), ...rest);
-}
-
 async function main(): Promise<void> {
-  if (process.argv.includes('--key-object')) useKeyObjects();
   const dbUrl = await freshDatabase('profile');
   const handle = await startStandalone({ definitions: [authService, metaService, dataService, gatewayService], env: { ...process.env, DATABASE_URL: dbUrl, PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', DATA_DIR: path.resolve('data/bench') } });
   const server = http.createServer(handle.handlerOf('data'));

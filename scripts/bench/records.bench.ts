@@ -8,16 +8,14 @@
  * Usage: npm run bench:records [-- --seconds 5 --concurrency 16 --rows 100000 --skip-cluster --skip-million]
  */
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { startStandalone } from '@tabula/runtime';
 import { signIdentity, type Principal } from '@tabula/auth';
-import { allServices } from '../services';
 import { printTable, runLoad, runOps, type LoadResult } from './load';
 import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, waitFor } from './records-fixture';
 import { poster, rawQueries } from './records-load';
+import { startStandaloneChild } from './standalone-child';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -106,17 +104,13 @@ async function measure(t: Target, withMillion: boolean): Promise<void> {
 
 async function standalone(): Promise<void> {
   const dbUrl = await freshDatabase('records');
-  const handle = await startStandalone({ definitions: allServices, env: { ...process.env, DATABASE_URL: dbUrl, PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', DATA_DIR: path.resolve('data/bench') } });
-  const direct = http.createServer(handle.handlerOf('data'));
-  await new Promise<void>((r) => direct.listen(0, '127.0.0.1', r));
+  const server = await startStandaloneChild({ ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.resolve('data/bench') }, 'data');
   try {
-    const { token, principal } = await signup(handle.url);
-    const identity = signIdentity(principal, handle.platform.SVC_INTERNAL_SECRET as string);
-    const data = `http://127.0.0.1:${(direct.address() as { port: number }).port}`;
-    await measure({ mode: 'standalone', gateway: handle.url, data, token, identity, dbUrl }, !flag('skip-million'));
+    const { token, principal } = await signup(server.url);
+    const identity = signIdentity(principal, server.secret);
+    await measure({ mode: 'standalone', gateway: server.url, data: server.directUrl, token, identity, dbUrl }, !flag('skip-million'));
   } finally {
-    direct.close();
-    await handle.stop();
+    await server.stop();
     await dropDatabase(dbUrl);
   }
 }

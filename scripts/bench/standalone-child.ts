@@ -1,0 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/** A standalone Tabula running in a child process (see standalone-server.ts). */
+export interface StandaloneChild {
+  child: ChildProcess;
+  /** The gateway. */
+  url: string;
+  /** One service's handler on its own port. */
+  directUrl: string;
+  /** The internal secret, to forge the gateway's identity header for direct calls. */
+  secret: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts standalone Tabula in its own process, so the load generator and the
+ * server do not share an event loop (which skews every figure).
+ */
+export async function startStandaloneChild(env: NodeJS.ProcessEnv, service = 'data'): Promise<StandaloneChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'standalone-server.ts'), service], {
+    env: { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const newline = buffer.indexOf('\n');
+      if (newline >= 0) resolve(buffer.slice(0, newline));
+    });
+    child.once('exit', (code) => reject(new Error(`standalone server exited (${code})`)));
+  });
+  const info = JSON.parse(line) as { url: string; directUrl: string; secret: string };
+  return {
+    child, ...info,
+    stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
+  };
+}
