@@ -12,4 +12,13 @@ export const migrations: Migration[] = [
     },
   },
   { name: '002_processed_events', up: (db, schema) => processedEventsMigration(db, schema) },
+  {
+    // The worker's claim query looks only at due pending and expired in-flight
+    // rows; finished deliveries are kept for the log retention and must not be scanned.
+    name: '003_due_delivery_indexes',
+    up: async (db, schema) => {
+      await db.raw(`CREATE INDEX deliveries_pending_due_idx ON ??.deliveries (next_attempt_at) WHERE status = 'pending'`, [schema]);
+      await db.raw(`CREATE INDEX deliveries_inflight_idx ON ??.deliveries (locked_until) WHERE status = 'delivering'`, [schema]);
+    },
+  },
 ];
