@@ -13,3 +13,8 @@ export type { Topic } from './topics';
 export { timestampDate, timestampFromDate, timestampNow } from '@bufbuild/protobuf/wkt';
 export * from './internal/meta-internal';
 export * from './internal/auth-internal';
+export * from './endpoint/define-endpoint';
+export * from './openapi/build-openapi';
+export * from './common/error-body';
+export * from './common/paging';
+export * from './registry';

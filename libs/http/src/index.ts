@@ -8,3 +8,5 @@ export * from './service-app';
 export * from './service-client';
 export * from './local-service-client';
 export * from './http-service-client';
+export * from './endpoint-route';
+export * from './endpoint-client';

@@ -1,6 +1,6 @@
-/** The services of Tabula, as named in ARCHITECTURE.md. */
-export const SERVICE_NAMES = ['gateway', 'auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'] as const;
-export type ServiceName = (typeof SERVICE_NAMES)[number];
+import type { ServiceName } from '@tabula/contracts';
+
+export { SERVICE_NAMES, type ServiceName } from '@tabula/contracts';
 
 /** A call to another service's `/internal/...` API. */
 export interface ServiceRequest {

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/** The services of Tabula, as named in ARCHITECTURE.md. */
+export const SERVICE_NAMES = ['gateway', 'auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call an endpoint: `public` (no credentials), `user` (a JWT or API
+ * token, checked by the gateway), `internal` (`/internal/...`, service to
+ * service only, never routed by the gateway).
+ */
+export type EndpointAccess = 'public' | 'user' | 'internal';
+
+/** A zod object schema (path params and query are always objects). */
+export type ObjectSchema = z.ZodType<Record<string, unknown>>;
+
+/**
+ * One endpoint, defined once: the route validates against it, the typed client
+ * calls it, the OpenAPI document describes it.
+ */
+export interface Endpoint<
+  P extends ObjectSchema | undefined = ObjectSchema | undefined,
+  Q extends ObjectSchema | undefined = ObjectSchema | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  /** Unique operation id (camelCase), e.g. `commentCreate`. */
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI form: `/api/v1/db/meta/comment/{commentId}`. */
+  path: string;
+  service: ServiceName;
+  access: EndpointAccess;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Body content type when not JSON (e.g. `multipart/form-data`). */
+  bodyContentType?: string;
+  response: R;
+  /** Success status (200 unless said). */
+  status?: number;
+  /** Error statuses this endpoint answers, besides 400/401/500. */
+  errors?: number[];
+  example?: { request?: unknown; response?: unknown };
+  /** API tokens refused (account-level endpoints). */
+  jwtOnly?: boolean;
+}
+
+/** Anything that is an Endpoint, whatever its schemas. */
+export type AnyEndpoint = Endpoint<any, any, any, any>;
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type InferIn<S> = S extends z.ZodType ? z.input<S> : undefined;
+type Parts<E> = E extends Endpoint<infer P, infer Q, infer B, infer R> ? { p: P; q: Q; b: B; r: R } : never;
+
+/** What a route handler receives after validation. */
+export interface EndpointInput<E extends AnyEndpoint> {
+  params: Infer<Parts<E>['p']>;
+  query: Infer<Parts<E>['q']>;
+  body: Infer<Parts<E>['b']>;
+}
+
+/** What a client passes (schema inputs, before defaults and coercion). */
+export type EndpointCall<E extends AnyEndpoint> =
+  (Parts<E>['p'] extends z.ZodType ? { params: InferIn<Parts<E>['p']> } : { params?: undefined })
+  & (Parts<E>['q'] extends z.ZodType ? { query?: InferIn<Parts<E>['q']> } : { query?: undefined })
+  & (Parts<E>['b'] extends z.ZodType ? { body: InferIn<Parts<E>['b']> } : { body?: undefined });
+
+/** The response a handler returns and a client receives. */
+export type EndpointResponse<E extends AnyEndpoint> = z.infer<Parts<E>['r']>;
+
+/** Defines an endpoint; a typing helper that checks the path names its params. */
+export function defineEndpoint<
+  P extends ObjectSchema | undefined = undefined,
+  Q extends ObjectSchema | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  if (endpoint.access === 'internal' && !endpoint.path.startsWith('/internal/')) {
+    throw new Error(`internal endpoint ${endpoint.id} must live under /internal/`);
+  }
+  if (endpoint.access !== 'internal' && endpoint.path.startsWith('/internal/')) {
+    throw new Error(`endpoint ${endpoint.id} under /internal/ must have access 'internal'`);
+  }
+  return Object.freeze(endpoint);
+}
+
+/** Names of the `{param}` segments of an OpenAPI path. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
+}
+
+/** `/a/{id}` → `/a/:id` (the router's form). */
+export function routerPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+/** Fills `{param}` segments with URL-encoded values. */
+export function fillPath(path: string, params: Record<string, unknown> = {}): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null || value === '') throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { pathParamNames, type AnyEndpoint } from '../endpoint/define-endpoint';
+import { errorBodySchema } from '../common/error-body';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Information block of a generated document. */
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+  servers?: Array<{ url: string; description?: string }>;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No content', 206: 'Partial content', 302: 'Redirect', 400: 'Bad request',
+  401: 'Authentication required', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict', 413: 'Payload too large',
+  422: 'Unprocessable', 429: 'Too many requests', 500: 'Internal error', 503: 'Service unavailable',
+};
+
+/** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema. */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+function parameters(endpoint: AnyEndpoint): JsonSchema[] {
+  const result: JsonSchema[] = [];
+  const pathSchema = endpoint.params ? jsonSchemaOf(endpoint.params, 'input') : { properties: {} };
+  const pathProps = (pathSchema.properties ?? {}) as Record<string, JsonSchema>;
+  for (const name of pathParamNames(endpoint.path)) {
+    result.push({ name, in: 'path', required: true, schema: pathProps[name] ?? { type: 'string' } });
+  }
+  if (endpoint.query) {
+    const q = jsonSchemaOf(endpoint.query, 'input');
+    const required = new Set((q.required as string[] | undefined) ?? []);
+    for (const [name, schema] of Object.entries((q.properties ?? {}) as Record<string, JsonSchema>)) {
+      const isArray = schema.type === 'array';
+      result.push({
+        name, in: 'query', required: required.has(name), schema,
+        ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+        ...(isArray ? { style: 'form', explode: true } : {}),
+      });
+    }
+  }
+  return result;
+}
+
+function security(endpoint: AnyEndpoint): JsonSchema[] | undefined {
+  if (endpoint.access === 'public') return [];
+  if (endpoint.jwtOnly) return [{ xcAuth: [] }, { bearer: [] }];
+  return [{ xcAuth: [] }, { xcToken: [] }, { bearer: [] }];
+}
+
+function operation(endpoint: AnyEndpoint): JsonSchema {
+  const ok = endpoint.status ?? 200;
+  const responses: Record<string, JsonSchema> = {
+    [ok]: ok === 204 ? { description: STATUS_TEXT[204] } : {
+      description: STATUS_TEXT[ok] ?? 'OK',
+      content: { 'application/json': { schema: jsonSchemaOf(endpoint.response, 'output'), ...(endpoint.example?.response !== undefined ? { example: endpoint.example.response } : {}) } },
+    },
+  };
+  const errorStatuses = new Set([400, ...(endpoint.access === 'public' ? [] : [401]), ...(endpoint.errors ?? [])]);
+  for (const status of [...errorStatuses].sort()) {
+    responses[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+  const op: JsonSchema = {
+    operationId: endpoint.id, summary: endpoint.summary, tags: endpoint.tags,
+    parameters: parameters(endpoint), responses, security: security(endpoint),
+  };
+  if (endpoint.description) op.description = endpoint.description;
+  if (endpoint.body) {
+    const contentType = endpoint.bodyContentType ?? 'application/json';
+    op.requestBody = {
+      required: true,
+      content: { [contentType]: { schema: jsonSchemaOf(endpoint.body, 'input'), ...(endpoint.example?.request !== undefined ? { example: endpoint.example.request } : {}) } },
+    };
+  }
+  return op;
+}
+
+/** The OpenAPI 3.1 document of a set of endpoints (internal ones are left out). */
+export function buildOpenApi(endpoints: readonly AnyEndpoint[], info: OpenApiInfo): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const seen = new Set<string>();
+  for (const endpoint of endpoints) {
+    if (endpoint.access === 'internal') continue;
+    if (seen.has(endpoint.id)) throw new Error(`duplicate operation id ${endpoint.id}`);
+    seen.add(endpoint.id);
+    const item = (paths[endpoint.path] ??= {});
+    const method = endpoint.method.toLowerCase();
+    if (item[method]) throw new Error(`duplicate operation ${endpoint.method} ${endpoint.path}`);
+    item[method] = operation(endpoint);
+  }
+  const tags = [...new Set(endpoints.filter((e) => e.access !== 'internal').flatMap((e) => e.tags))].sort().map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    servers: info.servers ?? [{ url: '/' }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        xcAuth: { type: 'apiKey', in: 'header', name: 'xc-auth', description: 'JWT from sign-in' },
+        xcToken: { type: 'apiKey', in: 'header', name: 'xc-token', description: 'API token' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+      schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import type { AnyEndpoint } from './endpoint/define-endpoint';
+
+/**
+ * Every endpoint contract of Tabula, public and internal. Each service's
+ * contracts folder (`libs/contracts/src/<service>/`) exports a record of its
+ * endpoints; add it here once. The gateway's OpenAPI document, the route
+ * coverage test and the isolation matrix read this list.
+ */
+export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {};
+
+/** All endpoints as one list. */
+export function allEndpoints(): AnyEndpoint[] {
+  return Object.values(endpointGroups).flatMap((group) => Object.values(group));
+}

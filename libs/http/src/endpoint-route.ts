@@ -1,0 +1,46 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import type { Middleware } from 'koa';
+import { routerPath, type AnyEndpoint, type EndpointInput, type EndpointResponse } from '@tabula/contracts';
+
+/** The context of a contract route: the validated, typed input is on `ctx.input`. */
+export type EndpointContext<E extends AnyEndpoint> = RouterContext & { input: EndpointInput<E> };
+
+/** A contract route's handler: returns the response body (typed by the contract). */
+export type EndpointHandler<E extends AnyEndpoint> = (ctx: EndpointContext<E>) => Promise<EndpointResponse<E>> | EndpointResponse<E>;
+
+/**
+ * Parses params, query and body with the endpoint's zod schemas and puts them
+ * on `ctx.input`; a failure throws a ZodError that the error middleware turns
+ * into 400 naming the field.
+ */
+export function validateEndpoint(endpoint: AnyEndpoint): Middleware {
+  return async (ctx, next) => {
+    const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
+    (ctx as unknown as { input: unknown }).input = {
+      params: endpoint.params ? endpoint.params.parse(params) : undefined,
+      query: endpoint.query ? endpoint.query.parse(ctx.query) : undefined,
+      body: endpoint.body ? endpoint.body.parse(ctx.request.body ?? {}) : undefined,
+    };
+    await next();
+  };
+}
+
+/**
+ * Registers a contract on a router: `policy middleware -> validate -> handler`.
+ * The handler's return value is the body; the status is the contract's.
+ * The route reads like its spec: `route(router, commentCreate, requireUser(), handler)`.
+ */
+export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...stack: [...Middleware[], EndpointHandler<E>]): Router {
+  const handler = stack.pop() as EndpointHandler<E>;
+  const middleware = stack as Middleware[];
+  const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+  const final: Middleware = async (ctx) => {
+    const result = await handler(ctx as EndpointContext<E>);
+    if (endpoint.status === 204) { ctx.status = 204; return; }
+    ctx.body = result;
+    ctx.status = endpoint.status ?? 200;
+  };
+  router[method](endpoint.id, routerPath(endpoint.path), ...middleware, validateEndpoint(endpoint), final);
+  return router;
+}

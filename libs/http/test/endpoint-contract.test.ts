@@ -1,0 +1,63 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import request from 'supertest';
+import { z } from 'zod';
+import { buildOpenApi, defineEndpoint } from '@tabula/contracts';
+import { AppError, clientOf, errorMiddleware, jsonBody, LocalServiceClient, route } from '@tabula/http';
+
+const noteGet = defineEndpoint({
+  id: 'noteGet', method: 'GET', path: '/internal/notes/{noteId}', service: 'comments', access: 'internal',
+  summary: 'Read a note', tags: ['Notes'],
+  params: z.object({ noteId: z.string().min(1) }),
+  query: z.object({ upper: z.enum(['true', 'false']).optional() }),
+  response: z.object({ id: z.string(), text: z.string() }),
+});
+const noteCreate = defineEndpoint({
+  id: 'noteCreate', method: 'POST', path: '/api/v1/notes', service: 'comments', access: 'user',
+  summary: 'Create a note', tags: ['Notes'], status: 201,
+  body: z.object({ text: z.string().min(1).max(10) }),
+  response: z.object({ id: z.string(), text: z.string() }),
+  example: { request: { text: 'hi' }, response: { id: 'n1', text: 'hi' } },
+});
+
+function app(): Koa {
+  const router = new Router();
+  route(router, noteGet, async (ctx) => {
+    if (ctx.input.params.noteId === 'missing') throw new AppError(404, 'ERR_NOTE_NOT_FOUND', 'Note not found');
+    const text = ctx.input.query.upper === 'true' ? 'HELLO' : 'hello';
+    return { id: ctx.input.params.noteId, text };
+  });
+  route(router, noteCreate, async (ctx) => ({ id: 'n1', text: ctx.input.body.text }));
+  const koa = new Koa();
+  koa.use(errorMiddleware({ error: () => undefined, warn: () => undefined } as never));
+  koa.use(jsonBody({ limit: 1024 }));
+  koa.use(router.routes());
+  return koa;
+}
+
+describe('endpoint contracts', () => {
+  it('validates input onto ctx.input and answers with the contract status', async () => {
+    const res = await request(app().callback()).post('/api/v1/notes').send({ text: 'hi' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: 'n1', text: 'hi' });
+    const bad = await request(app().callback()).post('/api/v1/notes').send({ text: 'x'.repeat(11) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('ERR_INVALID_REQUEST_BODY');
+  });
+
+  it('the typed client fills the path, parses the answer and rethrows errors with their code', async () => {
+    const local = new LocalServiceClient(() => 'identity');
+    local.register('comments', app().callback());
+    const notes = clientOf(local, { get: noteGet });
+    await expect(notes.get({ params: { noteId: 'a b' }, query: { upper: 'true' } })).resolves.toEqual({ id: 'a b', text: 'HELLO' });
+    await expect(notes.get({ params: { noteId: 'missing' } })).rejects.toMatchObject({ status: 404, code: 'ERR_NOTE_NOT_FOUND' });
+  });
+
+  it('builds an OpenAPI 3.1 document of the public endpoints only', () => {
+    const doc = buildOpenApi([noteGet, noteCreate], { title: 't', version: '1' }) as { openapi: string; paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(['/api/v1/notes']);
+    expect(doc.paths['/api/v1/notes'].post.operationId).toBe('noteCreate');
+    expect(Object.keys(doc.paths['/api/v1/notes'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401']));
+  });
+});
