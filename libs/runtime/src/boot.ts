@@ -49,3 +49,15 @@ export async function stopWorkers(workers: Worker[], onError: (err: unknown) => 
     }
   }
 }
+
+/** Applies a service's migrations and closes the shared ports (the chart's migration Job). */
+export async function migrateOnly<C, P extends CommonPorts>(
+  definition: ServiceDefinition<C, P>, shared: SharedPorts & { close(): Promise<void> }, logger: { info(o: object, m: string): void },
+): Promise<void> {
+  try {
+    const applied = definition.schema ? await runMigrations(shared.db, definition.schema, definition.migrations ?? []) : [];
+    logger.info({ schema: definition.schema, applied }, 'migrations done (TABULA_MIGRATE_ONLY)');
+  } finally {
+    await shared.close();
+  }
+}

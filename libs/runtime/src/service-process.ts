@@ -2,7 +2,7 @@ import { createLogger } from '@tabula/telemetry';
 import type { CommonPorts, ServiceDefinition } from './service-definition';
 import { loadPlatformConfig } from './platform-config';
 import { buildSharedPorts } from './shared-ports';
-import { prepareService, stopWorkers } from './boot';
+import { migrateOnly, prepareService, stopWorkers } from './boot';
 import { closeServer, listen, onShutdown } from './lifecycle';
 import { startAccessInvalidation } from './access-invalidation';
 
@@ -17,6 +17,11 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     logger = createLogger(definition.name, platform.LOG_LEVEL);
     if (!platform.DATABASE_URL) throw new Error('DATABASE_URL is required');
     const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
+    if (process.env.TABULA_MIGRATE_ONLY === 'true') {
+      // The Helm chart's pre-install/pre-upgrade Job: migrate this service's schema, then exit.
+      await migrateOnly(definition, shared, logger);
+      return;
+    }
     const prepared = await prepareService(definition, shared, process.env);
     const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
     const workers = [await startAccessInvalidation(shared), ...(await prepared.start())];

@@ -1,0 +1,16 @@
+// Container entry: runs the compiled service named by SERVICE (dist/<SERVICE>/main.js).
+'use strict';
+const path = require('node:path');
+const fs = require('node:fs');
+
+const service = process.env.SERVICE || 'standalone';
+if (!/^[a-z]+$/.test(service)) {
+  console.error(`SERVICE must be a service name (got ${JSON.stringify(service)})`);
+  process.exit(2);
+}
+const entry = path.join(__dirname, 'dist', service, 'main.js');
+if (!fs.existsSync(entry)) {
+  console.error(`SERVICE=${service}: no ${entry} (known: ${fs.readdirSync(path.join(__dirname, 'dist')).join(', ')})`);
+  process.exit(2);
+}
+require(entry);

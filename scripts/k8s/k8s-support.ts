@@ -1,0 +1,51 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+/** Repository root and the chart. */
+export const root = path.resolve(__dirname, '..', '..');
+export const chartDir = path.join(root, 'charts', 'tabula');
+
+/** A Kubernetes object as rendered (loosely typed: the schemas are checked separately). */
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: any;
+  data?: Record<string, string>;
+}
+
+/** The chart renderer: ../shared/tools/chart-render, or undefined (the suite says why it skips). */
+export function chartRenderer(): string | undefined {
+  const candidates = [process.env.CHART_RENDER, path.join(root, '..', 'shared', 'tools', 'chart-render', 'chart-render')];
+  return candidates.find((c): c is string => !!c && existsSync(c));
+}
+
+/** True when a command runs (`helm`, `kubectl`). */
+export function hasCommand(cmd: string, args: string[]): boolean {
+  return spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+}
+
+/** Renders the chart with values files and an optional JSON override. */
+export function render(bin: string, values: string[] = [], setJson?: string): string {
+  const args = [chartDir, ...values.flatMap((v) => ['-f', path.join(root, v)]), ...(setJson ? ['--set-json', setJson] : []), '--name', 'tabula', '--namespace', 'tabula'];
+  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+}
+
+/** Parses multi-document YAML into objects. */
+export function parseObjects(text: string): K8sObject[] {
+  return parseAllDocuments(text).map((d) => d.toJS() as K8sObject).filter(Boolean);
+}
+
+/** Validates files against the Kubernetes schemas (kubernetes-models, an ESM script). */
+export function validateFiles(files: string[]): { ok: boolean; summary: { objects: number; byKind: Record<string, number>; errors: string[] } } {
+  const res = spawnSync(process.execPath, [path.join(__dirname, 'validate-objects.mjs'), ...files], { encoding: 'utf8', cwd: root });
+  return { ok: res.status === 0, summary: JSON.parse(res.stdout || '{"objects":0,"byKind":{},"errors":["no output: ' + (res.stderr || '').replace(/"/g, "'").slice(0, 300) + '"]}') };
+}
+
+/** Every container (init containers included) of a workload. */
+export function containersOf(o: K8sObject): Array<Record<string, any>> {
+  const spec = o.spec?.template?.spec;
+  return spec ? [...(spec.initContainers ?? []), ...(spec.containers ?? [])] : [];
+}
