@@ -1,3 +1,4 @@
 export * from './tracing';
 export * from './logger';
 export * from './metrics';
+export * from './stored-context';

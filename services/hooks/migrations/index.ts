@@ -21,4 +21,11 @@ export const migrations: Migration[] = [
       await db.raw(`CREATE INDEX deliveries_inflight_idx ON ??.deliveries (locked_until) WHERE status = 'delivering'`, [schema]);
     },
   },
+  {
+    // A delivery attempt joins the trace of the event that scheduled it.
+    name: '004_delivery_trace_context',
+    up: async (db, schema) => {
+      await db.schema.withSchema(schema).alterTable('deliveries', (t) => { t.jsonb('trace_context'); });
+    },
+  },
 ];

@@ -1,3 +1,4 @@
+import { runInStoredContext } from '@tabula/telemetry';
 import type { HooksPorts } from '../app';
 import { findHook, updateHook } from '../repositories/hook.repository';
 import { finishDelivery, rescheduleDelivery, type DeliveryRow } from '../repositories/delivery.repository';
@@ -10,7 +11,12 @@ import { nextDelayMs, outcomeOf } from './retry-policy';
  * succeeded, failed (out of retries, or 410 which also deactivates the hook) or
  * schedules the next attempt. A deleted or deactivated hook cancels it.
  */
-export async function processDelivery(ports: HooksPorts, delivery: DeliveryRow): Promise<void> {
+export function processDelivery(ports: HooksPorts, delivery: DeliveryRow): Promise<void> {
+  const attributes = { 'tabula.delivery.id': delivery.id, 'tabula.hook.id': delivery.hook_id, 'tabula.delivery.attempt': delivery.attempt };
+  return runInStoredContext(delivery.trace_context, 'deliver webhook', attributes, () => attempt(ports, delivery));
+}
+
+async function attempt(ports: HooksPorts, delivery: DeliveryRow): Promise<void> {
   const hook = await findHook(ports.db, delivery.hook_id);
   if (!hook || (!hook.active && !delivery.test_call)) {
     await finishDelivery(ports.db, delivery.id, 'cancelled');

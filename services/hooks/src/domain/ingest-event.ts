@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ColumnMeta } from '@tabula/query';
 import { handleOnce } from '@tabula/events';
+import { captureTraceContext } from '@tabula/telemetry';
 import type { HooksPorts } from '../app';
 import { activeHooksOf, type HookRow } from '../repositories/hook.repository';
 import { filtersOfHooks } from '../repositories/hook-filter.repository';
@@ -20,6 +21,7 @@ async function planDeliveries(ports: HooksPorts, db: Knex, evt: RecordsEvent, ho
   const needsColumns = filters.length > 0 || hooks.some((h) => h.trigger_field && h.trigger_fields.length);
   const columns: ColumnMeta[] = needsColumns ? columnMetas((await loadTable(ports, evt.tableId)).table.columns) : [];
   const out: NewDelivery[] = [];
+  const traceContext = captureTraceContext() ?? null;
   for (const hook of hooks) {
     let filter;
     try {
@@ -33,7 +35,7 @@ async function planDeliveries(ports: HooksPorts, db: Knex, evt: RecordsEvent, ho
     const payload = buildPayload(hook.version, { ...evt, ...selected });
     out.push({
       id: randomUUID(), hook_id: hook.id, event_id: evt.eventId, event: evt.event, operation: v2Operation(evt.operation),
-      payload, user: evt.user ?? null,
+      payload, user: evt.user ?? null, trace_context: traceContext,
     });
   }
   return out;

@@ -18,15 +18,20 @@ export interface DeliveryRow {
   next_attempt_at: Date;
   status: DeliveryStatus;
   locked_until: Date | null;
+  /** Trace headers of the event that scheduled it (the attempt joins that trace). */
+  trace_context?: Record<string, string> | null;
 }
 
 /** A delivery to insert. */
-export type NewDelivery = Pick<DeliveryRow, 'id' | 'hook_id' | 'event_id' | 'event' | 'operation' | 'payload' | 'user'>;
+export type NewDelivery = Pick<DeliveryRow, 'id' | 'hook_id' | 'event_id' | 'event' | 'operation' | 'payload' | 'user' | 'trace_context'>;
 
 /** Inserts deliveries (due now). */
 export async function insertDeliveries(db: Knex, rows: NewDelivery[]): Promise<void> {
   if (!rows.length) return;
-  await tbl(db, 'deliveries').insert(rows.map((r) => ({ ...r, payload: JSON.stringify(r.payload), user: r.user ? JSON.stringify(r.user) : null })));
+  await tbl(db, 'deliveries').insert(rows.map((r) => ({
+    ...r, payload: JSON.stringify(r.payload), user: r.user ? JSON.stringify(r.user) : null,
+    trace_context: r.trace_context ? JSON.stringify(r.trace_context) : null,
+  })));
 }
 
 /**
