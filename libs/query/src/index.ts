@@ -23,3 +23,7 @@ export { parseSort, parseSortArrJson, sortsFromRows } from './sort/sort.parser';
 export { applySort, type SortCompileOptions } from './sort/sort.compiler';
 export { resolveFields, type FieldsOptions } from './fields/fields.resolver';
 export { buildPageInfo, parsePagination, type PageInfo, type Pagination, type PaginationOptions } from './paging/pagination';
+export {
+  compileFormula, parseFormula, presentFormulaValue, formulaTypeOf, fieldReferences, FORMULA_FUNCTIONS, FORMULA_LIMITS,
+  type CompiledFormula, type FormulaType, type FormulaColumn, type ColumnFormulaOptions,
+} from './formula';

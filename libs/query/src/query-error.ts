@@ -8,6 +8,8 @@ export const QUERY_ERROR_STATUS = {
   ERR_INVALID_SORT: 422,
   /** Malformed JSON (or not an array) in `filterArrJson` / `sortArrJson`. */
   ERR_INVALID_REQUEST: 400,
+  /** A formula that does not parse or type-check (position and problem named). */
+  ERR_INVALID_FORMULA: 400,
 } as const;
 
 /** One of the codes above. */

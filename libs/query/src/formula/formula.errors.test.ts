@@ -1,0 +1,60 @@
+import { FORMULA_COLUMNS } from '../../test/fixtures/formula-table';
+import { compileFormula, FORMULA_FUNCTIONS } from './index';
+import { isQueryError } from '../query-error';
+
+const compile = (text: string) => compileFormula(text, { dialect: 'pg', columns: FORMULA_COLUMNS });
+
+/** [formula, the problem the 400 names, the 1-based position it names (undefined: none)]. */
+const BAD: [string, RegExp, number | undefined][] = [
+  ['', /empty formula/, 1],
+  ['{Num} +', /unexpected end/, 8],
+  ['CONCAT({Title}', /expected ',' or '\)'/, 15],
+  ['CONCAT({Title};', /unexpected character ';'/, 15],
+  ['{Nope} + 1', /unknown field \{Nope\}/, 1],
+  ['FOO(1)', /unknown function FOO/, 1],
+  ['LEN()', /LEN takes 1 argument, not 0/, 1],
+  ['LEN(1, 2)', /LEN takes 1 argument, not 2/, 1],
+  ['IF(1)', /IF takes 2 to 3 arguments/, 1],
+  ['{Title} + 1', /'\+' needs numbers, not string \(join text/, 9],
+  ['{Due} + 1', /use DATEADD/, 7],
+  ["DATEADD({Due}, 1, 'fortnight')", /unknown unit "fortnight"/, 19],
+  ['DATEADD({Due}, 1, {Title})', /unit must be a text literal/, 19],
+  ["DATEADD({Title}, 1, 'day')", /DATEADD: argument must be a date, not string/, 9],
+  ['ROUND({Title})', /ROUND: argument 1 must be a number, not string/, 7],
+  ['x + 1', /unknown name 'x'/, 1],
+  ["'unterminated", /unterminated string/, 1],
+  ['{}', /empty field reference/, 1],
+  ['{Num', /unterminated field reference/, 1],
+  ['1 < "a"', /compares number with string/, 3],
+  ['{LoopA}', /cycle: LoopA → LoopB → LoopA/, 1],
+  ['{Files}', /\{Files\} \(Attachment\) cannot be used/, 1],
+  ['1 2', /unexpected the number 2/, 3],
+  ['{Num} > BLANK()', /cannot compare with BLANK/, 7],
+  ['A'.repeat(5000), /longer than 4000 characters/, undefined],
+  [`${'ABS('.repeat(100)}1${')'.repeat(100)}`, /nested deeper than 48 levels/, undefined],
+  [Array.from({ length: 1200 }, () => '1').join('+'), /more than 2000 terms/, undefined],
+  ['LEN("a\0b")', /NUL character/, 7],
+];
+
+describe('formula errors', () => {
+  it.each(BAD)('%s is refused with 400 naming the problem', (text, problem, position) => {
+    let error: unknown;
+    try { compile(text); } catch (err) { error = err; }
+    expect(isQueryError(error)).toBe(true);
+    const e = error as { status: number; code: string; message: string; details: { position?: number } };
+    expect(e.status).toBe(400);
+    expect(e.code).toBe('ERR_INVALID_FORMULA');
+    expect(e.message).toMatch(problem);
+    if (position !== undefined) expect(e.details.position).toBe(position);
+  });
+
+  it('refuses a formula column referencing itself', () => {
+    const self = { id: 'cself000000000001', title: 'Self', column_name: 'self', uidt: 'Formula', colOptions: { formula: '{Self} + 1' } };
+    expect(() => compileFormula('{Self} + 1', { dialect: 'pg', columns: [...FORMULA_COLUMNS, self] }, self)).toThrow(/cycle: Self → Self/);
+  });
+
+  it('lists the supported functions', () => {
+    expect(FORMULA_FUNCTIONS).toEqual(expect.arrayContaining(['ADD', 'CONCAT', 'DATEADD', 'DATETIME_DIFF', 'IF', 'SWITCH', 'WEEKDAY']));
+    expect(FORMULA_FUNCTIONS.length).toBeGreaterThanOrEqual(45);
+  });
+});

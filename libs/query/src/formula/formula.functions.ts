@@ -1,0 +1,198 @@
+import type { Dialect } from '../column/column.types';
+import { Fragment } from '../compile/sql-fragment';
+import type { FormulaType } from './formula.ast';
+import { formulaError } from './formula.error';
+import { asCondition, asDatetime, asText, bound, joined, tpl, type Compiled } from './formula.sql';
+import { dateFunctions } from './formula.dates';
+
+/** One function of the formula language. */
+export interface FormulaFunction {
+  min: number;
+  max: number;
+  /** Checks argument types; returns the result type. */
+  type(args: Compiled[], at: (i: number) => number): FormulaType;
+  sql(d: Dialect, args: Compiled[]): Fragment;
+}
+
+type Kind = 'number' | 'text' | 'any' | 'date' | 'bool';
+
+const ACCEPTS: Record<Kind, FormulaType[]> = {
+  number: ['number', 'null'],
+  text: ['string', 'number', 'date', 'datetime', 'null'],
+  any: ['number', 'string', 'boolean', 'date', 'datetime', 'null'],
+  date: ['date', 'datetime', 'string', 'null'],
+  bool: ['boolean', 'number', 'string', 'null'],
+};
+
+function check(name: string, kinds: Kind[], rest?: Kind) {
+  return (args: Compiled[], at: (i: number) => number) => {
+    args.forEach((a, i) => {
+      const kind = kinds[i] ?? rest ?? 'any';
+      if (!ACCEPTS[kind].includes(a.type)) throw formulaError(`${name}: argument ${i + 1} must be ${kind === 'text' ? 'text' : kind === 'bool' ? 'a condition' : `a ${kind}`}, not ${a.type}`, at(i));
+    });
+  };
+}
+
+const num = (name: string, min: number, max: number, sql: FormulaFunction['sql']): FormulaFunction => ({
+  min, max, type: (a, at) => { check(name, [], 'number')(a, at); return 'number'; }, sql,
+});
+const text = (name: string, kinds: Kind[], result: FormulaType, sql: FormulaFunction['sql'], min = kinds.length, max = kinds.length): FormulaFunction => ({
+  min, max, type: (a, at) => { check(name, kinds)(a, at); return result; }, sql,
+});
+
+const t = (d: Dialect, c: Compiled) => asText(d, c);
+const f = (c: Compiled) => c.sql;
+/** pg needs numeric for ROUND/MOD and int for lengths; others take floats. */
+const pgNum = (x: Fragment) => tpl('($0)::numeric', x);
+const pgInt = (x: Fragment) => tpl('($0)::int', x);
+const unsafeNull = (cond: string, x: Fragment, expr: Fragment) => tpl(`CASE WHEN ${cond} THEN NULL ELSE $1 END`, x, expr);
+
+const len = (d: Dialect, s: Fragment) => tpl(d === 'sqlite3' ? 'LENGTH($0)' : 'CHAR_LENGTH($0)', s);
+const greatest0 = (d: Dialect, n: Fragment) => tpl(d === 'sqlite3' ? 'max($0, 0)' : 'GREATEST($0, 0)', n);
+
+function concat(d: Dialect, parts: Fragment[]): Fragment {
+  const safe = parts.map((p) => tpl(`COALESCE($0, '')`, p));
+  if (d === 'mysql2') return new Fragment(`CONCAT(${safe.map((p) => p.sql).join(', ')})`, safe.flatMap((p) => p.bindings));
+  return joined(safe, ' || ');
+}
+
+function ifThenElse(cond: Fragment, a: Fragment, b: Fragment): Fragment {
+  return tpl('CASE WHEN $0 THEN $1 ELSE $2 END', cond, a, b);
+}
+
+/** The result type of branches that may differ (IF, SWITCH). */
+export function unify(types: FormulaType[]): FormulaType {
+  const real = [...new Set(types.filter((x) => x !== 'null'))];
+  if (real.length === 0) return 'null';
+  if (real.length === 1) return real[0];
+  if (real.every((x) => x === 'date' || x === 'datetime')) return 'datetime';
+  return 'string';
+}
+
+/** Brings a branch to the unified type. */
+export function castTo(d: Dialect, c: Compiled, type: FormulaType): Fragment {
+  if (c.type === type || c.type === 'null') return c.sql;
+  if (type === 'datetime') return asDatetime(d, c);
+  return asText(d, c);
+}
+
+const DATE_PART: Record<string, { pg: string; mysql: string; sqlite: string }> = {
+  DAY: { pg: 'DAY', mysql: 'DAY', sqlite: '%d' },
+  MONTH: { pg: 'MONTH', mysql: 'MONTH', sqlite: '%m' },
+  YEAR: { pg: 'YEAR', mysql: 'YEAR', sqlite: '%Y' },
+  HOUR: { pg: 'HOUR', mysql: 'HOUR', sqlite: '%H' },
+  MINUTE: { pg: 'MINUTE', mysql: 'MINUTE', sqlite: '%M' },
+  SECOND: { pg: 'SECOND', mysql: 'SECOND', sqlite: '%S' },
+};
+
+function datePart(part: keyof typeof DATE_PART): FormulaFunction {
+  const p = DATE_PART[part];
+  return {
+    min: 1, max: 1,
+    type: (a, at) => { check(part, ['date'])(a, at); return 'number'; },
+    sql: (d, [x]) => {
+      if (d === 'pg') return tpl(`TRUNC(EXTRACT(${p.pg} FROM $0))::float8`, f(x));
+      if (d === 'mysql2') return tpl(`${p.mysql}($0)`, f(x));
+      return tpl(`CAST(strftime('${p.sqlite}', $0) AS INTEGER)`, f(x));
+    },
+  };
+}
+
+/** Every function, by upper-case name (README "Formulas" lists them). */
+export const FUNCTIONS: Record<string, FormulaFunction> = {
+  ADD: num('ADD', 1, 255, (_d, a) => joined(a.map(f), ' + ')),
+  AVG: num('AVG', 1, 255, (d, a) => tpl(`($0) / ${a.length}.0`, joined(a.map(f), ' + '))),
+  MIN: num('MIN', 1, 255, (d, a) => a.length === 1 ? f(a[0]) : tpl(`CASE WHEN ${a.map((_, i) => `$${i} IS NULL`).join(' OR ')} THEN NULL ELSE ${d === 'sqlite3' ? 'min' : 'LEAST'}(${a.map((_, i) => `$${i}`).join(', ')}) END`, ...a.map(f))),
+  MAX: num('MAX', 1, 255, (d, a) => a.length === 1 ? f(a[0]) : tpl(`CASE WHEN ${a.map((_, i) => `$${i} IS NULL`).join(' OR ')} THEN NULL ELSE ${d === 'sqlite3' ? 'max' : 'GREATEST'}(${a.map((_, i) => `$${i}`).join(', ')}) END`, ...a.map(f))),
+  ROUND: num('ROUND', 1, 2, (d, [x, p]) => {
+    const places = p ? f(p) : bound(0);
+    return d === 'pg' ? tpl('ROUND($0, $1)::float8', pgNum(f(x)), pgInt(places)) : tpl('ROUND($0, $1)', f(x), places);
+  }),
+  MOD: num('MOD', 2, 2, (d, [a, b]) => d === 'pg'
+    ? tpl('MOD($0, NULLIF($1, 0))::float8', pgNum(f(a)), pgNum(f(b)))
+    : tpl(d === 'mysql2' ? 'MOD($0, NULLIF($1, 0))' : 'mod($0, NULLIF($1, 0))', f(a), f(b))),
+  POWER: num('POWER', 2, 2, (d, [a, b]) => tpl(
+    'CASE WHEN $0 < 0 AND $1 <> FLOOR($1) THEN NULL ELSE $2 END', f(a), f(b),
+    tpl(d === 'pg' ? 'POWER(($0)::float8, ($1)::float8)' : 'POWER($0, $1)', f(a), f(b)),
+  )),
+  SQRT: num('SQRT', 1, 1, (d, [x]) => unsafeNull('$0 < 0', f(x), tpl('SQRT($0)', f(x)))),
+  EXP: num('EXP', 1, 1, (_d, [x]) => tpl('EXP($0)', f(x))),
+  LOG: num('LOG', 1, 2, (d, [x, base]) => unsafeNull('$0 <= 0', f(x), base
+    ? tpl(d === 'pg' ? 'LOG(($1)::numeric, ($0)::numeric)::float8' : 'LOG($1, $0)', f(x), f(base))
+    : tpl(d === 'sqlite3' ? 'ln($0)' : 'LN($0)', f(x)))),
+  ABS: num('ABS', 1, 1, (_d, [x]) => tpl('ABS($0)', f(x))),
+  CEILING: num('CEILING', 1, 1, (d, [x]) => tpl(d === 'sqlite3' ? 'ceil($0)' : 'CEILING($0)', f(x))),
+  FLOOR: num('FLOOR', 1, 1, (_d, [x]) => tpl('FLOOR($0)', f(x))),
+  INT: num('INT', 1, 1, (d, [x]) => tpl(d === 'pg' ? 'TRUNC($0)' : d === 'mysql2' ? 'TRUNCATE($0, 0)' : 'CAST($0 AS INTEGER)', f(x))),
+  CONCAT: text('CONCAT', [], 'string', (d, a) => concat(d, a.map((x) => t(d, x))), 1, 255),
+  LEN: text('LEN', ['text'], 'number', (d, [s]) => len(d, t(d, s))),
+  LOWER: text('LOWER', ['text'], 'string', (d, [s]) => tpl('LOWER($0)', t(d, s))),
+  UPPER: text('UPPER', ['text'], 'string', (d, [s]) => tpl('UPPER($0)', t(d, s))),
+  TRIM: text('TRIM', ['text'], 'string', (d, [s]) => tpl('TRIM($0)', t(d, s))),
+  URL: text('URL', ['text'], 'string', (d, [s]) => t(d, s)),
+  LEFT: text('LEFT', ['text', 'number'], 'string', (d, [s, n]) => d === 'sqlite3'
+    ? tpl('SUBSTR($0, 1, $1)', t(d, s), greatest0(d, f(n)))
+    : tpl(d === 'pg' ? 'LEFT($0, $1)' : 'LEFT($0, $1)', t(d, s), d === 'pg' ? pgInt(greatest0(d, f(n))) : greatest0(d, f(n)))),
+  RIGHT: text('RIGHT', ['text', 'number'], 'string', (d, [s, n]) => d === 'sqlite3'
+    ? tpl(`CASE WHEN $1 <= 0 THEN '' ELSE SUBSTR($0, -($1)) END`, t(d, s), f(n))
+    : tpl('RIGHT($0, $1)', t(d, s), d === 'pg' ? pgInt(greatest0(d, f(n))) : greatest0(d, f(n)))),
+  MID: text('MID', ['text', 'number', 'number'], 'string', (d, [s, start, count]) => substr(d, t(d, s), f(start), f(count))),
+  SUBSTR: text('SUBSTR', ['text', 'number', 'number'], 'string', (d, [s, start, count]) => substr(d, t(d, s), f(start), count && f(count)), 2, 3),
+  REPLACE: text('REPLACE', ['text', 'text', 'text'], 'string', (d, [s, a, b]) => tpl('REPLACE($0, $1, $2)', t(d, s), t(d, a), t(d, b))),
+  SEARCH: text('SEARCH', ['text', 'text'], 'number', (d, [s, needle]) => d === 'pg'
+    ? tpl('STRPOS($0, $1)', t(d, s), t(d, needle))
+    : d === 'mysql2' ? tpl('LOCATE($1, $0)', t(d, s), t(d, needle)) : tpl('INSTR($0, $1)', t(d, s), t(d, needle))),
+  REPT: text('REPT', ['text', 'number'], 'string', (d, [s, n]) => {
+    const times = tpl(d === 'sqlite3' ? 'min(max($0, 0), 1000)' : 'LEAST(GREATEST($0, 0), 1000)', f(n));
+    if (d === 'sqlite3') return tpl(`REPLACE(hex(zeroblob($1)), '00', $0)`, t(d, s), times);
+    return tpl('REPEAT($0, $1)', t(d, s), d === 'pg' ? pgInt(times) : times);
+  }),
+  IF: {
+    min: 2, max: 3,
+    type: (a, at) => { check('IF', ['bool'])(a, at); return unify(a.slice(1).map((x) => x.type)); },
+    sql: (d, [c, a, b]) => {
+      const type = unify([a, b].filter(Boolean).map((x) => x.type));
+      return ifThenElse(asCondition(c), castTo(d, a, type), b ? castTo(d, b, type) : new Fragment('NULL', []));
+    },
+  },
+  SWITCH: {
+    min: 3, max: 255,
+    type: (a) => unify(switchResults(a).map((x) => x.type)),
+    sql: (d, a) => {
+      const type = unify(switchResults(a).map((x) => x.type));
+      const [subject, ...rest] = a;
+      const cases: Fragment[] = [];
+      for (let i = 0; i + 1 < rest.length; i += 2) {
+        cases.push(tpl('WHEN $0 = $1 THEN $2', castTo(d, subject, unify([subject.type, rest[i].type])), castTo(d, rest[i], unify([subject.type, rest[i].type])), castTo(d, rest[i + 1], type)));
+      }
+      const fallback = rest.length % 2 === 1 ? castTo(d, rest[rest.length - 1], type) : new Fragment('NULL', []);
+      return new Fragment(`CASE ${cases.map((c) => c.sql).join(' ')} ELSE (${fallback.sql}) END`, [...cases.flatMap((c) => c.bindings), ...fallback.bindings]);
+    },
+  },
+  AND: { min: 1, max: 255, type: (a, at) => { check('AND', [], 'bool')(a, at); return 'boolean'; }, sql: (_d, a) => joined(a.map(asCondition), ' AND ') },
+  OR: { min: 1, max: 255, type: (a, at) => { check('OR', [], 'bool')(a, at); return 'boolean'; }, sql: (_d, a) => joined(a.map(asCondition), ' OR ') },
+  NOT: { min: 1, max: 1, type: (a, at) => { check('NOT', ['bool'])(a, at); return 'boolean'; }, sql: (_d, [x]) => tpl('NOT $0', asCondition(x)) },
+  BLANK: { min: 0, max: 0, type: () => 'null', sql: () => new Fragment('NULL', []) },
+  ISBLANK: {
+    min: 1, max: 1, type: () => 'boolean',
+    sql: (_d, [x]) => (x.type === 'string' ? tpl(`$0 IS NULL OR $0 = ''`, x.sql) : x.type === 'null' ? new Fragment('1 = 1', []) : tpl('$0 IS NULL', x.sql)),
+  },
+  DAY: datePart('DAY'), MONTH: datePart('MONTH'), YEAR: datePart('YEAR'),
+  HOUR: datePart('HOUR'), MINUTE: datePart('MINUTE'), SECOND: datePart('SECOND'),
+  ...dateFunctions,
+};
+
+function substr(d: Dialect, s: Fragment, start: Fragment, count?: Fragment): Fragment {
+  if (d === 'pg') return count ? tpl('SUBSTRING($0 FROM $1 FOR $2)', s, pgInt(start), pgInt(greatest0(d, count))) : tpl('SUBSTRING($0 FROM $1)', s, pgInt(start));
+  if (d === 'mysql2') return count ? tpl('SUBSTRING($0, $1, $2)', s, start, greatest0(d, count)) : tpl('SUBSTRING($0, $1)', s, start);
+  return count ? tpl('SUBSTR($0, $1, $2)', s, start, greatest0(d, count)) : tpl('SUBSTR($0, $1)', s, start);
+}
+
+/** SWITCH(subject, pattern1, result1, …, default?): the result arguments. */
+function switchResults(a: Compiled[]): Compiled[] {
+  const rest = a.slice(1);
+  const out = rest.filter((_, i) => i % 2 === 1);
+  if (rest.length % 2 === 1) out.push(rest[rest.length - 1]);
+  return out;
+}
+

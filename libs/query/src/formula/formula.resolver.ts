@@ -1,0 +1,77 @@
+import type { ColumnMeta, Dialect } from '../column/column.types';
+import { Fragment } from '../compile/sql-fragment';
+import type { FormulaType } from './formula.ast';
+import { formulaError } from './formula.error';
+import { parseFormula } from './formula.parser';
+import { compileNode, type FormulaContext } from './formula.compiler';
+import { tpl, type Compiled } from './formula.sql';
+
+/** A column a formula may reference; Formula columns carry their text in colOptions.formula. */
+export type FormulaColumn = ColumnMeta & { colOptions?: { formula?: string; formula_raw?: string } & Record<string, unknown> };
+
+const NUMBER = new Set(['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'AutoNumber', 'Year', 'Count']);
+const TEXT = new Set(['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'SingleSelect', 'MultiSelect', 'JSON', 'Time', 'UUID', 'GeoData', 'User', 'CreatedBy', 'LastModifiedBy']);
+const DATETIME = new Set(['DateTime', 'CreatedTime', 'LastModifiedTime']);
+
+/** The formula type of a physical column, or undefined when formulas cannot use it. */
+export function formulaTypeOf(column: ColumnMeta): FormulaType | undefined {
+  if (column.uidt === 'ID') return column.dt && /char|text|uuid/i.test(column.dt) ? 'string' : 'number';
+  if (NUMBER.has(column.uidt)) return 'number';
+  if (TEXT.has(column.uidt)) return 'string';
+  if (column.uidt === 'Checkbox') return 'boolean';
+  if (column.uidt === 'Date') return 'date';
+  if (DATETIME.has(column.uidt)) return 'datetime';
+  return undefined;
+}
+
+/** Options of {@link columnFormulaContext}. */
+export interface ColumnFormulaOptions {
+  dialect: Dialect;
+  columns: FormulaColumn[];
+  /** Table alias qualifying column names (`t.col`). */
+  alias?: string;
+  /** SQL of virtual columns the caller computes (Lookup, Rollup, Links), by column id. */
+  virtual?: (column: FormulaColumn) => Compiled | undefined;
+}
+
+function physical(d: Dialect, column: FormulaColumn, type: FormulaType, alias?: string): Compiled {
+  const id = new Fragment('??', [alias ? `${alias}.${column.column_name}` : column.column_name]);
+  if (d !== 'pg') return { sql: id, type };
+  // pg: one representation per type (float8, text, UTC timestamp) so mixed operands agree.
+  if (type === 'number') return { sql: tpl('($0)::float8', id), type };
+  if (type === 'string') return { sql: tpl('($0)::text', id), type };
+  if (type === 'datetime') return { sql: column.dt === 'timestamp' ? id : tpl(`($0 AT TIME ZONE 'UTC')`, id), type };
+  return { sql: id, type };
+}
+
+/**
+ * A compile context whose `{Field}` references name the table's columns (by
+ * title, case-insensitively as a fallback, or by id). Formula columns are
+ * compiled in place, so formulas may use formulas; a cycle is refused.
+ */
+export function columnFormulaContext(options: ColumnFormulaOptions, visiting: string[] = []): FormulaContext {
+  const { dialect, columns } = options;
+  const find = (name: string) => columns.find((c) => c.title === name) ?? columns.find((c) => c.id === name)
+    ?? columns.find((c) => c.title.toLowerCase() === name.toLowerCase());
+  return {
+    dialect,
+    resolve(name, pos) {
+      const column = find(name);
+      if (!column) throw formulaError(`unknown field {${name}}`, pos);
+      if (column.uidt === 'Formula') {
+        if (visiting.includes(column.id)) {
+          const path = [...visiting, column.id].map((id) => columns.find((c) => c.id === id)?.title ?? id);
+          throw formulaError(`formulas reference each other in a cycle: ${path.join(' → ')}`, pos);
+        }
+        const text = column.colOptions?.formula;
+        if (!text) throw formulaError(`field {${column.title}} has no formula`, pos);
+        return compileNode(columnFormulaContext(options, [...visiting, column.id]), parseFormula(text));
+      }
+      const computed = options.virtual?.(column);
+      if (computed) return computed;
+      const type = formulaTypeOf(column);
+      if (!type) throw formulaError(`field {${column.title}} (${column.uidt}) cannot be used in a formula`, pos);
+      return physical(dialect, column, type, options.alias);
+    },
+  };
+}
