@@ -3,7 +3,7 @@
  * of the NocoDB v1 records API, and their translation to knex for pg, mysql2 and sqlite3.
  */
 export { QueryError, isQueryError, QUERY_ERROR_STATUS, type QueryErrorCode, type QueryErrorInit } from './query-error';
-export type { ColumnMeta, Dialect } from './column/column.types';
+export type { ColumnMeta, ComputedColumn, Dialect } from './column/column.types';
 export { ColumnIndex } from './column/column-index';
 export { columnKind, isLinkColumn, type ColumnKind } from './column/column-kind';
 export type {
@@ -23,6 +23,7 @@ export { parseSort, parseSortArrJson, sortsFromRows } from './sort/sort.parser';
 export { applySort, type SortCompileOptions } from './sort/sort.compiler';
 export { resolveFields, type FieldsOptions } from './fields/fields.resolver';
 export { buildPageInfo, parsePagination, type PageInfo, type Pagination, type PaginationOptions } from './paging/pagination';
+export { formulaKind } from './formula/formula-kind';
 export {
   compileFormula, parseFormula, presentFormulaValue, formulaTypeOf, fieldReferences, FORMULA_FUNCTIONS, FORMULA_LIMITS,
   type CompiledFormula, type FormulaType, type FormulaColumn, type ColumnFormulaOptions,

@@ -16,6 +16,7 @@ const VIRTUAL_UIDTS = new Set([
 /** The comparison kind of a column, from its uidt (and dt for ID columns). */
 export function columnKind(column: ColumnMeta): ColumnKind {
   const { uidt } = column;
+  if (column.computed) return column.computed.kind;
   if (VIRTUAL_UIDTS.has(uidt)) return 'virtual';
   if (NUMBER_UIDTS.has(uidt)) return 'number';
   if (uidt === 'ID') return isTextDt(column.dt) ? 'text' : 'number';

@@ -1,3 +1,11 @@
+import type { Fragment } from '../compile/sql-fragment';
+
+/** A computed column (Formula, Lookup, Rollup): its SQL expression and how it compares. */
+export interface ComputedColumn {
+  expression: Fragment;
+  kind: 'text' | 'number' | 'checkbox' | 'date' | 'datetime';
+}
+
 /** A column as the meta service stores it (the fields this library reads). */
 export interface ColumnMeta {
   /** Column id (`c` + 14 characters). */
@@ -16,6 +24,8 @@ export interface ColumnMeta {
   system?: boolean;
   /** Select options for SingleSelect / MultiSelect. */
   colOptions?: { options?: { title: string; order?: number }[] };
+  /** Set for computed columns: filters and sorts use the expression instead of column_name. */
+  computed?: ComputedColumn;
 }
 
 /** The knex client names Tabula supports. */

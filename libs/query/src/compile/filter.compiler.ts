@@ -87,6 +87,7 @@ function compileLeaf(cond: FilterCondition, ctx: GroupContext): Fragment | null 
   assertOpSupported(column, kind, op);
   assertValueTypes(cond.value, kind, op);
   const name = ctx.tableAlias ? `${ctx.tableAlias}.${column.column_name}` : column.column_name;
-  const condCtx: ConditionContext = { dialect: ctx.dialect, d: ctx.d, now: ctx.now, column, kind, col: ident(name) };
+  const col = column.computed ? column.computed.expression : ident(name);
+  const condCtx: ConditionContext = { dialect: ctx.dialect, d: ctx.d, now: ctx.now, column, kind, col };
   return compileCondition(cond, condCtx);
 }

@@ -34,6 +34,11 @@ export function applySort<Q extends Knex.QueryBuilder>(
       qb.orderByRaw(`? ${direction === 'count-desc' ? 'DESC' : 'ASC'}`, [options.linkCount(column)]);
       continue;
     }
+    if (column.computed) {
+      const { sql, bindings } = column.computed.expression;
+      qb.orderByRaw(orderTerm(dialect, direction === 'desc').replace(/\?\?/g, () => `(${sql})`), [...bindings]);
+      continue;
+    }
     const name = options.tableAlias ? `${options.tableAlias}.${column.column_name}` : column.column_name;
     // PostgreSQL's json type has no ordering: JSON columns sort by their text.
     const asText = dialect === 'pg' && columnKind(column) === 'json';

@@ -2,6 +2,7 @@ import { ColumnIndex, type ColumnMeta } from '@tabula/query';
 import type { ColumnInfo } from '@tabula/contracts';
 import type { ServiceClient } from '@tabula/http';
 import { buildTableModel, type TableModel } from '../model/table-model';
+import { computedOf } from '../model/formula-columns';
 import type { SourceRegistry, SourceHandle } from '../sources/source-registry';
 import { fetchTableContext } from './meta.client';
 import { TableContextCache } from './table-context.cache';
@@ -20,6 +21,7 @@ export function toColumnMeta(c: ColumnInfo): ColumnMeta {
   return {
     id: c.id, title: c.title, column_name: c.column_name, uidt: c.uidt, dt: c.dt ?? undefined, pk: c.pk, system: c.system,
     colOptions: c.colOptions?.options ? { options: c.colOptions.options } : undefined,
+    computed: computedOf(c),
   };
 }
 

@@ -9,6 +9,8 @@ import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
 import type { DataPorts } from '../app';
+import type { TableHandle } from '../context/table-handle';
+import { formulaPlanOf } from '../model/formula-columns';
 
 /** Options of {@link insertRecords}. */
 export interface InsertOptions {
@@ -23,6 +25,10 @@ export interface InsertOptions {
  * one transaction inserts all rows (one statement RETURNING the stored rows
  * on pg/sqlite; re-read on mysql) and enqueues one `records.after.insert` event.
  */
+function hasFormulas(model: TableHandle['model']): boolean {
+  return model.outputColumns.some((c) => formulaPlanOf(c));
+}
+
 export async function insertRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<ApiRecord[]> {
   if (options.bulk) checkBulkSize(ports, bodies);
   const { handle } = await openTable(ports, principal, ref, 'data.write');
@@ -33,7 +39,8 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
     await checkUnique(trx, handle, rows, [], options.bulk);
     await assignOrder(trx, handle, rows, options.before);
     const stored = await insertRows(trx, handle, rows, handle.model.outputColumns);
-    const records = handle.source.dialect === 'mysql2'
+    // Formula values are computed by SELECT: re-read when the table has any (no RETURNING for them).
+    const records = handle.source.dialect === 'mysql2' || hasFormulas(handle.model)
       ? await readBack(trx, handle, stored.map((r) => keyOf(handle, r)))
       : stored.map((r) => presentRecord(handle.model.outputColumns, r));
     return { result: records, change: { op, rows: records, principal } };

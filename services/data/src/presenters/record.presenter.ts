@@ -1,6 +1,8 @@
 import type { ColumnInfo } from '@tabula/contracts';
 import { parseInstant, utcText } from '../values/date.coercers';
 import { isCreatedAt, isUpdatedAt } from '../model/column-roles';
+import { presentFormulaValue } from '@tabula/query';
+import { formulaPlanOf } from '../model/formula-columns';
 
 /** A record as the API returns it: column title → formatted value. */
 export type ApiRecord = Record<string, unknown>;
@@ -36,6 +38,8 @@ const asNumber = (value: unknown): unknown => {
 
 /** The formatter of non-null values of a column, chosen once per column (list pages format thousands of values). */
 function formatOf(column: ColumnInfo): Format {
+  const formula = formulaPlanOf(column);
+  if (formula) return (v) => (formula.compiled ? presentFormulaValue(formula.compiled.type, v) : null);
   if (column.uidt === 'DateTime' || isCreatedAt(column) || isUpdatedAt(column)) return presentDateTime;
   if (column.uidt === 'Date') return (v) => (v instanceof Date ? utcText(v).slice(0, 10) : String(v).slice(0, 10));
   if (NUMERIC.has(column.uidt)) return asNumber;

@@ -3,9 +3,11 @@ import type { TableHandle } from '../context/table-handle';
 import type { DbRow } from '../model/record-writer';
 import type { KeyWhere } from '../model/row-id';
 import { tableOf, type Db } from './records.repository';
+import { formulaPlanOf } from '../model/formula-columns';
 
+/** Stored columns to return (formula values are computed by SELECT, never returned by INSERT). */
 function names(columns: ColumnInfo[]): string[] {
-  return columns.map((c) => c.column_name);
+  return columns.filter((c) => !formulaPlanOf(c)).map((c) => c.column_name);
 }
 
 /**

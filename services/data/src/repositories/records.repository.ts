@@ -4,6 +4,7 @@ import type { ColumnInfo } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
 import type { KeyWhere } from '../model/row-id';
 import type { DbRow } from '../model/record-writer';
+import { selectItem } from '../model/formula-columns';
 
 /** A knex or an open transaction on the table's source. */
 export type Db = Knex | Knex.Transaction;
@@ -23,8 +24,8 @@ export function tableOf(db: Db, handle: TableHandle): Knex.QueryBuilder {
   return handle.source.schema ? db.withSchema(handle.source.schema).from(name) : db.from(name);
 }
 
-function names(columns: ColumnInfo[]): string[] {
-  return columns.map((c) => c.column_name);
+function names(db: Db, columns: ColumnInfo[]): (string | Knex.Raw)[] {
+  return columns.map((c) => selectItem(db, c));
 }
 
 /** Restricts a builder to the filter (all values bound, identifiers from metadata). */
@@ -34,7 +35,7 @@ export function filtered(qb: Knex.QueryBuilder, handle: TableHandle, filter: Fil
 
 /** One page: user sorts, then nc_order, then the primary key (a stable order for paging). */
 export async function selectPage(db: Db, handle: TableHandle, q: RowQuery): Promise<DbRow[]> {
-  const qb = filtered(tableOf(db, handle).select(names(q.columns)), handle, q.filter);
+  const qb = filtered(tableOf(db, handle).select(names(db, q.columns)), handle, q.filter);
   applySort(qb, q.sorts, handle.source.dialect);
   if (handle.model.orderColumn) qb.orderBy(handle.model.orderColumn.column_name, 'asc');
   for (const pk of handle.model.primaryKeys) qb.orderBy(pk.column_name, 'asc');
@@ -75,7 +76,7 @@ export async function estimateFilteredRows(db: Db, handle: TableHandle, filter: 
 /** Rows by primary key (one query for any number of keys). */
 export async function selectByKeys(db: Db, handle: TableHandle, keys: KeyWhere[], columns: ColumnInfo[], lock = false): Promise<DbRow[]> {
   if (!keys.length) return [];
-  const qb = whereKeys(tableOf(db, handle).select(names(columns)), handle, keys);
+  const qb = whereKeys(tableOf(db, handle).select(names(db, columns)), handle, keys);
   if (lock && handle.source.dialect !== 'sqlite3') qb.forUpdate();
   return qb;
 }
@@ -89,7 +90,7 @@ export function whereKeys(qb: Knex.QueryBuilder, handle: TableHandle, keys: KeyW
 
 /** Rows matching a filter, locked for an update/delete of all of them. */
 export async function selectMatching(db: Db, handle: TableHandle, filter: FilterGroup, columns: ColumnInfo[]): Promise<DbRow[]> {
-  const qb = filtered(tableOf(db, handle).select(names(columns)), handle, filter);
+  const qb = filtered(tableOf(db, handle).select(names(db, columns)), handle, filter);
   if (handle.source.dialect !== 'sqlite3') qb.forUpdate();
   return qb;
 }

@@ -16,10 +16,10 @@ export const ALL_UIDTS = [
 ] as const;
 
 /** Relationship/formula types that belong to a later issue. */
-export const UNSUPPORTED_UIDTS = new Set(['LinkToAnotherRecord', 'Links', 'Lookup', 'Rollup', 'Formula']);
+export const UNSUPPORTED_UIDTS = new Set(['LinkToAnotherRecord', 'Links', 'Lookup', 'Rollup']);
 
 /** Virtual types: metadata only, no physical column of their own. */
-export const VIRTUAL_UIDTS = new Set(['QrCode', 'Barcode', 'Button']);
+export const VIRTUAL_UIDTS = new Set(['QrCode', 'Barcode', 'Button', 'Formula']);
 
 /** Types that point at a system column instead of having their own. */
 export const SYSTEM_POINTER: Record<string, string> = {

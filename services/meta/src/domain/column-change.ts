@@ -6,6 +6,7 @@ import type { ColumnPatch } from './column-input';
 import { checkTitleFree, checkUidt, optionsOf } from './column-draft';
 import { columnNameOf, uniqueName } from './name-rules';
 import { cdfProblem } from './value-rules';
+import { formulaOptions, formulaTextOf } from './formula-column';
 
 /** Applies a patch to a column's metadata (validated), without touching the database. */
 export function patchedColumn(before: ColumnRow, patch: ColumnPatch, existing: ColumnRow[], dialect: Dialect): ColumnRow {
@@ -14,6 +15,9 @@ export function patchedColumn(before: ColumnRow, patch: ColumnPatch, existing: C
     checkUidt(uidt);
     if (before.system || before.pk) throw errors.badRequest(`The type of system column '${before.title}' cannot change`);
     if (uidt === 'ID') throw errors.badRequest('A table has exactly one primary key: its system Id column');
+  }
+  if ((uidt === 'Formula') !== (before.uidt === 'Formula')) {
+    throw errors.badRequest(`Column '${before.title}' cannot change between Formula and ${uidt === 'Formula' ? before.uidt : uidt}: delete it and add a new column`);
   }
   const after: ColumnRow = { ...before, uidt };
   if (patch.title !== undefined) {
@@ -34,7 +38,9 @@ export function patchedColumn(before: ColumnRow, patch: ColumnPatch, existing: C
   if (patch.meta !== undefined) after.meta = (patch.meta as Record<string, unknown> | null) ?? null;
   if (patch.dtxp !== undefined && !uidt.endsWith('Select')) after.dtxp = patch.dtxp == null ? null : String(patch.dtxp);
   if (patch.dtxs !== undefined) after.dtxs = patch.dtxs == null ? null : String(patch.dtxs);
-  after.col_options = optionsOf({ ...patch, uidt }, uidt === before.uidt || before.uidt.endsWith('Select') ? before.col_options : null);
+  after.col_options = uidt === 'Formula'
+    ? formulaOptions(formulaTextOf(patch as Record<string, unknown>) ?? before.col_options?.formula_raw, after, existing, dialect)
+    : optionsOf({ ...patch, uidt }, uidt === before.uidt || before.uidt.endsWith('Select') ? before.col_options : null);
   const problem = cdfProblem(uidt, after.cdf, after.col_options?.options?.map((o) => o.title) ?? []);
   if (problem) throw errors.badRequest(problem);
   return after;

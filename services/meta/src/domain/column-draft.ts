@@ -7,6 +7,7 @@ import type { ColumnFields } from './column-input';
 import { columnNameOf, uniqueName } from './name-rules';
 import { normaliseOptions, optionsFromDtxp } from './select-options';
 import { cdfProblem } from './value-rules';
+import { formulaOptions, formulaTextOf } from './formula-column';
 
 const KNOWN = new Set<string>([...ALL_UIDTS, 'Order']);
 
@@ -51,7 +52,7 @@ export function buildColumnDraft(fields: ColumnFields, ctx: DraftContext): Colum
   if (fields.uidt === 'ID' || fields.pk) throw errors.badRequest('A table has exactly one primary key: its system Id column');
   checkTitleFree(fields.title, ctx.existing);
   const id = newId('c');
-  const colOptions = optionsOf(fields);
+  let colOptions = optionsOf(fields);
   const problem = cdfProblem(fields.uidt, fields.cdf, colOptions?.options?.map((o) => o.title) ?? []);
   if (problem) throw errors.badRequest(problem);
   let columnName: string | null = null;
@@ -61,7 +62,7 @@ export function buildColumnDraft(fields: ColumnFields, ctx: DraftContext): Colum
     columnName = uniqueName(requested, ctx.existing.map((c) => c.column_name ?? ''));
   }
   const type = physicalTypeOf(ctx.dialect, fields.uidt);
-  return {
+  const draft: ColumnRow = {
     id, fk_model_id: ctx.tableId, base_id: ctx.baseId, title: fields.title, column_name: columnName, uidt: fields.uidt,
     dt: type?.dt ?? null, dtxp: isSelect(fields.uidt) ? null : (fields.dtxp == null ? null : String(fields.dtxp)),
     dtxs: fields.dtxs == null ? (['Decimal', 'Currency', 'Duration'].includes(fields.uidt) ? '2' : null) : String(fields.dtxs),
@@ -70,4 +71,9 @@ export function buildColumnDraft(fields: ColumnFields, ctx: DraftContext): Colum
     meta: (fields.meta as Record<string, unknown> | null | undefined) ?? null, order: ctx.order,
     description: fields.description ?? null, col_options: colOptions,
   };
+  if (fields.uidt === 'Formula') {
+    colOptions = formulaOptions(formulaTextOf(fields as Record<string, unknown>), draft, ctx.existing, ctx.dialect);
+    draft.col_options = colOptions;
+  }
+  return draft;
 }

@@ -3,11 +3,12 @@ import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../app';
 import { inSourceAndMetaTransaction } from '../lib/source-transaction';
-import { deleteColumn as deleteRow, type ColumnRow } from '../repositories/column.repository';
+import { deleteColumn as deleteRow, listColumns, type ColumnRow } from '../repositories/column.repository';
 import { enqueueColumnEvent } from '../events/meta-event.producer';
 import { dropPhysicalColumn } from '../ddl/column-ddl';
 import type { SourceHandle } from '../ddl/dialect';
 import { requireColumn } from './access';
+import { formulasUsing } from './formula-column';
 
 /** Refuses to drop what the table cannot live without. */
 export function assertDroppable(column: ColumnRow): void {
@@ -18,6 +19,10 @@ export function assertDroppable(column: ColumnRow): void {
 /** Drops one column's data and metadata inside the caller's transactions. */
 export async function dropColumnIn(ddl: SourceHandle, trx: Knex, tableName: string, column: ColumnRow, principal: Principal): Promise<void> {
   assertDroppable(column);
+  const using = formulasUsing(column.id, await listColumns(trx, column.fk_model_id));
+  if (using.length) {
+    throw errors.badRequest(`Column '${column.title}' is used by formula ${using.map((c) => `'${c.title}'`).join(', ')}: change or delete the formula first`);
+  }
   await dropPhysicalColumn(ddl, tableName, column);
   await deleteRow(trx, column.id);
   await enqueueColumnEvent(trx, 'deleted', column, principal);

@@ -14,7 +14,8 @@ export function presentColumn(row: ColumnRow): ColumnInfo & { base_id: string; c
     uidt: row.uidt, dt: row.dt, dtxp: numberish(row.dtxp), dtxs: numberish(row.dtxs),
     pk: row.pk, pv: row.pv, rqd: row.rqd, unique: row.unique, ai: row.ai, au: row.au, cdf: row.cdf, system: row.system,
     meta: row.meta ?? {}, order: Number(row.order), description: row.description,
-    colOptions: options ? { options: [...options].sort((a, b) => a.order - b.order) } : undefined,
+    colOptions: options ? { options: [...options].sort((a, b) => a.order - b.order) }
+      : row.col_options?.formula !== undefined ? { formula: row.col_options.formula, formula_raw: row.col_options.formula_raw } : undefined,
     created_at: row.created_at, updated_at: row.updated_at,
   };
 }

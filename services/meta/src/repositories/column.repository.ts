@@ -23,7 +23,8 @@ export interface ColumnRow {
   meta: Record<string, unknown> | null;
   order: number;
   description: string | null;
-  col_options: { options?: SelectOption[] } | null;
+  /** Select options, or a Formula's `{ formula, formula_raw }`. */
+  col_options: { options?: SelectOption[]; formula?: string; formula_raw?: string } | null;
   created_at?: Date;
   updated_at?: Date;
 }

@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import type { ColumnInfo, TableContext } from '@tabula/contracts';
+import { compileFormula, formulaKind, isQueryError, type CompiledFormula, type Dialect, type FormulaColumn } from '@tabula/query';
+
+/** A formula column as the data service reads it: the compiled SQL, or why it cannot compile. */
+export interface FormulaPlan {
+  compiled?: CompiledFormula;
+  /** Why the formula no longer compiles (a referenced column changed type); values read as null. */
+  problem?: string;
+}
+
+const plans = new WeakMap<ColumnInfo, FormulaPlan>();
+
+/** The source dialect of a table context. */
+export function dialectOf(context: TableContext): Dialect {
+  const source = context.source as { is_meta?: boolean; type?: string };
+  return source.is_meta || !source.type ? 'pg' : (source.type as Dialect);
+}
+
+/**
+ * The table's Formula columns, compiled once per cached table context. Each
+ * gets a synthetic `column_name` (the SELECT alias) so rows and presenters
+ * treat it like any column.
+ */
+export function formulaColumns(context: TableContext): ColumnInfo[] {
+  const dialect = dialectOf(context);
+  const all = context.table.columns as FormulaColumn[];
+  return context.table.columns.filter((c) => c.uidt === 'Formula').map((c) => {
+    const column: ColumnInfo = { ...c, column_name: `__nc_formula_${c.id}`, dt: 'formula', rqd: false, unique: false, pk: false, ai: false };
+    const formula = (c.colOptions as { formula?: string } | undefined)?.formula ?? '';
+    try {
+      plans.set(column, { compiled: compileFormula(formula, { dialect, columns: all }, c as FormulaColumn) });
+    } catch (err) {
+      if (!isQueryError(err)) throw err;
+      plans.set(column, { problem: err.message });
+    }
+    return column;
+  });
+}
+
+/** The compiled plan of a formula column (undefined for other columns). */
+export function formulaPlanOf(column: ColumnInfo): FormulaPlan | undefined {
+  return plans.get(column);
+}
+
+/** The SELECT item of a column: its name, or a formula's expression under the column's alias. */
+export function selectItem(db: Knex, column: ColumnInfo): string | Knex.Raw {
+  const plan = plans.get(column);
+  if (!plan) return column.column_name;
+  if (!plan.compiled) return db.raw('NULL AS ??', [column.column_name]);
+  const { sql, bindings } = plan.compiled.select;
+  return db.raw(`${sql} AS ??`, [...bindings, column.column_name]);
+}
+
+/** The query library's computed-column info of a formula column. */
+export function computedOf(column: ColumnInfo) {
+  const compiled = plans.get(column)?.compiled;
+  return compiled ? { expression: compiled.expression, kind: formulaKind(compiled.type) } : undefined;
+}
