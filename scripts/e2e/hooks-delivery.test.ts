@@ -135,6 +135,30 @@ describe('hook delivery end to end', () => {
     expect(bad.body).toMatchObject({ error: 'ERR_WEBHOOK_ERROR' });
   });
 
+  it('JSON bodies with every spec template variable, ending in `}}}` or written as triple-stash, are accepted and render', async () => {
+    const bodies: Record<string, string> = {
+      'tpl-data': '{"payload":{{ json data }}}',
+      'tpl-rows': '{"rows":{{ json data.rows }}}',
+      'tpl-rows-triple': '{"rows":{{{ json data.rows }}}}',
+      'tpl-nested': '{"a":{"rows":{{ json data.rows }}}}',
+      'tpl-table': '{"table":{"name":"{{ data.table_name }}"}}',
+      'tpl-user': '{"user":{"email":"{{ user.email }}"}}',
+      'tpl-user-triple': '{"email":{{{ json user.email }}}}',
+    };
+    for (const [label, body] of Object.entries(bodies)) {
+      await hook(label, 'v2', 'insert', { notification: { type: 'URL', payload: { method: 'POST', path: `${sink.url}/${label}`, body } } });
+    }
+    await api('POST', `${data}/${t.baseId}/Items`, { Name: 'templated', Qty: 7 });
+    const [whole] = await received('tpl-data', 1);
+    expect(whole.payload).toMatchObject({ type: 'records.after.insert', base_id: t.baseId, data: { table_name: 'Items', rows: [{ Name: 'templated', Qty: 7 }] } });
+    expect(whole.payload).not.toHaveProperty('rows');
+    for (const label of ['tpl-rows', 'tpl-rows-triple']) expect((await received(label, 1))[0]).toEqual({ rows: [expect.objectContaining({ Name: 'templated', Qty: 7 })] });
+    expect((await received('tpl-nested', 1))[0]).toEqual({ a: { rows: [expect.objectContaining({ Name: 'templated' })] } });
+    expect((await received('tpl-table', 1))[0]).toEqual({ table: { name: 'Items' } });
+    expect((await received('tpl-user', 1))[0]).toEqual({ user: { email: 'hooks-delivery@example.com' } });
+    expect((await received('tpl-user-triple', 1))[0]).toEqual({ email: 'hooks-delivery@example.com' });
+  });
+
   it('410 Gone stops retries and deactivates the hook; PATCH rotates the secret', async () => {
     const h = await hook('gone', 'v2', 'insert');
     sink.script('/gone', [410]);
