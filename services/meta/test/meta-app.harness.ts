@@ -18,9 +18,15 @@ export const INTERNAL = 'internal-secret-for-the-meta-service-tests-0123456789';
 /** Stands in for the auth service's membership endpoints (a service test must not import auth). */
 export class FakeAuth implements ServiceClient {
   readonly roles = new Map<string, string>();
+  /** Makes role grants fail: auth answers 500, or cannot be reached. */
+  failGrants?: 'error' | 'unreachable';
 
   async request<T>(service: string, req: ServiceRequest): Promise<ServiceResponse<T>> {
     const member = /^\/internal\/bases\/([^/]+)\/members\/([^/]+)$/.exec(req.path);
+    if (service === 'auth' && member && req.method === 'PUT' && this.failGrants) {
+      if (this.failGrants === 'unreachable') throw new Error('connect ECONNREFUSED auth');
+      return { status: 500, body: { error: 'ERR_INTERNAL_SERVER', message: 'Internal server error' } as T };
+    }
     if (service === 'auth' && member) {
       const key = `${decodeURIComponent(member[1])}:${decodeURIComponent(member[2])}`;
       if (req.method === 'PUT') this.roles.set(key, (req.body as { role: string }).role);
