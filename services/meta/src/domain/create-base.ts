@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Knex } from 'knex';
 import { AppError, errors } from '@tabula/http';
 import { isSuper, type Principal } from '@tabula/auth';
 import type { MetaPorts } from '../app';
@@ -82,8 +83,14 @@ export async function createBase(ports: MetaPorts, principal: Principal, input: 
   return (await findBase(ports.db, id))!;
 }
 
-async function storeBase(
-  ports: MetaPorts, principal: Principal, input: z.infer<typeof createBaseSchema>, id: string, sources: Partial<SourceRow>[],
+/**
+ * Stores a base and its sources with the created event, runs `more` (a
+ * duplicate records its tables there) and grants the owner, all in one
+ * metadata transaction.
+ */
+export async function storeBase(
+  ports: MetaPorts, principal: Principal, input: Pick<z.infer<typeof createBaseSchema>, 'title' | 'description' | 'color' | 'meta'>,
+  id: string, sources: Partial<SourceRow>[], more?: (trx: Knex.Transaction) => Promise<void>,
 ): Promise<void> {
   await inMetaTransaction(ports, async (trx) => {
     await insertBase(trx, {
@@ -95,6 +102,7 @@ async function storeBase(
     for (const s of sources.filter((x) => !x.is_meta)) {
       await importSourceTables(trx, { id: s.id!, base_id: id }, ports.sources.handleOf((await findSource(trx, s.id!))!), principal);
     }
+    await more?.(trx);
     await grantOwner(ports, id, principal);
   });
 }
