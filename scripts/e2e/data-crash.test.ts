@@ -6,7 +6,11 @@ import { createTestDatabase, describeWithBackend, startTestCluster, type TestClu
  * Issue 5 crash test: the data service process is SIGKILLed in the middle of a
  * 1000-row bulk insert (cluster mode, Redis bus). Afterwards the table holds
  * either all 1000 rows and the outbox exactly one bulkInsert event carrying
- * them (published once data is back), or neither.
+ * them (published once data is back), or neither. Two kills are placed
+ * deterministically: between the INSERT and the COMMIT (the test holds a lock
+ * that parks the write's outbox INSERT, which comes after the rows' INSERT in
+ * the same transaction) → neither; and just after the COMMIT → both. The
+ * timed kills in between land wherever they land, and must give one of the two.
  */
 let database: TestDatabase;
 let cluster: TestCluster;
@@ -48,8 +52,34 @@ async function eventsOf(marker: string): Promise<{ rows: number; published: bool
     .map(({ e, published }) => ({ rows: (JSON.parse(e.rowsJson) as unknown[]).length, published }));
 }
 
-/** When to kill: while the INSERT runs, as soon as the rows are committed (before the answer and the relay), or after a delay. */
-type KillAt = 'mid-insert' | 'after-commit' | number;
+/**
+ * When to kill: while the INSERT runs, between the INSERT and the COMMIT, as
+ * soon as the rows are committed (before the answer and the relay), or after a delay.
+ */
+type KillAt = 'mid-insert' | 'before-commit' | 'after-commit' | number;
+
+/**
+ * Holds SHARE on data.outbox in an open transaction. A write's INSERT into the
+ * user table still goes through (another table), but its outbox INSERT (ROW
+ * EXCLUSIVE, same transaction, before the COMMIT) waits: the write is parked
+ * between its INSERT and its COMMIT until `release`.
+ */
+async function holdOutbox(): Promise<{ release(): Promise<void> }> {
+  const trx = await db.transaction();
+  await trx.raw('LOCK TABLE data.outbox IN SHARE MODE');
+  return { release: async () => { await trx.rollback(); } };
+}
+
+/** True once a backend has inserted into the user table (holds its write lock) and waits for the outbox. */
+async function parkedBeforeCommit(): Promise<boolean> {
+  const res = await db.raw(
+    `select count(*)::int as n from pg_locks waiting join pg_locks holding on holding.pid = waiting.pid
+     where not waiting.granted and waiting.relation = 'data.outbox'::regclass
+       and holding.granted and holding.mode = 'RowExclusiveLock' and holding.relation = ?::regclass`,
+    [`"${baseId}"."${tableName}"`],
+  );
+  return res.rows[0].n > 0;
+}
 
 async function rowsOf(marker: string): Promise<number> {
   const [{ n }] = await db.withSchema(baseId).table(tableName).where('name', 'like', `${marker}-%`).count({ n: '*' });
@@ -61,11 +91,15 @@ async function crashDuring(marker: string, killAt: KillAt): Promise<{ rows: numb
   const bodies = Array.from({ length: 1000 }, (_, i) => ({ Name: `${marker}-${i}`, Qty: i }));
   // The gateway may hold sockets to the killed process: wait until data answers through it.
   expect(await until(async () => (await fetch(`${cluster.gatewayUrl}/api/v1/db/data/noco/${baseId}/Items?limit=1`, { headers: { 'xc-auth': token } })).status === 200, 10_000)).toBe(true);
+  const hold = killAt === 'before-commit' ? await holdOutbox() : undefined;
   const request = call(`/api/v1/db/data/bulk/noco/${baseId}/Items`, bodies).catch(() => undefined);
   if (killAt === 'mid-insert') expect(await until(insertRunning, 10_000)).toBe(true);
+  else if (killAt === 'before-commit') expect(await until(parkedBeforeCommit, 10_000)).toBe(true);
   else if (killAt === 'after-commit') expect(await until(async () => (await rowsOf(marker)) > 0, 10_000)).toBe(true);
   else await new Promise((r) => setTimeout(r, killAt));
   await cluster.kill('data');
+  // The parked backend now finishes the outbox INSERT and waits for a COMMIT its dead client never sends.
+  await hold?.release();
   await request;
   // The orphaned backend rolls back (or had committed) once it sees the client gone.
   await until(async () => !(await insertRunning()), 10_000);
@@ -106,6 +140,10 @@ describeWithBackend('redis', 'data service killed during a bulk insert (cluster 
   ])('leaves all 1000 rows and one event, or neither: killed %s', async (_label, killAt) => {
     const outcome = await crashDuring(`m${String(killAt)}`, killAt);
     expect([all, { rows: 0, events: [] }]).toContainEqual(outcome);
+  }, 30_000);
+
+  it('rolls back a bulk killed between its INSERT and its COMMIT: no row, no event', async () => {
+    expect(await crashDuring('parked', 'before-commit')).toEqual({ rows: 0, events: [] });
   }, 30_000);
 
   it('keeps and publishes the event of a bulk committed just before the kill', async () => {

@@ -55,7 +55,9 @@ describe('records through nocodb-sdk', () => {
     const viewList = await api.dbViewRow.list('noco', baseId, TABLE, views.list[0].id as string, {});
     expect(viewList.list).toHaveLength(1);
     expect(await api.dbTableRow.delete('noco', baseId, TABLE, 1)).toBe(1);
-    expect((await raw('DELETE', `/api/v1/db/data/noco/${baseId}/${TABLE}/1`)).body).toBe(0);
+    const missing = await raw('DELETE', `/api/v1/db/data/noco/${baseId}/${TABLE}/1`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: 'ERR_RECORD_NOT_FOUND' });
   });
 
   it('bulk create, update, update-all, delete and delete-all', async () => {

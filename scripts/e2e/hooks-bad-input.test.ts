@@ -22,6 +22,8 @@ describe('hooks: bad input (400 with the compat-notes body)', () => {
 
   it.each([
     ['unknown event', valid('https://example.com', { event: 'sometimes' })],
+    ['event view (nothing emits it)', valid('https://example.com', { event: 'view' })],
+    ['event field (nothing emits it)', valid('https://example.com', { event: 'field' })],
     ['unknown operation', valid('https://example.com', { operation: 'explode' })],
     ['v3 operation not in the list', valid('https://example.com', { version: 'v3', operation: ['insert', 'bulkInsert'] })],
     ['version v4', valid('https://example.com', { version: 'v4' })],
@@ -60,5 +62,15 @@ describe('hooks: bad input (400 with the compat-notes body)', () => {
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^hk[0-9a-z]{14}$/), active: true, retries: 10, retry_interval: 60000, timeout: 60000, operation: ['insert'] });
     const test = await call(stack.url, t.token, 'POST', `/api/v1/db/meta/tables/${t.tableId}/hooks/test`, { hook: valid('http://127.0.0.1:9/x'), payload: {} });
     expect(test.status).toBe(400);
+  });
+
+  it('PATCH to event view or field (nothing emits them) → 400, the hook unchanged', async () => {
+    const hook = (await create(valid('https://example.com/hook'))).body;
+    for (const event of ['view', 'field']) {
+      const res = await call(stack.url, t.token, 'PATCH', `/api/v1/db/meta/hooks/${hook.id}`, { event });
+      expect(res).toMatchObject({ status: 400, body: { error: 'ERR_INVALID_REQUEST_BODY', msg: `Hooks on '${event}' events are not supported yet (after, before and manual are)` } });
+    }
+    const list = await call(stack.url, t.token, 'GET', `/api/v1/db/meta/tables/${t.tableId}/hooks`);
+    expect(list.body.list.find((h: { id: string }) => h.id === hook.id).event).toBe('after');
   });
 });

@@ -135,6 +135,30 @@ describe('hook delivery end to end', () => {
     expect(bad.body).toMatchObject({ error: 'ERR_WEBHOOK_ERROR' });
   });
 
+  it('JSON bodies with every spec template variable, ending in `}}}` or written as triple-stash, are accepted and render', async () => {
+    const bodies: Record<string, string> = {
+      'tpl-data': '{"payload":{{ json data }}}',
+      'tpl-rows': '{"rows":{{ json data.rows }}}',
+      'tpl-rows-triple': '{"rows":{{{ json data.rows }}}}',
+      'tpl-nested': '{"a":{"rows":{{ json data.rows }}}}',
+      'tpl-table': '{"table":{"name":"{{ data.table_name }}"}}',
+      'tpl-user': '{"user":{"email":"{{ user.email }}"}}',
+      'tpl-user-triple': '{"email":{{{ json user.email }}}}',
+    };
+    for (const [label, body] of Object.entries(bodies)) {
+      await hook(label, 'v2', 'insert', { notification: { type: 'URL', payload: { method: 'POST', path: `${sink.url}/${label}`, body } } });
+    }
+    await api('POST', `${data}/${t.baseId}/Items`, { Name: 'templated', Qty: 7 });
+    const [whole] = await received('tpl-data', 1);
+    expect(whole.payload).toMatchObject({ type: 'records.after.insert', base_id: t.baseId, data: { table_name: 'Items', rows: [{ Name: 'templated', Qty: 7 }] } });
+    expect(whole.payload).not.toHaveProperty('rows');
+    for (const label of ['tpl-rows', 'tpl-rows-triple']) expect((await received(label, 1))[0]).toEqual({ rows: [expect.objectContaining({ Name: 'templated', Qty: 7 })] });
+    expect((await received('tpl-nested', 1))[0]).toEqual({ a: { rows: [expect.objectContaining({ Name: 'templated' })] } });
+    expect((await received('tpl-table', 1))[0]).toEqual({ table: { name: 'Items' } });
+    expect((await received('tpl-user', 1))[0]).toEqual({ user: { email: 'hooks-delivery@example.com' } });
+    expect((await received('tpl-user-triple', 1))[0]).toEqual({ email: 'hooks-delivery@example.com' });
+  });
+
   it('410 Gone stops retries and deactivates the hook; PATCH rotates the secret', async () => {
     const h = await hook('gone', 'v2', 'insert');
     sink.script('/gone', [410]);
@@ -167,5 +191,44 @@ describe('hook delivery end to end', () => {
     }
     await new Promise((r) => setTimeout(r, 500));
     expect(new Set(sink.at('/sync').map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('duplicating a table or a base copies its hooks (filters mapped, same secret) unless excludeHooks, and the copies fire', async () => {
+    const as = (method: string, path: string, body?: unknown) => call(stack.url, t.token, method, path, body);
+    const baseId = (await as('POST', '/api/v1/db/meta/projects', { title: 'DupHooks' })).body.id;
+    const table = (await as('POST', `/api/v1/db/meta/projects/${baseId}/tables`, { title: 'Items', columns: [{ title: 'Name', uidt: 'SingleLineText' }, { title: 'Qty', uidt: 'Number' }] })).body;
+    const d = { baseId, tableId: table.id as string };
+    const qty = table.columns.find((c: { title: string }) => c.title === 'Qty');
+    const created = await as('POST', `/api/v1/db/meta/tables/${d.tableId}/hooks`, {
+      title: 'dup-src', event: 'after', operation: 'insert', version: 'v2', retry_interval: 100, trigger_field: true, trigger_fields: [qty.id],
+      notification: { type: 'URL', payload: { method: 'POST', path: `${sink.url}/dup` } },
+    });
+    expect(created.status).toBe(200);
+    secrets.set('/dup', created.body.secret);
+    expect((await as('POST', `/api/v1/db/meta/hooks/${created.body.id}/filters`, { fk_column_id: qty.id, comparison_op: 'gt', value: '5' })).status).toBe(200);
+
+    const tableCopy = (await as('POST', `/api/v1/db/meta/duplicate/${d.baseId}/table/${d.tableId}`, {})).body;
+    const copyTable = (await as('GET', `/api/v1/db/meta/tables/${tableCopy.id}`)).body;
+    const copyQty = copyTable.columns.find((c: { title: string }) => c.title === 'Qty');
+    const [copied] = (await as('GET', `/api/v1/db/meta/tables/${tableCopy.id}/hooks`)).body.list;
+    expect(copied).toMatchObject({ title: 'dup-src', fk_model_id: tableCopy.id, base_id: d.baseId, trigger_fields: [copyQty.id] });
+    expect(copied.id).not.toBe(created.body.id);
+    expect((await as('GET', `/api/v1/db/meta/hooks/${copied.id}/filters`)).body.list).toMatchObject([{ fk_column_id: copyQty.id, comparison_op: 'gt', value: '5' }]);
+    await as('POST', `${data}/${d.baseId}/${copyTable.title}`, { Name: 'small', Qty: 1 });
+    await as('POST', `${data}/${d.baseId}/${copyTable.title}`, { Name: 'big', Qty: 9 });
+    const [fired] = await received('dup', 1);
+    expect(fired).toMatchObject({ data: { table_id: tableCopy.id, rows: [{ Name: 'big' }] } });
+
+    const baseCopy = (await as('POST', `/api/v1/db/meta/duplicate/${d.baseId}`, {})).body;
+    const bare = (await as('POST', `/api/v1/db/meta/duplicate/${d.baseId}`, { options: { excludeHooks: true } })).body;
+    const bareTable = (await as('POST', `/api/v1/db/meta/duplicate/${d.baseId}/table/${d.tableId}`, { options: { excludeHooks: true } })).body;
+    const hooksOfBase = async (baseId: string) => {
+      const tables = (await as('GET', `/api/v1/db/meta/projects/${baseId}/tables`)).body.list;
+      const lists = await Promise.all(tables.map(async (t: { id: string }) => (await as('GET', `/api/v1/db/meta/tables/${t.id}/hooks`)).body.list));
+      return lists.flat().map((x: { title: string; base_id: string }) => [x.title, x.base_id]);
+    };
+    expect((await hooksOfBase(baseCopy.id)).sort()).toEqual([['dup-src', baseCopy.id], ['dup-src', baseCopy.id]]);
+    expect(await hooksOfBase(bare.id)).toEqual([]);
+    expect((await as('GET', `/api/v1/db/meta/tables/${bareTable.id}/hooks`)).body.list).toEqual([]);
   });
 });

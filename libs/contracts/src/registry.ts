@@ -1,4 +1,5 @@
 import type { AnyEndpoint } from './endpoint/define-endpoint';
+import { hooksInternalEndpoints } from './hooks';
 
 /**
  * Every endpoint contract of Tabula, public and internal. Each service's
@@ -6,7 +7,9 @@ import type { AnyEndpoint } from './endpoint/define-endpoint';
  * endpoints; add it here once. The gateway's OpenAPI document, the route
  * coverage test and the isolation matrix read this list.
  */
-export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {};
+export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
+  hooksInternal: hooksInternalEndpoints,
+};
 
 /** All endpoints as one list. */
 export function allEndpoints(): AnyEndpoint[] {

@@ -64,15 +64,18 @@ describe('transactional outbox', () => {
   });
 
   it('re-publishes after a relay died between publish and mark-sent; an idempotent consumer acts once', async () => {
-    const deliveries: string[] = [];
+    // Each entry is written when a delivery's handling has finished (not when it
+    // started), with whether it acted: the assertions below run only after both
+    // deliveries were fully handled, so the second one cannot still be in flight.
+    const handled: { id: string; acted: boolean }[] = [];
     await bus.subscribe({
       group: 'effects',
       topics: [topic],
       handler: async (m) => {
-        deliveries.push(m.id);
-        await handleOnce(knex, SCHEMA, 'effects', m.id, async (trx) => {
+        const acted = await handleOnce(knex, SCHEMA, 'effects', m.id, async (trx) => {
           await trx.withSchema(SCHEMA).table('effects').insert({ event_id: m.id });
         });
+        handled.push({ id: m.id, acted });
       },
     });
     const id = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
@@ -83,8 +86,9 @@ describe('transactional outbox', () => {
     expect(failed).toMatchObject({ published_at: null, attempts: 1, last_error: 'killed before mark-sent' });
 
     expect(await relay().flush()).toBe(1);
-    await eventually(() => expect(deliveries).toEqual([id, id]));
-    await eventually(async () => expect(await knex.withSchema(SCHEMA).table('effects').where({ event_id: id })).toHaveLength(1));
+    await eventually(() => expect(handled).toHaveLength(2));
+    expect(handled).toEqual([{ id, acted: true }, { id, acted: false }]);
+    expect(await knex.withSchema(SCHEMA).table('effects').where({ event_id: id })).toHaveLength(1);
     const published = await knex.withSchema(SCHEMA).table('outbox').where({ id }).first();
     expect(published.published_at).not.toBeNull();
     expect(published.attempts).toBe(2);

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { standardServiceApp, type CommonPorts } from '@tabula/runtime';
+import type { OutboxRelay } from '@tabula/events';
 import type { AuthConfig } from './config';
 import type { RateLimiter } from './adapters/rate-limiter';
 import type { Mailer } from './adapters/mailer';
@@ -17,6 +18,8 @@ export interface AuthPorts extends CommonPorts {
   config: AuthConfig;
   rateLimiter: RateLimiter;
   mailer: Mailer;
+  /** Publishes `auth.outbox` (the events of auth's committed changes). */
+  relay: OutboxRelay;
 }
 
 /** Builds the auth service app; never listens, reads no environment. */

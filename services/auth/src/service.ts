@@ -1,4 +1,5 @@
 import { defineService, type CommonPorts } from '@tabula/runtime';
+import { OutboxRelay } from '@tabula/events';
 import { authConfigSchema, type AuthConfig } from './config';
 import { createApp, type AuthPorts } from './app';
 import { migrations } from '../migrations';
@@ -6,6 +7,7 @@ import { MemoryRateLimiter, type RateLimiter } from './adapters/rate-limiter';
 import { RedisRateLimiter } from './adapters/redis-rate-limiter';
 import { consumeBaseDeleted } from './events/base-deleted.consumer';
 import { OutboxMailer, SmtpMailer, type Mailer } from './adapters/mailer';
+import { AUTH_SCHEMA } from './repositories/schema';
 
 async function buildPorts(common: CommonPorts, config: AuthConfig): Promise<AuthPorts> {
   const { platform } = common;
@@ -14,7 +16,8 @@ async function buildPorts(common: CommonPorts, config: AuthConfig): Promise<Auth
   const mailer: Mailer = config.SVC_SMTP_URL
     ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_SMTP_FROM)
     : new OutboxMailer(common.db, common.logger, platform.TABULA_MODE === 'standalone');
-  return { ...common, config, rateLimiter, mailer };
+  const relay = new OutboxRelay({ knex: common.db, schema: AUTH_SCHEMA, bus: common.bus, logger: common.logger });
+  return { ...common, config, rateLimiter, mailer, relay };
 }
 
 /** The auth service (ARCHITECTURE.md "Services"). */
@@ -26,10 +29,12 @@ export const authService = defineService<AuthConfig, AuthPorts>({
   buildPorts,
   createApp,
   start: async (ports) => {
+    ports.relay.start();
     const baseDeleted = await consumeBaseDeleted(ports);
     return [
-      // Stopped in reverse order: the consumer first, then the connections buildPorts opened.
+      // Stopped in reverse order: the consumer first, then the relay (its last flush), then the connections buildPorts opened.
       { stop: async () => { await ports.rateLimiter.close(); await ports.mailer.close(); } },
+      { stop: () => ports.relay.stop() },
       { stop: () => baseDeleted.close() },
     ];
   },

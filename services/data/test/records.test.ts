@@ -47,7 +47,11 @@ function recordsSuite(variant: SourceVariant): void {
       expect(list.body.list).toHaveLength(1);
       expect((await get(`${T}/1/exist`)).body).toBe(true);
       expect((await del(`${T}/1`)).body).toBe(1);
-      expect((await del(`${T}/1`)).body).toBe(0);
+      const missing = await del(`${T}/1`);
+      expect(missing.status).toBe(404);
+      expect(missing.body).toMatchObject({ error: 'ERR_RECORD_NOT_FOUND', msg: "Record '1' not found" });
+      expect((await del(`${T}/999`)).status).toBe(404);
+      expect((await del(`${T}/not-a-number`)).status).toBe(404);
       expect((await get(`${T}/1`)).status).toBe(404);
       expect((await get(`${T}/1/exist`)).body).toBe(false);
     });

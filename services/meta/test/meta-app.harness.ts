@@ -15,12 +15,26 @@ import { metaService } from '../src/service';
 /** The internal secret of the harness (tests forge identities with it). */
 export const INTERNAL = 'internal-secret-for-the-meta-service-tests-0123456789';
 
-/** Stands in for the auth service's membership endpoints (a service test must not import auth). */
+/**
+ * Stands in for the auth service's membership endpoints and the hooks
+ * service's copy endpoints (a service test must not import other services).
+ */
 export class FakeAuth implements ServiceClient {
   readonly roles = new Map<string, string>();
+  /** Makes role grants fail: auth answers 500, or cannot be reached. */
+  failGrants?: 'error' | 'unreachable';
+  /** Bodies of the hooks service's copy and delete-of-tables calls, in order. */
+  readonly hookCalls: { path: string; body: any }[] = [];
+  /** Makes the hooks copy answer 500. */
+  failHookCopy = false;
 
   async request<T>(service: string, req: ServiceRequest): Promise<ServiceResponse<T>> {
+    if (service === 'hooks' && req.path.startsWith('/internal/hooks/')) return this.hooks<T>(req);
     const member = /^\/internal\/bases\/([^/]+)\/members\/([^/]+)$/.exec(req.path);
+    if (service === 'auth' && member && req.method === 'PUT' && this.failGrants) {
+      if (this.failGrants === 'unreachable') throw new Error('connect ECONNREFUSED auth');
+      return { status: 500, body: { error: 'ERR_INTERNAL_SERVER', message: 'Internal server error' } as T };
+    }
     if (service === 'auth' && member) {
       const key = `${decodeURIComponent(member[1])}:${decodeURIComponent(member[2])}`;
       if (req.method === 'PUT') this.roles.set(key, (req.body as { role: string }).role);
@@ -28,6 +42,16 @@ export class FakeAuth implements ServiceClient {
       return (role ? { status: 200, body: { role } } : { status: 404, body: {} }) as ServiceResponse<T>;
     }
     return { status: 404, body: {} as T };
+  }
+
+  private hooks<T>(req: ServiceRequest): ServiceResponse<T> {
+    this.hookCalls.push({ path: req.path, body: req.body });
+    const body = req.body as { tables?: unknown[]; tableIds?: unknown[] };
+    if (req.path === '/internal/hooks/copy') {
+      if (this.failHookCopy) return { status: 500, body: { error: 'ERR_INTERNAL_SERVER', message: 'Internal server error' } as T };
+      return { status: 200, body: { copied: body.tables?.length ?? 0 } as T };
+    }
+    return { status: 200, body: { deleted: body.tableIds?.length ?? 0 } as T };
   }
 }
 

@@ -23,6 +23,27 @@ describe('bases', () => {
     expect(read.body).toMatchObject({ title: 'Alpha', color: '#ff0000', meta: { a: 1 }, tables: [] });
   });
 
+  it('a base whose owner cannot be recorded is not created: no base, no schema, no event (500 or unreachable auth → 503)', async () => {
+    const user = h.as({ id: 'usgrantfail0001', email: 'grant@example.com' });
+    const created = () => h.shared.db.withSchema('meta').from('outbox').where({ type: 'meta.base.created' }).count<{ count: string }[]>('* as count');
+    const schemas = () => h.shared.dataDb.raw("select count(*)::int as n from information_schema.schemata where schema_name like 'p%'");
+    const [eventsBefore, schemasBefore] = [Number((await created())[0].count), (await schemas()).rows[0].n];
+    for (const failure of ['error', 'unreachable'] as const) {
+      h.auth.failGrants = failure;
+      const res = await h.http.post(`${P}/projects`).set(user).send({ title: `NoOwner-${failure}` });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ error: 'ERR_SERVICE_UNAVAILABLE' });
+      expect(await h.shared.db.withSchema('meta').from('bases').where({ title: `NoOwner-${failure}` })).toEqual([]);
+    }
+    h.auth.failGrants = undefined;
+    expect(await h.shared.db.withSchema('meta').from('bases').where({ created_by: 'usgrantfail0001' })).toEqual([]);
+    expect(Number((await created())[0].count)).toBe(eventsBefore);
+    expect((await schemas()).rows[0].n).toBe(schemasBefore);
+    const ok = await h.http.post(`${P}/projects`).set(user).send({ title: 'Owned' }).expect(200);
+    expect(h.auth.roles.get(`${ok.body.id}:usgrantfail0001`)).toBe('owner');
+    await h.http.delete(`${P}/projects/${ok.body.id}`).set(user).expect(200);
+  });
+
   it('lists only member bases with pageInfo, super sees all, paging honoured', async () => {
     const bob = h.as({ id: 'usbob000000001' });
     await h.http.post(`${P}/projects`).set(bob).send({ title: 'Bobs' }).expect(200);

@@ -1,7 +1,8 @@
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
 import type { AuthPorts } from '../app';
-import { publishPrincipalInvalidated } from '../events/auth-events.producer';
+import { enqueuePrincipalInvalidated } from '../events/auth-events.producer';
+import { inAuthTransaction } from '../events/auth-transaction';
 import { userRepository } from '../repositories/user.repository';
 import { hashPassword, verifyPassword } from '../security/password-hasher';
 import { checkPassword } from './account-rules';
@@ -14,6 +15,8 @@ export async function changePassword(ports: AuthPorts, userId: string, input: { 
   if (!user) throw errors.unauthorized();
   if (!(await verifyPassword(user.password_hash, input.currentPassword))) throw errors.badRequest('Current password is wrong');
   const passwordHash = await hashPassword(input.newPassword);
-  await ports.db.transaction((trx) => revokeSessions(trx, userId, passwordHash));
-  await publishPrincipalInvalidated(ports, userId, InvalidationReason.PASSWORD_CHANGED);
+  await inAuthTransaction(ports, async (trx) => {
+    await revokeSessions(trx, userId, passwordHash);
+    await enqueuePrincipalInvalidated(trx, userId, InvalidationReason.PASSWORD_CHANGED);
+  });
 }

@@ -1,7 +1,8 @@
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
 import type { AuthPorts } from '../app';
-import { publishPrincipalInvalidated } from '../events/auth-events.producer';
+import { enqueuePrincipalInvalidated } from '../events/auth-events.producer';
+import { inAuthTransaction } from '../events/auth-transaction';
 import { passwordResetRepository } from '../repositories/password-reset.repository';
 import { hashPassword } from '../security/password-hasher';
 import { hashToken } from '../security/secret-token';
@@ -12,11 +13,10 @@ import { revokeSessions } from './revoke-sessions';
 export async function resetPassword(ports: AuthPorts, input: { token: string; password: string }): Promise<void> {
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  const userId = await ports.db.transaction(async (trx) => {
+  await inAuthTransaction(ports, async (trx) => {
     const id = await passwordResetRepository.consume(trx, hashToken(input.token));
     if (!id) throw errors.badRequest('Invalid reset url');
     await revokeSessions(trx, id, passwordHash);
-    return id;
+    await enqueuePrincipalInvalidated(trx, id, InvalidationReason.PASSWORD_CHANGED);
   });
-  await publishPrincipalInvalidated(ports, userId, InvalidationReason.PASSWORD_CHANGED);
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import {
   ChangeAction, InvalidationReason, MembershipChangedSchema, PrincipalInvalidatedSchema,
   encodeEvent, timestampNow, topics,
 } from '@tabula/contracts';
-import type { CommonPorts } from '@tabula/runtime';
-
-type Ports = Pick<CommonPorts, 'bus' | 'logger'>;
+import { enqueueEvent } from '@tabula/events';
+import { AUTH_SCHEMA } from '../repositories/schema';
 
 const TYPES: Record<InvalidationReason, string> = {
   [InvalidationReason.UNSPECIFIED]: 'auth.user.invalidated',
@@ -17,34 +17,26 @@ const TYPES: Record<InvalidationReason, string> = {
 };
 
 /**
- * Publishes after the change committed. A lost event only delays revocation
- * until the gateway's short principal cache expires, and the caller's own
- * gateway already drops its entry on success, so a failure is logged, not thrown.
+ * `auth.user.signed_out` / `auth.user.password_changed` / `auth.token.revoked`:
+ * cached principals must go. Written to `auth.outbox` in the caller's
+ * transaction (the one that revoked), so it is published if and only if the
+ * revocation committed, even when the bus is down at that moment (the relay retries).
  */
-async function publish(ports: Ports, key: string, type: string, payload: Uint8Array): Promise<void> {
-  try {
-    await ports.bus.publish([{ topic: topics.auth, key, type, payload }]);
-  } catch (err) {
-    ports.logger.error({ err, type, key }, 'auth event publish failed');
-  }
-}
-
-/** `auth.user.signed_out` / `auth.user.password_changed` / `auth.token.revoked`: cached principals must go. */
-export function publishPrincipalInvalidated(ports: Ports, userId: string, reason: InvalidationReason, tokenId?: string): Promise<void> {
+export async function enqueuePrincipalInvalidated(trx: Knex, userId: string, reason: InvalidationReason, tokenId?: string): Promise<void> {
   const payload = encodeEvent(PrincipalInvalidatedSchema, {
     eventId: randomUUID(), userId, tokenId, reason, occurredAt: timestampNow(),
   });
-  return publish(ports, userId, TYPES[reason], payload);
+  await enqueueEvent(trx, AUTH_SCHEMA, { topic: topics.auth, key: userId, type: TYPES[reason], payload });
 }
 
-/** `auth.membership.changed`: a base role was granted, changed or revoked. */
-export function publishMembershipChanged(
-  ports: Ports,
+/** `auth.membership.changed`: a base role was granted, changed or revoked; enqueued in the change's transaction. */
+export async function enqueueMembershipChanged(
+  trx: Knex,
   change: { action: ChangeAction; baseId: string; userId: string; role: string; actor?: { id: string; email?: string } },
 ): Promise<void> {
   const payload = encodeEvent(MembershipChangedSchema, {
     eventId: randomUUID(), action: change.action, baseId: change.baseId, userId: change.userId, role: change.role,
     user: change.actor ? { id: change.actor.id, email: change.actor.email ?? '' } : undefined, occurredAt: timestampNow(),
   });
-  return publish(ports, change.userId, 'auth.membership.changed', payload);
+  await enqueueEvent(trx, AUTH_SCHEMA, { topic: topics.auth, key: change.userId, type: 'auth.membership.changed', payload });
 }

@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import { keyOfBody, parseRowId, type KeyWhere } from '../model/row-id';
+import { keyOfBody, parseRowId, recordNotFound, type KeyWhere } from '../model/row-id';
 import { deleteByKeys } from '../repositories/records.repository';
 import { readBack } from './record-reader';
 import { runWrite } from './write-runner';
@@ -7,14 +7,17 @@ import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
 import type { DataPorts } from '../app';
 
-/** DELETE .../{rowId}: 1 when deleted, 0 when there was no such row (NocoDB). */
+/**
+ * DELETE .../{rowId}: 1 when deleted; 404 ERR_RECORD_NOT_FOUND when there is no
+ * such row, as a read of it answers (issue 9 item 17; NocoDB answers 0).
+ */
 export async function deleteRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string): Promise<number> {
   const { handle } = await openTable(ports, principal, ref, 'data.write');
   const key = parseRowId(handle.model, rowId);
-  if (!key) return 0;
+  if (!key) throw recordNotFound(rowId);
   return runWrite(ports, handle, { op: 'delete', rows: [], previousRows: [{ ...key }], principal }, async (trx) => {
     const previous = await readBack(trx, handle, [key]);
-    if (!previous.length) return { result: 0 };
+    if (!previous.length) throw recordNotFound(rowId);
     const n = await deleteByKeys(trx, handle, [key]);
     return { result: n, change: { op: 'delete', rows: previous, previousRows: previous, principal } };
   });

@@ -6,7 +6,7 @@ import { newHookSecret } from '../lib/signature';
 import { pageInfoOf, pagingOf } from '../lib/paging';
 import { deleteHook as deleteRow, findHook, insertHook, listHooks as listRows, updateHook as updateRow, type HookRow } from '../repositories/hook.repository';
 import { presentHook } from '../presenters/hook.presenter';
-import { checkNotification, normaliseOperation, type HookBody, type hookPatchSchema } from './hook-input';
+import { checkEvent, checkNotification, normaliseOperation, type HookBody, type hookPatchSchema } from './hook-input';
 import { requireHook, requireTable } from './hook-access';
 
 /** Paging query of lists. */
@@ -28,6 +28,7 @@ export async function listHooks(ports: HooksPorts, principal: Principal, tableId
 /** Creates a hook; the answer carries its signing secret, shown this once. */
 export async function createHook(ports: HooksPorts, principal: Principal, tableId: string, body: HookBody) {
   const table = await requireTable(ports, principal, tableId, 'hook.write');
+  checkEvent(body.event);
   const operation = normaliseOperation(body.version, body.operation);
   await checkNotification(body.notification, ports.config.SVC_ALLOW_LOCAL_HOOKS);
   const secret = newHookSecret();
@@ -44,6 +45,7 @@ export async function createHook(ports: HooksPorts, principal: Principal, tableI
 /** Updates a hook; `rotate_secret: true` issues a new secret (returned this once). */
 export async function updateHook(ports: HooksPorts, principal: Principal, hookId: string, body: z.infer<typeof hookPatchSchema>) {
   const hook = await requireHook(ports, principal, hookId, 'hook.write');
+  checkEvent(body.event);
   const { rotate_secret: rotate, operation, ...rest } = body;
   const version = body.version ?? hook.version;
   const values: Partial<HookRow> = {};

@@ -71,6 +71,20 @@ export const hookPatchSchema = z.object({
   rotate_secret: z.boolean().optional(),
 }).passthrough();
 
+/** Hook events nothing emits yet (the spec names them; meta's view and column events are not routed to hooks). */
+const UNEMITTED_EVENTS = ['view', 'field'];
+
+/**
+ * Refuses (400) a hook on an event that is never emitted, which would be
+ * stored and then never fire: `view` and `field` until view and column
+ * changes are delivered to hooks.
+ */
+export function checkEvent(event: string | undefined): void {
+  if (event !== undefined && UNEMITTED_EVENTS.includes(event)) {
+    throw errors.badRequest(`Hooks on '${event}' events are not supported yet (after, before and manual are)`);
+  }
+}
+
 /** The operation as stored: an array for v3, one name for v1/v2; 400 for unknown ones. */
 export function normaliseOperation(version: string, operation: string | string[]): string | string[] {
   const list = Array.isArray(operation) ? operation : [operation];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { errors } from '@tabula/http';
+import type { Knex } from 'knex';
+import { AppError, errors } from '@tabula/http';
 import { isSuper, type Principal } from '@tabula/auth';
 import type { MetaPorts } from '../app';
 import { newId } from '../lib/ids';
@@ -34,13 +35,30 @@ export function metaObject(meta: unknown): Record<string, unknown> | null {
   try { return JSON.parse(meta) as Record<string, unknown>; } catch { throw errors.badRequest('meta must be an object or JSON text'); }
 }
 
-/** Makes the creator the base's owner in the auth service (the source of truth for roles). */
+/**
+ * Makes the creator the base's owner in the auth service (the source of truth
+ * for roles), or throws: auth's own 4xx, else 503. Callers run it inside the
+ * metadata transaction that stores the base, as its last step before the
+ * commit, so a base and its owner are one outcome (issue 9 item 18):
+ * - the grant fails: the transaction rolls back, nothing was created;
+ * - the grant succeeds and the commit then fails (or the process dies in
+ *   between): auth holds a membership naming a base id that never existed
+ *   (ids are random and never reused), which grants access to nothing.
+ * Never a base without an owner. Preferred over an outbox event consumed by
+ * auth because the creator must be able to use the base as soon as the create
+ * answers, which an asynchronous grant cannot promise; and over a compensating
+ * delete after the commit, which a crash would skip. The grant is idempotent
+ * (auth announces nothing when the role is already the one asked).
+ */
 export async function grantOwner(ports: MetaPorts, baseId: string, principal: Principal): Promise<void> {
-  const res = await ports.services.request('auth', {
+  const res = await ports.services.request<{ error?: string; message?: string }>('auth', {
     method: 'PUT', path: `/internal/bases/${encodeURIComponent(baseId)}/members/${encodeURIComponent(principal.id)}`, body: { role: 'owner' },
-  }).catch((err: unknown) => ({ status: 503, body: err }));
-  if (res.status >= 300) ports.logger.warn({ baseId, status: res.status }, 'could not record the base owner in auth');
+  }).catch((err: unknown) => ({ status: 503, body: { message: (err as Error).message } as { error?: string; message?: string } }));
   ports.baseAccess.invalidate(baseId, principal.id);
+  if (res.status < 300) return;
+  ports.logger.warn({ baseId, status: res.status, reason: res.body?.message }, 'could not record the base owner in auth; the base is not created');
+  if (res.status < 500 && res.body?.error) throw new AppError(res.status, res.body.error, res.body.message ?? 'The base owner could not be recorded');
+  throw errors.unavailable('The base could not be created: its owner could not be recorded, try again');
 }
 
 /** Creates a base with its default source (a schema of the data database) or its external sources. */
@@ -62,12 +80,17 @@ export async function createBase(ports: MetaPorts, principal: Principal, input: 
     for (const s of sources) await ports.sources.release(s.id!);
     throw err;
   }
-  await grantOwner(ports, id, principal);
   return (await findBase(ports.db, id))!;
 }
 
-async function storeBase(
-  ports: MetaPorts, principal: Principal, input: z.infer<typeof createBaseSchema>, id: string, sources: Partial<SourceRow>[],
+/**
+ * Stores a base and its sources with the created event, runs `more` (a
+ * duplicate records its tables there) and grants the owner, all in one
+ * metadata transaction.
+ */
+export async function storeBase(
+  ports: MetaPorts, principal: Principal, input: Pick<z.infer<typeof createBaseSchema>, 'title' | 'description' | 'color' | 'meta'>,
+  id: string, sources: Partial<SourceRow>[], more?: (trx: Knex.Transaction) => Promise<void>,
 ): Promise<void> {
   await inMetaTransaction(ports, async (trx) => {
     await insertBase(trx, {
@@ -79,5 +102,7 @@ async function storeBase(
     for (const s of sources.filter((x) => !x.is_meta)) {
       await importSourceTables(trx, { id: s.id!, base_id: id }, ports.sources.handleOf((await findSource(trx, s.id!))!), principal);
     }
+    await more?.(trx);
+    await grantOwner(ports, id, principal);
   });
 }
