@@ -69,6 +69,9 @@ function assertInvariants(objects: K8sObject[], mode: 'cluster' | 'standalone'):
 }
 
 describeWithRenderer('Helm chart charts/tabula', (renderer) => {
+  // The first render builds the renderer with Go (about a minute on a fresh machine).
+  beforeAll(() => { render(renderer); }, 300_000);
+
   it('renders with default values: every service has Deployment, Service, HPA and PDB; objects valid', () => {
     const text = render(renderer);
     const objects = parseObjects(text);
