@@ -15,7 +15,7 @@ export const storeRecordSchema = z.object({
 /** POST /api/v2/integrations/{integrationId}/store */
 export const integrationStore = defineEndpoint({
   id: 'integrationStore', method: 'POST', path: '/api/v2/integrations/{integrationId}/store', service: 'integrations', access: 'user', tags,
-  summary: 'Read the integration\'s own records: list (limit/offset), get (key) or sum (fields)',
+  summary: 'Read the integration\'s own records: list (limit/offset), get (key; 404 when absent) or sum (fields)',
   params: integrationIdParams,
   body: z.discriminatedUnion('op', [
     z.object({ op: z.literal('list'), limit: z.number().int().min(1).max(1000).optional(), offset: z.number().int().min(0).optional() }),
@@ -24,7 +24,7 @@ export const integrationStore = defineEndpoint({
   ]),
   response: z.union([
     z.object({ list: z.array(storeRecordSchema), pageInfo: z.object({ totalRows: z.number(), limit: z.number(), offset: z.number() }) }),
-    storeRecordSchema.nullable(),
+    storeRecordSchema,
     z.record(z.string(), z.number()),
   ]),
   errors: [403, 404],

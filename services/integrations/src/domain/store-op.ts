@@ -1,3 +1,4 @@
+import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { EndpointInput, integrationStore } from '@tabula/contracts';
 import type { IntegrationsPorts } from '../ports';
@@ -15,7 +16,8 @@ export async function storeOp(ports: IntegrationsPorts, principal: Principal, id
   const row = await loadVisible(ports, id, principal);
   if (body.op === 'get') {
     const found = await getStoreRecord(ports.db, row.id, body.key);
-    return found ? present(found) : null;
+    if (!found) throw errors.notFound('ERR_STORE_RECORD_NOT_FOUND', `No record '${body.key}' in the store of integration '${row.id}'`);
+    return present(found);
   }
   if (body.op === 'sum') return sumStoreFields(ports.db, row.id, body.fields);
   const limit = body.limit ?? 25;
