@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
-import { createTestDatabase, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, describeWithBackend, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
 import { allServices } from '../services';
 
 /**
@@ -103,5 +104,45 @@ describe('a base on a pg integration', () => {
     expect([res.status, res.body.msg]).toEqual([400, expect.stringMatching(/cannot back a data source/)]);
     const missing = await call('POST', '/api/v1/db/meta/projects', { title: 'Nope', external: true, sources: [{ fk_integration_id: 'intnosuch' }] });
     expect(missing.status).toBe(400);
+  });
+});
+
+describeWithBackend('mysql', 'a base on a mysql2 integration with a real password', () => {
+  const suffix = randomBytes(4).toString('hex');
+  const database = `tabula_int_${suffix}`;
+  const user = `tabula_int_${suffix}`;
+  const password = `Right-Pass-${suffix}`;
+  let admin: Knex;
+  let host: { host: string; port: number };
+  beforeAll(async () => {
+    admin = knexFactory({ client: 'mysql2', connection: process.env.MYSQL_URL! });
+    const u = new URL(process.env.MYSQL_URL!);
+    host = { host: u.hostname, port: Number(u.port || 3306) };
+    await admin.raw('CREATE DATABASE ??', [database]);
+    await admin.raw('CREATE TABLE ??.items (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(100) NOT NULL)', [database]);
+    await admin.raw(`CREATE USER ?@'%' IDENTIFIED BY ?`, [user, password]);
+    await admin.raw(`GRANT ALL ON ??.* TO ?@'%'`, [database, user]);
+  });
+  afterAll(async () => {
+    await admin.raw('DROP DATABASE IF EXISTS ??', [database]);
+    await admin.raw(`DROP USER IF EXISTS ?@'%'`, [user]);
+    await admin.destroy();
+  });
+
+  it('a wrong password fails the record calls naming the source; the right one brings them back', async () => {
+    const config = { client: 'mysql2', connection: { ...host, user, password, database } };
+    const intId = (await call('POST', '/api/v2/meta/integrations', { title: 'Maria', type: 'database', sub_type: 'mysql2', config })).body.id as string;
+    const base = await call('POST', '/api/v1/db/meta/projects', { title: 'OnMaria', external: true, sources: [{ fk_integration_id: intId }] });
+    expect(base.status).toBe(200);
+    const T = `/api/v1/db/data/noco/${base.body.id}/items`;
+    expect((await call('POST', T, { name: 'one' })).status).toBe(200);
+    await call('PATCH', `/api/v2/meta/integrations/${intId}`, { config: { connection: { password: 'Wrong-Pass-xyz' } } });
+    let failure: { status: number; body: any } = { status: 0, body: undefined };
+    await until('record calls fail', async () => { failure = await call('GET', T); return failure.status >= 400; });
+    expect([failure.status, failure.body.msg]).toEqual([502, expect.stringMatching(/^Cannot connect to data source '\w+' of base '\w+' \(mysql2, ER_ACCESS_DENIED_ERROR\)$/)]);
+    expect(JSON.stringify(failure.body)).not.toMatch(/Wrong-Pass-xyz|Right-Pass/);
+    await call('PATCH', `/api/v2/meta/integrations/${intId}`, { config: { connection: { password } } });
+    await until('record calls work again', async () => (await call('GET', T)).status === 200);
+    expect((await call('GET', T)).body.list.map((r: { name: string }) => r.name)).toEqual(['one']);
   });
 });
