@@ -13,9 +13,9 @@ describe('integrations contracts', () => {
   });
 
   it('parse NocoDB\'s text flags and refuse anything else', () => {
-    const q = integrationsEndpoints.integrationGet.query;
+    const q = integrationsEndpoints.integrationGet.query!;
     expect(q.parse({ includeConfig: 'true' })).toEqual({ includeConfig: true, includeSources: false });
     expect(q.safeParse({ includeConfig: 'yes' }).success).toBe(false);
-    expect(integrationsEndpoints.integrationCreate.body.safeParse({ title: 'x'.repeat(129), type: 'ai', sub_type: 'openai' }).success).toBe(false);
+    expect(integrationsEndpoints.integrationCreate.body!.safeParse({ title: 'x'.repeat(129), type: 'ai', sub_type: 'openai' }).success).toBe(false);
   });
 });
