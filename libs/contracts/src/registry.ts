@@ -1,5 +1,7 @@
 import type { AnyEndpoint } from './endpoint/define-endpoint';
 import { hooksInternalEndpoints } from './hooks';
+import { integrationsEndpoints } from './integrations';
+import { metaIntegrationSourcesEndpoints } from './meta/integration-sources';
 
 /**
  * Every endpoint contract of Tabula, public and internal. Each service's
@@ -9,6 +11,8 @@ import { hooksInternalEndpoints } from './hooks';
  */
 export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
   hooksInternal: hooksInternalEndpoints,
+  integrations: integrationsEndpoints,
+  metaIntegrationSources: metaIntegrationSourcesEndpoints,
 };
 
 /** All endpoints as one list. */

@@ -1,13 +1,13 @@
 import type Koa from 'koa';
-import { standardServiceApp, type CommonPorts } from '@tabula/runtime';
-import type { IntegrationsConfig } from './config';
+import { standardServiceApp } from '@tabula/runtime';
+import type { IntegrationsPorts } from './ports';
+import { integrationsRouter } from './routes/integrations.routes';
+import { integrationCallsRouter } from './routes/integration-calls.routes';
+import { internalRouter } from './routes/internal.routes';
 
-/** What the integrations service is handed at start-up. */
-export interface IntegrationsPorts extends CommonPorts {
-  config: IntegrationsConfig;
-}
+export type { IntegrationsPorts } from './ports';
 
-/** Builds the integrations service app; its endpoints arrive with the service's own issue. */
+/** Builds the integrations service app (never listens). */
 export function createApp(ports: IntegrationsPorts): Koa {
-  return standardServiceApp(ports, { routers: [] });
+  return standardServiceApp(ports, { routers: [integrationsRouter(ports), integrationCallsRouter(ports), internalRouter(ports)] });
 }

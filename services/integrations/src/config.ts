@@ -1,6 +1,21 @@
 import { z } from 'zod';
+import { envBoolean } from '@tabula/config';
 
 /** Settings of the integrations service (README: Environment). */
-export const integrationsConfigSchema = z.object({});
+export const integrationsConfigSchema = z.object({
+  /**
+   * Key ring sealing integration configs at rest (AES-256-GCM): comma-separated
+   * key materials, the first encrypts, all decrypt. Defaults to one key derived
+   * from the internal secret. Rotate: put the new key first, run
+   * `npm run integrations:rotate-keys`, then drop the old key.
+   */
+  SVC_INTEGRATIONS_ENCRYPTION_KEY: z.string().min(16).optional(),
+  /** Allow database integrations (and AI endpoints) on loopback and private addresses. Link-local/metadata stay refused. */
+  SVC_ALLOW_LOCAL_SOURCES: envBoolean(false),
+  /** Timeout of testConnection and other database endpoint calls. */
+  SVC_INTEGRATIONS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Timeout of AI endpoint calls (chat). */
+  SVC_INTEGRATIONS_AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+});
 
 export type IntegrationsConfig = z.infer<typeof integrationsConfigSchema>;

@@ -13,4 +13,11 @@ export const migrations: Migration[] = [
     },
   },
   { name: '002_outbox', up: (db, schema) => outboxMigration(db, schema) },
+  {
+    // sources built on an integration (issue 13): the config is the integration's, refreshed on its updates
+    name: '003_source_integration',
+    up: async (db, schema) => {
+      await db.schema.withSchema(schema).alterTable('sources', (t) => { t.string('fk_integration_id', 20).index(); });
+    },
+  },
 ];

@@ -10,6 +10,7 @@ import { viewsRouter } from './routes/views.routes';
 import { sortsRouter } from './routes/sorts.routes';
 import { filtersRouter } from './routes/filters.routes';
 import { internalRouter } from './routes/internal.routes';
+import { integrationSourcesRouter } from './routes/integration-sources.routes';
 
 /** What the meta service is handed at start-up. */
 export interface MetaPorts extends CommonPorts {
@@ -25,7 +26,7 @@ export function createApp(ports: MetaPorts): Koa {
   return standardServiceApp(ports, {
     routers: [
       basesRouter(ports), tablesRouter(ports), columnsRouter(ports), viewsRouter(ports),
-      sortsRouter(ports), filtersRouter(ports), internalRouter(ports),
+      sortsRouter(ports), filtersRouter(ports), internalRouter(ports), integrationSourcesRouter(ports),
     ],
   });
 }

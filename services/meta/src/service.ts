@@ -6,6 +6,7 @@ import { migrations } from '../migrations';
 import { SecretBox } from './lib/secret-box';
 import { SourceRegistry } from './sources/source-registry';
 import { META_SCHEMA } from './repositories/meta-db';
+import { startIntegrationEventsConsumer } from './events/integration-events.consumer';
 
 /** Builds the meta ports from the platform's (also used by tests that build the app by hand). */
 export function buildMetaPorts(common: CommonPorts, config: MetaConfig): MetaPorts {
@@ -31,6 +32,7 @@ export const metaService = defineService<MetaConfig, MetaPorts>({
   createApp,
   async start(ports) {
     await ports.relay.start();
-    return [{ stop: async () => { await ports.relay.stop(); await ports.sources.close(); } }];
+    const integrations = await startIntegrationEventsConsumer(ports);
+    return [integrations, { stop: async () => { await ports.relay.stop(); await ports.sources.close(); } }];
   },
 });

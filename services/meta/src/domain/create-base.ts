@@ -10,6 +10,7 @@ import { findSource, insertSource, type SourceRow } from '../repositories/source
 import { enqueueBaseEvent } from '../events/meta-event.producer';
 import { createSourceSchema } from '../ddl/table-ddl';
 import { checkExternalSource, importSourceTables } from './external-source';
+import { resolveIntegrationSources } from './integration-sources';
 import type { SealedSourceConfig } from '../sources/source-registry';
 
 /** Body of base create (spec "Bases"). */
@@ -19,7 +20,11 @@ export const createBaseSchema = z.object({
   color: z.string().regex(/^#[0-9a-fA-F]{3,8}$/, 'color must be a hex color').nullish(),
   meta: z.union([z.record(z.string(), z.unknown()), z.string()]).nullish(),
   external: z.boolean().default(false),
-  sources: z.array(z.object({ type: z.enum(['pg', 'mysql2', 'sqlite3']), config: z.unknown(), alias: z.string().optional() }).passthrough()).default([]),
+  sources: z.array(z.object({
+    type: z.enum(['pg', 'mysql2', 'sqlite3']).optional(), config: z.unknown().optional(), alias: z.string().optional(),
+    /** Build the source on this integration's config (type and config come from it). */
+    fk_integration_id: z.string().min(1).max(64).optional(),
+  }).passthrough()).default([]),
 }).passthrough();
 
 /** Only org-level creators (and super) create bases. */
@@ -65,11 +70,15 @@ export async function grantOwner(ports: MetaPorts, baseId: string, principal: Pr
 export async function createBase(ports: MetaPorts, principal: Principal, input: z.infer<typeof createBaseSchema>) {
   assertMayCreateBase(principal);
   if (input.external && input.sources.length === 0) throw errors.badRequest('sources is required when external is true');
+  const given = input.external ? await resolveIntegrationSources(ports, principal, input.sources) : [];
   const sealed: SealedSourceConfig[] = [];
-  if (input.external) for (const s of input.sources) sealed.push(await checkExternalSource(s.type, s.config, ports.platform.DATA_DIR));
+  for (const s of given) sealed.push(await checkExternalSource(s.type, s.config, ports.platform.DATA_DIR));
   const id = newId('p');
   const sources: Partial<SourceRow>[] = input.external
-    ? input.sources.map((s, i) => ({ id: newId('b'), base_id: id, alias: s.alias ?? null, type: s.type, is_meta: false, config: ports.sources.seal(sealed[i]), order: i + 1 }))
+    ? given.map((s, i) => ({
+      id: newId('b'), base_id: id, alias: s.alias ?? null, type: s.type, is_meta: false, config: ports.sources.seal(sealed[i]), order: i + 1,
+      fk_integration_id: s.fk_integration_id ?? null,
+    }))
     : [{ id: newId('b'), base_id: id, alias: null, type: 'pg', is_meta: true, schema_name: id, order: 1 }];
   if (!input.external) await createSourceSchema({ id: sources[0].id!, dialect: 'pg', knex: ports.dataDb, schema: id });
   try {

@@ -11,6 +11,8 @@ export interface SourceRow {
   schema_name: string | null;
   config: string | null;
   enabled: boolean;
+  /** The integration whose config this source uses (null: its own config). */
+  fk_integration_id?: string | null;
   order: number | null;
   meta: Record<string, unknown> | null;
   created_at: Date;
@@ -30,4 +32,9 @@ export async function listSources(db: Knex, baseId: string): Promise<SourceRow[]
 /** One source. */
 export async function findSource(db: Knex, id: string): Promise<SourceRow | undefined> {
   return (await metaTable(db, 'sources').where({ id }).first()) as SourceRow | undefined;
+}
+
+/** The sources built on an integration. */
+export async function sourcesOfIntegration(db: Knex, integrationId: string): Promise<SourceRow[]> {
+  return (await metaTable(db, 'sources').where({ fk_integration_id: integrationId }).orderBy('id')) as SourceRow[];
 }

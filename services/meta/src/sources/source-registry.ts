@@ -31,6 +31,8 @@ export function externalKnex(type: Dialect, connection: Record<string, unknown>)
  */
 export class SourceRegistry {
   private readonly pools = new Map<string, Knex>();
+  /** The sealed config each pool was built from: a changed config (integration update) rebuilds the pool. */
+  private readonly builtFrom = new Map<string, string>();
 
   constructor(private readonly dataDb: Knex, private readonly box: SecretBox) {}
 
@@ -39,9 +41,14 @@ export class SourceRegistry {
     if (source.is_meta) return { id: source.id, dialect: 'pg', knex: this.dataDb, schema: source.schema_name ?? undefined };
     const sealed = this.configOf(source);
     let knex = this.pools.get(source.id);
+    if (knex && this.builtFrom.get(source.id) !== source.config) {
+      void knex.destroy().catch(() => undefined);
+      knex = undefined;
+    }
     if (!knex) {
       knex = externalKnex(source.type, sealed.connection);
       this.pools.set(source.id, knex);
+      this.builtFrom.set(source.id, source.config!);
     }
     return { id: source.id, dialect: source.type, knex, schema: sealed.schema };
   }
@@ -61,6 +68,7 @@ export class SourceRegistry {
   async release(sourceId: string): Promise<void> {
     const knex = this.pools.get(sourceId);
     this.pools.delete(sourceId);
+    this.builtFrom.delete(sourceId);
     if (knex) await knex.destroy();
   }
 

@@ -1,0 +1,24 @@
+import { AppError, errors } from '@tabula/http';
+import type { Principal } from '@tabula/auth';
+import type { IntegrationsPorts } from '../ports';
+import { assertMayManage } from './integration-access';
+import { definitionOf, loadVisible, openConfig } from './load-integration';
+import { callDatabaseEndpoint } from './endpoints/database-endpoints';
+import { chat } from './endpoints/ai-chat';
+
+/**
+ * `POST /api/v2/integrations/{id}/{endpoint}`: an endpoint of the integration's
+ * sub-type. Unknown endpoint → 404; disabled integration → 400.
+ */
+export async function callEndpoint(ports: IntegrationsPorts, principal: Principal, id: string, endpoint: string, body: Record<string, unknown>) {
+  assertMayManage(principal);
+  const row = await loadVisible(ports, id, principal);
+  const definition = definitionOf(row);
+  if (!definition.endpoints.includes(endpoint)) {
+    throw errors.notFound('ERR_INTEGRATION_ENDPOINT_NOT_FOUND', `Integration type ${row.type}/${row.sub_type} has no endpoint '${endpoint}'`);
+  }
+  if (!row.enabled) throw new AppError(400, 'ERR_INTEGRATION_DISABLED', `Integration '${row.title}' is disabled`);
+  const config = openConfig(ports, row);
+  if (row.type === 'ai' && endpoint === 'chat') return chat(ports, row.id, config, body);
+  return callDatabaseEndpoint(ports, row.sub_type as 'pg' | 'mysql2' | 'sqlite3', endpoint, config, body);
+}

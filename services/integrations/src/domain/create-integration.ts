@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import { errors } from '@tabula/http';
+import type { Principal } from '@tabula/auth';
+import type { EndpointInput, integrationCreate } from '@tabula/contracts';
+import type { IntegrationsPorts } from '../ports';
+import { clearDefault, findIntegration, insertIntegration, type IntegrationRow } from '../repositories/integration.repository';
+import { requireSubType, validateConfig } from '../registry/type-registry';
+import { mergeConfig } from '../lib/config-paths';
+import { newIntegrationId } from '../lib/ids';
+import { inTransaction } from '../lib/unit-of-work';
+import { enqueueIntegrationEvent } from '../events/integration-event.producer';
+import { presentIntegration } from '../presenters/integration.presenter';
+import { assertMayManage, canSee } from './integration-access';
+import { openConfig } from './load-integration';
+
+type CreateBody = EndpointInput<typeof integrationCreate>['body'];
+
+/** The config to start from: `copy_from_id`'s (same type, visible to the caller) merged with the given one. */
+async function startingConfig(ports: IntegrationsPorts, principal: Principal, body: CreateBody): Promise<Record<string, unknown>> {
+  if (!body.copy_from_id) return body.config ?? {};
+  const source = await findIntegration(ports.db, body.copy_from_id);
+  if (!source || !canSee(source, principal)) throw errors.badRequest(`copy_from_id: integration '${body.copy_from_id}' not found`);
+  if (source.type !== body.type || source.sub_type !== body.sub_type) {
+    throw errors.badRequest(`copy_from_id: integration '${body.copy_from_id}' is a ${source.type}/${source.sub_type}, not ${body.type}/${body.sub_type}`);
+  }
+  return mergeConfig(openConfig(ports, source), body.config ?? {});
+}
+
+/** Makes `row` its type's only default (same transaction). */
+export async function takeDefault(trx: Knex, row: Pick<IntegrationRow, 'id' | 'type'>): Promise<void> {
+  await clearDefault(trx, row.type, row.id);
+}
+
+/** Creates an integration; its config is validated against the sub-type schema and sealed. */
+export async function createIntegration(ports: IntegrationsPorts, principal: Principal, body: CreateBody) {
+  assertMayManage(principal);
+  const definition = requireSubType(body.type, body.sub_type);
+  const config = validateConfig(definition, await startingConfig(ports, principal, body));
+  const row: Omit<IntegrationRow, 'created_at' | 'updated_at'> = {
+    id: newIntegrationId(), title: body.title, type: body.type, sub_type: body.sub_type, enabled: body.enabled ?? true,
+    is_private: body.is_private ?? false, is_default: body.is_default ?? false, created_by: principal.id, fk_workspace_id: null,
+    config_sealed: ports.ring.seal(config), meta: body.meta ?? null,
+  };
+  await inTransaction(ports, async (trx) => {
+    if (row.is_default) await takeDefault(trx, row);
+    await insertIntegration(trx, row);
+    await enqueueIntegrationEvent(trx, 'created', row, principal);
+  });
+  const stored = (await findIntegration(ports.db, row.id))!;
+  return presentIntegration(stored);
+}

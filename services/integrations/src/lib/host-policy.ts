@@ -1,0 +1,29 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { errors } from '@tabula/http';
+import { refusalOf } from './ssrf-guard';
+
+/**
+ * Resolves a host and checks every address against the SSRF policy: public
+ * addresses always, loopback and private ones only with
+ * `SVC_ALLOW_LOCAL_SOURCES=true` (a hosted tenant must not reach the cluster's
+ * own network), link-local/metadata never. Returns the address to connect to,
+ * so a second resolution cannot swap in another one.
+ */
+export async function allowedAddress(host: string, allowLocal: boolean): Promise<string> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  if (isIP(bare)) addresses = [bare];
+  else {
+    try {
+      addresses = (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
+    } catch {
+      throw errors.badRequest(`Host '${host.slice(0, 255)}' cannot be resolved`);
+    }
+  }
+  for (const address of addresses) {
+    const refusal = refusalOf(address, allowLocal);
+    if (refusal) throw errors.badRequest(`${refusal}; host '${host.slice(0, 255)}' refused by the integrations network policy`);
+  }
+  return addresses[0];
+}

@@ -1,0 +1,29 @@
+import { decodeEvent, IntegrationChangedSchema, topics } from '@tabula/contracts';
+import type { EventMessage } from '@tabula/events';
+import type { Worker } from '@tabula/runtime';
+import type { MetaPorts } from '../app';
+import { refreshIntegrationSources, detachIntegrationSources } from '../domain/refresh-integration-sources';
+
+/** The consumer group of meta's integration-event consumer (replicas share the work). */
+export const META_INTEGRATIONS_CONSUMER = 'meta-integrations';
+
+/**
+ * Consumes `tabula.integrations`: a config change re-seals the config of every
+ * source built on the integration (its pools are rebuilt on next use, here and
+ * in data); a deletion detaches those sources (they keep their last config).
+ */
+export async function startIntegrationEventsConsumer(ports: MetaPorts): Promise<Worker> {
+  const subscription = await ports.bus.subscribe({
+    group: META_INTEGRATIONS_CONSUMER,
+    topics: [topics.integrations],
+    handler: async (message: EventMessage) => {
+      if (message.type === 'integrations.integration.updated') {
+        const evt = decodeEvent(IntegrationChangedSchema, message.payload);
+        if (evt.configChanged) await refreshIntegrationSources(ports, evt.integrationId);
+      } else if (message.type === 'integrations.integration.deleted') {
+        await detachIntegrationSources(ports, decodeEvent(IntegrationChangedSchema, message.payload).integrationId);
+      }
+    },
+  });
+  return { stop: () => subscription.close() };
+}
