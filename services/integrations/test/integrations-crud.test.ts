@@ -33,17 +33,17 @@ describe('create, read, encryption at rest', () => {
     await create(h.as(users.owner), { title: 'Analytics DB' }).expect(200);
     await h.http.post(M).set(h.as(users.owner)).send({ title: 'Bot', type: 'ai', sub_type: 'openai', config: { apiKey: 'sk-test-123' } }).expect(200);
     const all = (await h.http.get(M).set(h.as(users.owner)).expect(200)).body;
-    expect(all.pageInfo.totalRows).toBeGreaterThanOrEqual(3);
+    expect(Array.isArray(all)).toBe(true);
+    expect(all.length).toBeGreaterThanOrEqual(3);
     const dbs = (await h.http.get(`${M}?type=database&includeDatabaseInfo=true`).set(h.as(users.owner)).expect(200)).body;
-    expect(dbs.list.every((i: { type: string }) => i.type === 'database')).toBe(true);
-    expect(dbs.list[0].dbInfo).toEqual({ client: 'pg', host: 'db.example.com', port: 5432, database: 'sales' });
+    expect(dbs.every((i: { type: string }) => i.type === 'database')).toBe(true);
+    expect(dbs[0].dbInfo).toEqual({ client: 'pg', host: 'db.example.com', port: 5432, database: 'sales' });
     expect(JSON.stringify(dbs)).not.toContain(SECRET);
     const found = (await h.http.get(`${M}?query=analytics`).set(h.as(users.owner)).expect(200)).body;
-    expect(found.list.map((i: { title: string }) => i.title)).toEqual(['Analytics DB']);
+    expect(found.map((i: { title: string }) => i.title)).toEqual(['Analytics DB']);
     const page = (await h.http.get(`${M}?limit=1&offset=1`).set(h.as(users.owner)).expect(200)).body;
-    expect(page.list).toHaveLength(1);
-    expect(page.list[0].id).toBe(all.list[1].id);
-    expect(page.pageInfo).toMatchObject({ pageSize: 1, page: 2 });
+    expect(page).toHaveLength(1);
+    expect(page[0].id).toBe(all[1].id);
   });
 });
 
@@ -86,7 +86,7 @@ describe('who sees what (Authentication rule 6)', () => {
     expect((await h.http.get(`${M}/${priv.id}`).set(h.as(users.owner))).status).toBe(200);
     for (const who of [users.admin, users.creator]) {
       expect((await h.http.get(`${M}/${priv.id}`).set(h.as(who))).status).toBe(404);
-      const listed = (await h.http.get(M).set(h.as(who)).expect(200)).body.list.map((i: { id: string }) => i.id);
+      const listed = (await h.http.get(M).set(h.as(who)).expect(200)).body.map((i: { id: string }) => i.id);
       expect(listed).not.toContain(priv.id);
       const patch = await h.http.patch(`${M}/${priv.id}`).set(h.as(who)).send({ title: 'stolen' });
       expect(patch.status).toBe(404);

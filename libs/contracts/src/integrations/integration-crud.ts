@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
-import { listOf } from '../common/paging';
 import { flagQuery, INTEGRATION_TYPES, integrationIdParams, integrationSchema, jsonObject } from './integration.schemas';
 
 const tags = ['Integrations'];
@@ -16,7 +15,8 @@ export const integrationList = defineEndpoint({
     limit: z.coerce.number().int().min(1).optional(),
     offset: z.coerce.number().int().min(0).optional(),
   }),
-  response: listOf(integrationSchema), errors: [403],
+  /** The spec: "The list response is an array of integration objects" (limit/offset page it). */
+  response: z.array(integrationSchema), errors: [403],
 });
 
 /** GET /api/v2/meta/integrations/{integrationId} */

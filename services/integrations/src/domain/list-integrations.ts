@@ -1,7 +1,7 @@
 import type { Principal } from '@tabula/auth';
-import { pageInfo, type EndpointInput, type integrationList } from '@tabula/contracts';
+import type { EndpointInput, integrationList } from '@tabula/contracts';
 import type { IntegrationsPorts } from '../ports';
-import { countIntegrations, listIntegrations as listRows } from '../repositories/integration.repository';
+import { listIntegrations as listRows } from '../repositories/integration.repository';
 import { presentIntegration } from '../presenters/integration.presenter';
 import { assertMayManage } from './integration-access';
 import { definitionOf, openConfig } from './load-integration';
@@ -9,16 +9,15 @@ import { definitionOf, openConfig } from './load-integration';
 const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 1000;
 
-/** Lists the integrations the caller may see (org creator or above), with `{list, pageInfo}`. */
+/** Lists the integrations the caller may see (org creator or above): an array (the spec), paged by limit/offset. */
 export async function listIntegrations(ports: IntegrationsPorts, principal: Principal, query: EndpointInput<typeof integrationList>['query']) {
   assertMayManage(principal);
   const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   const offset = query.offset ?? 0;
   const filter = { viewerId: principal.id, type: query.type, query: query.query };
-  const [rows, total] = await Promise.all([listRows(ports.db, filter, limit, offset), countIntegrations(ports.db, filter)]);
-  const list = rows.map((row) => {
+  const rows = await listRows(ports.db, filter, limit, offset);
+  return rows.map((row) => {
     if (!query.includeDatabaseInfo || row.type !== 'database') return presentIntegration(row);
     return presentIntegration(row, { dbInfo: { value: openConfig(ports, row), definition: definitionOf(row) } });
   });
-  return { list, pageInfo: pageInfo(total, limit, offset) };
 }
