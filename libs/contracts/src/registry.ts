@@ -1,4 +1,7 @@
 import type { AnyEndpoint } from './endpoint/define-endpoint';
+import { commentsEndpoints } from './comments';
+import { dataInternalEndpoints } from './data';
+import { metaInternalEndpoints } from './meta';
 
 /**
  * Every endpoint contract of Tabula, public and internal. Each service's
@@ -6,7 +9,11 @@ import type { AnyEndpoint } from './endpoint/define-endpoint';
  * endpoints; add it here once. The gateway's OpenAPI document, the route
  * coverage test and the isolation matrix read this list.
  */
-export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {};
+export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
+  comments: commentsEndpoints,
+  dataInternal: dataInternalEndpoints,
+  metaInternal: metaInternalEndpoints,
+};
 
 /** All endpoints as one list. */
 export function allEndpoints(): AnyEndpoint[] {
