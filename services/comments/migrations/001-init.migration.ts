@@ -26,7 +26,8 @@ export async function createCommentTables(db: Knex, schema: string): Promise<voi
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.raw('clock_timestamp()'));
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.raw('clock_timestamp()'));
   });
-  await db.raw('CREATE INDEX comments_live_by_row_idx ON ??.comments (fk_model_id, row_id, created_at, seq) WHERE NOT is_deleted', [schema]);
+  // base_id is carried so the count's per-record probe is an index-only scan
+  await db.raw('CREATE INDEX comments_live_by_row_idx ON ??.comments (fk_model_id, row_id, created_at, seq) INCLUDE (base_id) WHERE NOT is_deleted', [schema]);
   await db.raw('CREATE INDEX comments_base_idx ON ??.comments (base_id)', [schema]);
   // Tables and bases whose comments were purged: a comment racing the purge is refused.
   await db.schema.withSchema(schema).createTable('purged_scopes', (t) => {

@@ -64,17 +64,17 @@ export async function listLiveComments(
 
 /**
  * Live comments per record for every asked id, zeros included, in ONE
- * statement: the ids are unnested and left-joined, so the database answers
- * each id (the partial index `comments_live_by_row_idx` serves the join).
+ * statement: the ids are unnested and each is counted by a probe of the
+ * partial index `comments_live_by_row_idx` (an index-only scan), so the cost
+ * follows the ids asked, not the size of the table.
  */
 export async function countLiveComments(db: Knex, scope: { baseId: string; tableId: string }, rowIds: string[]): Promise<Record<string, number>> {
   const result = await db.raw<{ rows: { row_id: string; n: string }[] }>(
-    `SELECT ids.row_id, count(c.id) AS n
-       FROM unnest(?::text[]) AS ids(row_id)
-       LEFT JOIN ??.comments c
-         ON c.fk_model_id = ? AND c.row_id = ids.row_id AND c.base_id = ? AND NOT c.is_deleted
-      GROUP BY ids.row_id`,
-    [rowIds, COMMENTS_SCHEMA, scope.tableId, scope.baseId],
+    `SELECT ids.row_id,
+            (SELECT count(*) FROM ??.comments c
+              WHERE c.fk_model_id = ? AND c.row_id = ids.row_id AND c.base_id = ? AND NOT c.is_deleted) AS n
+       FROM unnest(?::text[]) AS ids(row_id)`,
+    [COMMENTS_SCHEMA, scope.tableId, scope.baseId, rowIds],
   );
   return Object.fromEntries(result.rows.map((r) => [r.row_id, Number(r.n)]));
 }
