@@ -1,6 +1,6 @@
 import knex, { type Knex } from 'knex';
 import type { TestStack } from '@tabula/testing';
-import { startCommentStack, type Reply, type TabulaClient, type TestUser } from '../../services/comments/test/comments-stack';
+import { startCommentStack, type Reply, type TabulaClient, type TestUser } from './comments-e2e.helpers';
 
 /**
  * Every item of the comments issue's "Bad input" list: a 4xx with the error

@@ -1,6 +1,6 @@
 import knex, { type Knex } from 'knex';
 import { createTestDatabase, describeWithBackend, startTestCluster, waitHealthy, type TestCluster, type TestDatabase } from '@tabula/testing';
-import { TabulaClient, eventually, type TestUser } from '../../services/comments/test/comments-stack';
+import { TabulaClient, eventually, type TestUser } from './comments-e2e.helpers';
 
 /**
  * Cluster mode (one process per service, Redis Streams): the comments process

@@ -1,6 +1,6 @@
 import { Api } from 'nocodb-sdk';
 import type { TestStack } from '@tabula/testing';
-import { startCommentStack, type TabulaClient, type TestUser } from '../../services/comments/test/comments-stack';
+import { startCommentStack, type TabulaClient, type TestUser } from './comments-e2e.helpers';
 
 /**
  * The spec's comment calls through the real `nocodb-sdk` client (its

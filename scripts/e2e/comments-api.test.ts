@@ -1,6 +1,6 @@
 import knex, { type Knex } from 'knex';
 import { CommentChangedSchema, decodeEvent } from '@tabula/contracts';
-import { startCommentStack, eventually, type TabulaClient, type TestUser } from './comments-stack';
+import { startCommentStack, eventually, type TabulaClient, type TestUser } from './comments-e2e.helpers';
 import type { TestStack } from '@tabula/testing';
 
 let stack: TestStack;

@@ -1,6 +1,6 @@
 import knex, { type Knex } from 'knex';
 import type { TestStack } from '@tabula/testing';
-import { startCommentStack, type TabulaClient, type TestUser } from './comments-stack';
+import { startCommentStack, type TabulaClient, type TestUser } from './comments-e2e.helpers';
 
 type Action = 'list' | 'create' | 'editOwn' | 'editOther' | 'deleteOwn' | 'deleteOther' | 'resolve';
 const ACTIONS: Action[] = ['list', 'create', 'editOwn', 'editOther', 'deleteOwn', 'deleteOther', 'resolve'];
