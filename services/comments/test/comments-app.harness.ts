@@ -6,10 +6,16 @@ import Router from '@koa/router';
 import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
 import { dataInternalEndpoints, metaInternalEndpoints } from '@tabula/contracts';
 import { AppError, LocalServiceClient, errorMiddleware, route } from '@tabula/http';
-import { buildSharedPorts, loadPlatformConfig, prepareService } from '@tabula/runtime';
-import { createLogger } from '@tabula/telemetry';
+import { loadConfig } from '@tabula/config';
+import { runMigrations } from '@tabula/db';
+import { buildSharedPorts, loadPlatformConfig } from '@tabula/runtime';
+import { createLogger, createServiceMetrics } from '@tabula/telemetry';
 import { createTestDatabase, type TestDatabase } from '@tabula/testing';
-import { commentsService } from '../src/service';
+import { buildCommentsPorts } from '../src/service';
+import { createApp } from '../src/app';
+import { commentsConfigSchema } from '../src/config';
+import { COMMENTS_SCHEMA, type CommentsPorts } from '../src/ports';
+import { migrations } from '../migrations';
 
 /** The internal secret of the harness (tests forge the gateway's identity header with it). */
 export const INTERNAL = 'internal-secret-for-the-comments-service-tests-0123456789';
@@ -66,6 +72,8 @@ export class FakeWorld {
 /** The comments service alone on a fresh database, with fakes around it. */
 export interface CommentsHarness {
   app: Koa;
+  /** The service's ports (consumers and use cases can be driven directly). */
+  ports: CommentsPorts;
   world: FakeWorld;
   database: TestDatabase;
   shared: ReturnType<typeof buildSharedPorts>;
@@ -85,9 +93,13 @@ export async function startCommentsHarness(): Promise<CommentsHarness> {
   const platform = loadPlatformConfig(env);
   const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger: createLogger('test', 'silent'), caller: 'comments' });
   const world = new FakeWorld();
-  const prepared = await prepareService(commentsService, { ...shared, services: world.client, baseAccess: new BaseAccess(world.client) }, env);
+  await runMigrations(shared.db, COMMENTS_SCHEMA, migrations);
+  const ports = buildCommentsPorts({
+    ...shared, services: world.client, baseAccess: new BaseAccess(world.client),
+    service: 'comments', logger: createLogger('comments', 'silent'), metrics: createServiceMetrics('comments'),
+  }, loadConfig(commentsConfigSchema, env));
   return {
-    app: prepared.app, world, database, shared,
+    app: createApp(ports), ports, world, database, shared,
     as: (p) => ({ 'x-tabula-identity': signIdentity({ kind: 'user', roles: ['org-level-viewer'], ...p }, INTERNAL) }),
     async stop() {
       await shared.close();
