@@ -10,7 +10,7 @@ let h: CommentsHarness;
 const table = { id: 'mconsumertable01', baseId: 'pconsumerbase001', sourceId: 'bconsumersrc0001' };
 const owner = { id: 'usowner000000001', email: 'owner@example.com' };
 
-const message = (type: string, payload: Uint8Array, id = randomUUID()): EventMessage => ({
+const message = (type: string, payload: Uint8Array, id: string = randomUUID()): EventMessage => ({
   id, topic: type.startsWith('meta.') ? topics.meta : topics.records, key: table.id, type, version: 1, payload, headers: {}, timestamp: new Date().toISOString(),
 });
 const tableDeleted = (id: string) => message('meta.table.deleted', encodeEvent(TableChangedSchema, {
