@@ -30,7 +30,7 @@ function toIdList(value: unknown, issue: (message: string) => void): string[] | 
 /** `fk_model_id` and `ids` (also spelled `ids[]`); other `ids[...]` keys mean an object, which is refused. */
 const countQuery = z.object({
   fk_model_id: idText.describe('Table id'),
-  ids: z.union([z.array(z.string()), z.string()]).optional().describe('Row ids: repeated key, or one JSON array; at most 1000'),
+  ids: z.union([z.array(z.string()), z.string()]).optional().describe('Required: row ids as a repeated key (ids=1&ids=2 or ids[]=1), or one JSON array; at most 1000'),
 }).catchall(z.unknown()).transform((q, ctx) => {
   const issue = (message: string) => ctx.addIssue({ code: 'custom', path: ['ids'], message });
   const extra = Object.keys(q).filter((k) => /^ids\[.+\]$/.test(k));
