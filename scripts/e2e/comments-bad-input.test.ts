@@ -93,6 +93,7 @@ describe('comments: bad input', () => {
     await refused(() => count(`ids=${encodeURIComponent('{"a":1}')}`), 400, 'ERR_INVALID_REQUEST_BODY');
     await refused(() => count('ids[a]=1'), 400, 'ERR_INVALID_REQUEST_BODY');
     await refused(() => count(`ids=${encodeURIComponent('[[1]]')}`), 400, 'ERR_INVALID_REQUEST_BODY');
+    await refused(() => count('ids=%00'), 400, 'ERR_INVALID_REQUEST_BODY');
     await refused(() => count('x=1'), 400, 'ERR_INVALID_REQUEST_BODY');
     const many = Array.from({ length: 1001 }, (_, i) => `ids=${i}`).join('&');
     expect((await refused(() => count(many), 400, 'ERR_INVALID_REQUEST_BODY')).body.message).toMatch(/1000/);
@@ -102,8 +103,8 @@ describe('comments: bad input', () => {
     expect((await count(`ids=${encodeURIComponent(JSON.stringify([t.rowIds[0], 'zz']))}`)).body).toEqual({ [t.rowIds[0]]: 1, zz: 0 });
   });
 
-  it('non-string comment (number, object, array, null)', async () => {
-    for (const comment of [42, { text: 'x' }, ['x'], null, true]) {
+  it('non-string comment (number, object, array, null, boolean) and text PostgreSQL cannot store (NUL)', async () => {
+    for (const comment of [42, { text: 'x' }, ['x'], null, true, 'NUL \u0000 inside']) {
       await refused(() => create({ fk_model_id: t.tableId, row_id: t.rowIds[0], comment }), 400, 'ERR_INVALID_REQUEST_BODY');
     }
     await refused(() => api.call('PATCH', `/api/v2/comments/${mine}`, owner.token, { comment: 7 }), 400, 'ERR_INVALID_REQUEST_BODY');

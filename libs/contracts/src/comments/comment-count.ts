@@ -16,7 +16,8 @@ function toIdList(value: unknown, issue: (message: string) => void): string[] | 
     try { list = JSON.parse(value); } catch { issue('ids must be an array of row ids'); return undefined; }
   }
   if (typeof list === 'string' || typeof list === 'number') list = [list];
-  if (!Array.isArray(list) || list.some((id) => (typeof id !== 'string' && typeof id !== 'number') || String(id) === '')) {
+  const bad = (id: unknown) => (typeof id !== 'string' && typeof id !== 'number') || String(id) === '' || String(id).length > 255 || String(id).includes('\u0000');
+  if (!Array.isArray(list) || list.some(bad)) {
     issue('ids must be an array of row ids');
     return undefined;
   }

@@ -5,10 +5,11 @@ export const COMMENT_MAX_LENGTH = 3000;
 
 /** Comment text: 1–3000 characters, plain text, stored verbatim (never trimmed or rendered). */
 export const commentText = z.string().min(1, 'comment must not be empty').max(COMMENT_MAX_LENGTH, `comment must be at most ${COMMENT_MAX_LENGTH} characters`)
+  .refine((s) => !s.includes('\u0000'), 'comment must not contain NUL characters')
   .describe('Plain text, 1 to 3000 characters, stored and returned byte-for-byte');
 
 /** An id in a path or body (table, record, comment). */
-export const idText = z.string().min(1).max(255);
+export const idText = z.string().min(1).max(255).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
 
 /** An example Comment (OpenAPI). */
 export const commentExample = {
