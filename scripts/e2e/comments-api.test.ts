@@ -74,6 +74,14 @@ describe('comments API', () => {
     expect((await api.call('PATCH', `/api/v2/comments/${c.id}`, owner.token, { comment: 'x' })).status).toBe(404);
   });
 
+  it('count answers 1000 long ids (uuid-sized, ~44 KB of query string) through the gateway', async () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(8, '0')}-aaaa-bbbb-cccc-dddddddddddd`);
+    const res = await api.call('GET', `/api/v1/db/meta/comments/count?fk_model_id=${t.tableId}&${ids.map((id) => `ids[]=${id}`).join('&')}`, owner.token);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toHaveLength(1000);
+    expect(Object.values(res.body).every((n) => n === 0)).toBe(true);
+  });
+
   it('resolve sets resolved_by/_email; the body flag unresolves; both idempotent', async () => {
     const c = (await api.comment(owner.token, t.tableId, t.rowIds[0], 'to resolve')).body;
     const r1 = await api.call('POST', `/api/v2/comments/${c.id}/resolve`, owner.token);
