@@ -70,6 +70,11 @@ describe('deletion consumers', () => {
     expect(late.body.error).toBe('ERR_TABLE_NOT_FOUND');
   });
 
+  it('a delete-all naming 70,000 records (more than PostgreSQL bind parameters) is handled', async () => {
+    const big = Array.from({ length: 70_000 }, (_, i) => ({ Id: i + 1000 }));
+    await expect(handleDeletion(h.ports, recordsDeleted(randomUUID(), big))).resolves.toBeUndefined();
+  });
+
   it('events of a table meta no longer knows, and unrelated types, are no-ops', async () => {
     const gone = message('records.after.delete', encodeEvent(RecordsChangedSchema, { eventId: randomUUID(), tableId: 'm_gone', rowsJson: '[{"Id":1}]' }));
     await expect(handleDeletion(h.ports, gone)).resolves.toBeUndefined();

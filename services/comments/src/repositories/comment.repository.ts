@@ -79,9 +79,13 @@ export async function countLiveComments(db: Knex, scope: { baseId: string; table
   return Object.fromEntries(result.rows.map((r) => [r.row_id, Number(r.n)]));
 }
 
-/** Soft-deletes the live comments of some records; returns the rows deleted. */
+/**
+ * Soft-deletes the live comments of some records; returns the rows deleted.
+ * The ids go as one array parameter: a delete-all can name more records than
+ * PostgreSQL accepts bind parameters (65,535).
+ */
 export async function softDeleteByRows(db: Knex, tableId: string, rowIds: string[]): Promise<CommentRow[]> {
-  return (await comments(db).where({ fk_model_id: tableId, is_deleted: false }).whereIn('row_id', rowIds)
+  return (await comments(db).where({ fk_model_id: tableId, is_deleted: false }).whereRaw('row_id = ANY(?::text[])', [rowIds])
     .update({ is_deleted: true, updated_at: db.raw('clock_timestamp()') as unknown as Date }).returning('*')) as CommentRow[];
 }
 
