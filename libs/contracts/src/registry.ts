@@ -2,6 +2,9 @@ import type { AnyEndpoint } from './endpoint/define-endpoint';
 import { hooksInternalEndpoints } from './hooks';
 import { integrationsEndpoints } from './integrations';
 import { metaIntegrationSourcesEndpoints } from './meta/integration-sources';
+import { commentsEndpoints } from './comments';
+import { dataInternalEndpoints } from './data';
+import { metaInternalEndpoints } from './meta';
 
 /**
  * Every endpoint contract of Tabula, public and internal. Each service's
@@ -13,6 +16,9 @@ export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
   hooksInternal: hooksInternalEndpoints,
   integrations: integrationsEndpoints,
   metaIntegrationSources: metaIntegrationSourcesEndpoints,
+  comments: commentsEndpoints,
+  dataInternal: dataInternalEndpoints,
+  metaInternal: metaInternalEndpoints,
 };
 
 /** All endpoints as one list. */

@@ -1,13 +1,12 @@
 import type Koa from 'koa';
-import { standardServiceApp, type CommonPorts } from '@tabula/runtime';
-import type { CommentsConfig } from './config';
+import { standardServiceApp } from '@tabula/runtime';
+import type { CommentsPorts } from './ports';
+import { commentsV1Router } from './routes/comments-v1.routes';
+import { commentsV2Router } from './routes/comments-v2.routes';
 
-/** What the comments service is handed at start-up. */
-export interface CommentsPorts extends CommonPorts {
-  config: CommentsConfig;
-}
+export type { CommentsPorts } from './ports';
 
-/** Builds the comments service app; its endpoints arrive with the service's own issue. */
+/** Builds the comments service app; never listens, reads no environment. */
 export function createApp(ports: CommentsPorts): Koa {
-  return standardServiceApp(ports, { routers: [] });
+  return standardServiceApp(ports, { routers: [commentsV1Router(ports), commentsV2Router(ports)] });
 }
