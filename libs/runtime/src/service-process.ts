@@ -1,6 +1,7 @@
+import { ConfigError } from '@tabula/config';
 import { createLogger } from '@tabula/telemetry';
 import type { CommonPorts, ServiceDefinition } from './service-definition';
-import { loadPlatformConfig } from './platform-config';
+import { loadSettings } from './settings';
 import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen, onShutdown } from './lifecycle';
@@ -13,7 +14,7 @@ import { startAccessInvalidation } from './access-invalidation';
 export async function runServiceProcess<C, P extends CommonPorts>(definition: ServiceDefinition<C, P>): Promise<void> {
   let logger = createLogger(definition.name);
   try {
-    const platform = loadPlatformConfig();
+    const platform = loadSettings([definition]);
     logger = createLogger(definition.name, platform.LOG_LEVEL);
     if (!platform.DATABASE_URL) throw new Error('DATABASE_URL is required');
     const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
@@ -27,7 +28,8 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
       await shared.close();
     });
   } catch (err) {
-    logger.fatal({ err: err instanceof Error ? err.message : err }, 'failed to start');
+    if (err instanceof ConfigError) logger.fatal({ problems: err.problems }, err.message);
+    else logger.fatal({ err: err instanceof Error ? err.message : err }, 'failed to start');
     process.exit(1);
   }
 }

@@ -5,7 +5,8 @@ import { LocalServiceClient, type RequestHandler, type ServiceName } from '@tabu
 import { identitySigner, servicePrincipal } from '@tabula/auth';
 import { createLogger, type Logger } from '@tabula/telemetry';
 import type { ServiceDefinition, Worker } from './service-definition';
-import { loadPlatformConfig, type PlatformConfig } from './platform-config';
+import type { PlatformConfig } from './platform-config';
+import { loadSettings } from './settings';
 import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen } from './lifecycle';
@@ -44,7 +45,8 @@ async function resolveDatabase(platform: PlatformConfig, logger: Logger): Promis
 export async function startStandalone(options: StandaloneOptions): Promise<StandaloneHandle> {
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger('standalone');
-  const loaded = loadPlatformConfig(env);
+  // Every setting of every service is checked before PostgreSQL or a port is touched.
+  const loaded = loadSettings(options.definitions, env);
   // Kept under DATA_DIR: secrets sealed with keys derived from it (hook secrets,
   // source credentials) must still open after a restart.
   const platform: PlatformConfig = { ...loaded, SVC_INTERNAL_SECRET: loaded.SVC_INTERNAL_SECRET ?? persistentSecret(loaded.DATA_DIR, 'internal-secret') };
