@@ -9,3 +9,5 @@ export * from './secrets';
 export * from './service-app';
 export * from './access-invalidation';
 export * from './settings';
+export * from './service-metrics';
+export * from './metrics-server';

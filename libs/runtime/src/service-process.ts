@@ -6,6 +6,7 @@ import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen, onShutdown } from './lifecycle';
 import { startAccessInvalidation } from './access-invalidation';
+import { startMetricsServer } from './metrics-server';
 
 /**
  * Cluster mode process entry: one service per process (one pod on Kubernetes).
@@ -21,6 +22,8 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     const prepared = await prepareService(definition, shared, process.env);
     const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
     const workers = [await startAccessInvalidation(shared), ...(await prepared.start())];
+    const metricsServer = await startMetricsServer(platform, [prepared.metrics], logger);
+    if (metricsServer) workers.push(metricsServer);
     logger.info({ port: platform.PORT }, `${definition.name} service listening`);
     onShutdown(logger, async () => {
       await closeServer(server);

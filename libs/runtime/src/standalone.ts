@@ -3,7 +3,8 @@ import type http from 'node:http';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@tabula/db';
 import { LocalServiceClient, type RequestHandler, type ServiceName } from '@tabula/http';
 import { identitySigner, servicePrincipal } from '@tabula/auth';
-import { createLogger, type Logger } from '@tabula/telemetry';
+import { createLogger, type Logger, type ServiceMetrics } from '@tabula/telemetry';
+import { startMetricsServer } from './metrics-server';
 import type { ServiceDefinition, Worker } from './service-definition';
 import type { PlatformConfig } from './platform-config';
 import { loadSettings } from './settings';
@@ -55,12 +56,14 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const local = new LocalServiceClient(() => sign(servicePrincipal('standalone')));
   const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger, caller: 'gateway', local, poolMax: Math.max(platform.DB_POOL_MAX, 20) });
   const workers: Worker[] = [];
+  const preparedMetrics: ServiceMetrics[] = [];
   try {
     const prepared = [];
     for (const definition of options.definitions) {
       const service = await prepareService(definition, shared, env);
       local.register(service.name, service.app.callback());
       prepared.push(service);
+      preparedMetrics.push(service.metrics);
     }
     workers.push(await startAccessInvalidation(shared));
     for (const service of prepared) workers.push(...(await service.start()));
@@ -73,6 +76,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const gateway = local.handlerOf('gateway');
   if (!gateway) throw new Error('standalone needs the gateway definition');
   const server = await listen(gateway, platform.PORT, platform.HOST);
+  const metricsServer = await startMetricsServer(platform, preparedMetrics, logger);
+  if (metricsServer) workers.push(metricsServer);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : platform.PORT;
   return {

@@ -1,3 +1,5 @@
 export * from './tracing';
 export * from './logger';
 export * from './metrics';
+export * from './route-template';
+export * from './access-log';

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
 import type { RequestHandler, ServiceName } from '@tabula/http';
 import { errorBody, errors, type AppError } from '@tabula/http';
-import type { Logger } from '@tabula/telemetry';
+import { markInProcess, ROUTE_TEMPLATE_HEADER, setRequestRoute, type Logger } from '@tabula/telemetry';
 import { classifyProxyError, errorCode, proxyFailureError } from './proxy-error';
 
 /** Hands a request (already authenticated) to the service that owns it. */
@@ -18,9 +18,6 @@ function sendError(res: ServerResponse, error: AppError): void {
   res.end(body);
 }
 
-/** Marks a request the gateway hands to a service in this process (its access line is the gateway's). */
-export const LOCAL_DISPATCH = Symbol.for('tabula.localDispatch');
-
 /** Standalone: call the service's handler in this process with the same req/res. */
 export class LocalDispatcher implements Dispatcher {
   constructor(private readonly handlerOf: (service: ServiceName) => RequestHandler | undefined) {}
@@ -28,7 +25,7 @@ export class LocalDispatcher implements Dispatcher {
   async dispatch(service: ServiceName, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const handler = this.handlerOf(service);
     if (!handler) return sendError(res, errors.unavailable(`Service '${service}' is unavailable`));
-    (req as unknown as Record<symbol, boolean>)[LOCAL_DISPATCH] = true;
+    markInProcess(req);
     await new Promise<void>((resolve) => {
       res.once('close', resolve);
       handler(req, res);
@@ -80,7 +77,11 @@ export class HttpDispatcher implements Dispatcher {
     } catch (err) {
       return this.failBeforeResponse(service, req, res, err);
     }
-    res.writeHead(upstream.statusCode, forwardable(upstream.headers));
+    const headers = forwardable(upstream.headers);
+    const route = headers[ROUTE_TEMPLATE_HEADER];
+    delete headers[ROUTE_TEMPLATE_HEADER];
+    if (typeof route === 'string') setRequestRoute(req, route);
+    res.writeHead(upstream.statusCode, headers);
     try {
       await pipeline(upstream.body, res);
     } catch (err) {
