@@ -38,6 +38,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** `/healthz` (alive), `/readyz` (dependencies answer) and `/metrics`. */
 function probes(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware {
   return async (ctx, next) => {
+    if (ctx.path === '/healthz' || ctx.path === '/readyz' || (ctx.path === '/metrics' && options.serveMetrics !== false)) ctx.state.routeTemplate = ctx.path;
     if (ctx.path === '/healthz') {
       ctx.body = { status: 'ok', service: options.name };
     } else if (ctx.path === '/readyz') {
