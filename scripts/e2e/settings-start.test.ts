@@ -42,6 +42,19 @@ describe('settings are validated at start, every problem in one message', () => 
     expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
   }, 60_000);
 
+  it('cluster launcher (npm run start:cluster): one message for every service, no process started', async () => {
+    const result = await run('scripts/start-cluster.ts', {
+      ...BAD, DATA_DIR: dataDir, DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/none', REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain('[cluster]');
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toBe('start:cluster: invalid configuration:');
+    expect(lines.slice(1).map((l) => l.trim().replace(/^- /, '').split(':')[0]).sort()).toEqual(
+      ['LOG_LEVEL', 'PORT', 'SVC_AUTH_CACHE_TTL_MS', 'SVC_BULK_MAX_RECORDS', 'SVC_HOOKS_POLL_MS', 'SVC_JWT_EXPIRES_IN'],
+    );
+  }, 60_000);
+
   it('cluster service process: one fatal line with every problem, exit 1', async () => {
     const result = await run('services/auth/src/main.ts', {
       TABULA_MODE: 'cluster', EVENT_BUS: 'redis', LOG_LEVEL: 'loud', SVC_JWT_EXPIRES_IN: 'forever', SVC_AUTH_MAX_FAILURES_PER_IP: '0',

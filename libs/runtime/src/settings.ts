@@ -17,7 +17,7 @@ function problemsOf(parse: () => unknown): string[] {
  * process runs, before anything starts (no database, no port): one ConfigError
  * lists every problem of every setting at once.
  */
-export function loadSettings(definitions: Array<ServiceDefinition<any, any>>, env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+export function loadSettings(definitions: Array<Pick<ServiceDefinition<any, any>, 'configSchema'>>, env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const problems = problemsOf(() => loadPlatformConfig(env));
   for (const definition of definitions) {
     const schema = definition.configSchema;
