@@ -2,9 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
 import type { RequestHandler, ServiceName } from '@tabula/http';
-import { errorBody, errors, type AppError } from '@tabula/http';
+import { classifyProxyError, errorBody, errorCode, errors, proxyFailureError, type AppError } from '@tabula/http';
 import { markInProcess, ROUTE_TEMPLATE_HEADER, setRequestRoute, type Logger } from '@tabula/telemetry';
-import { classifyProxyError, errorCode, proxyFailureError } from './proxy-error';
 
 /** Hands a request (already authenticated) to the service that owns it. */
 export interface Dispatcher {

@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { freePort } from '@tabula/testing';
 import { HttpDispatcher } from '../src/dispatcher';
-import { classifyProxyError } from '../src/proxy-error';
+import { classifyProxyError } from '@tabula/http';
 
 /** Captures what the dispatcher logs. */
 class LogCapture {

@@ -1,7 +1,7 @@
-import { AppError } from '@tabula/http';
-import type { ServiceName } from '@tabula/http';
+import { AppError } from './app-error';
+import type { ServiceName } from './service-client';
 
-/** Why a proxied call failed, as the gateway answers and logs it. */
+/** Why a call to another service failed (gateway proxy, internal client), as it is answered and logged. */
 export interface ProxyFailure {
   /** 503: the service could not be reached; 504: it did not answer in time; 502: anything else. */
   status: 502 | 503 | 504;
@@ -51,9 +51,13 @@ export function classifyProxyError(err: unknown): ProxyFailure {
   return { status: 502, reason: 'bad-gateway', code };
 }
 
-/** The AppError a failure is answered with (NocoDB's error body). */
-export function proxyFailureError(failure: ProxyFailure, service: ServiceName): AppError {
-  if (failure.status === 503) return new AppError(503, 'ERR_SERVICE_UNAVAILABLE', `Service '${service}' is unavailable`);
-  if (failure.status === 504) return new AppError(504, 'ERR_GATEWAY_TIMEOUT', `Service '${service}' did not answer in time`);
-  return new AppError(502, 'ERR_BAD_GATEWAY', `Service '${service}' could not be reached through the gateway`);
+/** The AppError a failure is answered with (NocoDB's error body); the original error is its `cause`. */
+export function proxyFailureError(failure: ProxyFailure, service: ServiceName, cause?: unknown): AppError {
+  const error = failure.status === 503
+    ? new AppError(503, 'ERR_SERVICE_UNAVAILABLE', `Service '${service}' is unavailable`)
+    : failure.status === 504
+      ? new AppError(504, 'ERR_GATEWAY_TIMEOUT', `Service '${service}' did not answer in time`)
+      : new AppError(502, 'ERR_BAD_GATEWAY', `Service '${service}' answered with an error the caller could not read`);
+  if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, enumerable: false });
+  return error;
 }
