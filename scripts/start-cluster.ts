@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from '@tabula/config';
+import { loadSettings } from '@tabula/runtime';
 import { clusterPorts } from './services';
+import { serviceConfigSchemas } from './service-configs';
 
 /**
  * `npm run start:cluster`: the Kubernetes topology on one machine — every
@@ -17,16 +20,22 @@ const problems: string[] = [];
 if (!env.DATABASE_URL) problems.push('DATABASE_URL is required (e.g. postgres://postgres@127.0.0.1:5432/tabula)');
 env.EVENT_BUS = env.EVENT_BUS ?? 'redis';
 if (env.EVENT_BUS === 'redis' && !env.REDIS_URL) problems.push('REDIS_URL is required with EVENT_BUS=redis');
-if (problems.length) {
-   
-  console.error(`start:cluster: ${problems.join('; ')}`);
-  process.exit(1);
-}
 // Local convenience only: a real cluster gets these from its Secret.
 env.SVC_INTERNAL_SECRET = env.SVC_INTERNAL_SECRET ?? randomBytes(48).toString('base64url');
 env.SVC_JWT_SECRET = env.SVC_JWT_SECRET ?? randomBytes(48).toString('base64url');
 env.TABULA_MODE = 'cluster';
 for (const [name, port] of Object.entries(clusterPorts)) env[`${name.toUpperCase()}_SERVICE_URL`] = `http://127.0.0.1:${port}`;
+// Every setting of every service, checked once here: one message instead of eight children failing (and restarting).
+try {
+  loadSettings(serviceConfigSchemas, env);
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  problems.push(...err.problems.filter((p) => !/^(DATABASE_URL|REDIS_URL): required/.test(p)));
+}
+if (problems.length) {
+  console.error(`start:cluster: invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  process.exit(1);
+}
 const pidDir = path.resolve(env.DATA_DIR ?? './data', 'cluster');
 mkdirSync(pidDir, { recursive: true });
 const restart = env.CLUSTER_RESTART !== 'false';

@@ -41,6 +41,6 @@ describe('event codec', () => {
   });
 
   it('names the topics', () => {
-    expect(topics).toMatchObject({ records: 'tabula.records', meta: 'tabula.meta', auth: 'tabula.auth' });
+    expect(topics).toMatchObject({ records: 'records', meta: 'meta', auth: 'auth' });
   });
 });

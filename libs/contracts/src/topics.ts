@@ -1,13 +1,16 @@
 /**
- * The bus topics. Topics are coarse (one per publishing domain); the message
- * `type` names the event and the `key` (table id, base id, user id) orders it.
+ * The bus topics, by logical name. Topics are coarse (one per publishing
+ * domain); the message `type` names the event and the `key` (table id, base id,
+ * user id) orders it. On the broker each is `<EVENT_TOPIC_PREFIX>.<name>`
+ * (`tabula.records` by default): the bus adds the deployment prefix, so code
+ * and outbox rows never carry it.
  */
 export const topics = {
-  records: 'tabula.records',
-  meta: 'tabula.meta',
-  auth: 'tabula.auth',
-  comments: 'tabula.comments',
-  integrations: 'tabula.integrations',
+  records: 'records',
+  meta: 'meta',
+  auth: 'auth',
+  comments: 'comments',
+  integrations: 'integrations',
 } as const;
 
 /** One of the topic names in {@link topics}. */

@@ -4,6 +4,7 @@ import type { RedisBusOptions } from './redis/redis-event-bus';
 import { KafkaEventBus } from './kafka/kafka-event-bus';
 import type { KafkaBusOptions } from './kafka/kafka-event-bus';
 import type { BackoffOptions } from './delivery/retry';
+import { NamespacedEventBus, type NamespaceOptions } from './namespaced-event-bus';
 
 /** String headers of a message (metadata, trace context, caller extras). */
 export interface EventHeaders {
@@ -69,6 +70,12 @@ export interface SubscribeOptions {
    * pile up in Redis/Kafka after every restart.
    */
   ephemeral?: boolean;
+  /**
+   * Ephemeral groups: how long the group may show no sign of life before any
+   * process may destroy it (Redis: the subscription refreshes an alive key at a
+   * third of this). Set by the namespaced bus from EVENT_EPHEMERAL_GROUP_TTL_MIN.
+   */
+  ephemeralTtlMs?: number;
 }
 
 /**
@@ -110,10 +117,17 @@ export interface EventBusConfig {
   kafka?: Partial<KafkaBusOptions>;
   /** memory: messages kept per topic for groups that join later with fromBeginning. Default 1000. */
   memoryRetention?: number;
+  /** The deployment's names on a shared broker (EVENT_TOPIC_PREFIX); without it topics and groups are used as given. */
+  namespace?: Omit<NamespaceOptions, 'logger'>;
 }
 
 /** Builds the bus for the configured backend. Connections open lazily. */
 export function createEventBus(config: EventBusConfig): EventBus {
+  const bus = createAdapter(config);
+  return config.namespace ? new NamespacedEventBus(bus, { ...config.namespace, logger: config.logger }) : bus;
+}
+
+function createAdapter(config: EventBusConfig): EventBus {
   switch (config.kind) {
     case 'memory':
       return new MemoryEventBus(config);

@@ -19,6 +19,8 @@ export type { BackoffOptions } from './delivery/retry';
 export type { RedisBusOptions } from './redis/redis-event-bus';
 export type { KafkaBusOptions } from './kafka/kafka-event-bus';
 export { metadataHeaders } from './envelope';
+export { NamespacedEventBus, ephemeralGroupCreatedAt } from './namespaced-event-bus';
+export type { GroupExpiry, NamespaceOptions } from './namespaced-event-bus';
 export { outboxMigration } from './outbox/outbox.migration';
 export { enqueueEvent } from './outbox/enqueue-event';
 export { OutboxRelay } from './outbox/outbox-relay';

@@ -1,6 +1,7 @@
 import { Agent, request as undiciRequest } from 'undici';
 import { errors } from './app-error';
 import { currentRequestContext } from './request-context';
+import { classifyProxyError, proxyFailureError } from './upstream-error';
 import { pathWithQuery, type ServiceClient, type ServiceName, type ServiceRequest, type ServiceResponse } from './service-client';
 
 /**
@@ -33,7 +34,8 @@ export class HttpServiceClient implements ServiceClient {
       return { status: res.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
     } catch (err) {
       if ((err as { name?: string }).name === 'SyntaxError') throw err;
-      throw errors.unavailable(`Service '${service}' is unavailable`);
+      // 503 only when the service cannot be reached; the cause goes to the log with the request id.
+      throw proxyFailureError(classifyProxyError(err), service, err);
     }
   }
 

@@ -1,6 +1,6 @@
 import Koa, { type Middleware } from 'koa';
 import type Router from '@koa/router';
-import { createServiceMetrics, httpMetricsMiddleware, withLogFields, type Logger, type ServiceMetrics } from '@tabula/telemetry';
+import { accessLogMiddleware, createServiceMetrics, httpMetricsMiddleware, withLogFields, type Logger, type ServiceMetrics } from '@tabula/telemetry';
 import { requestContext } from './request-context';
 import { errorMiddleware, type ErrorMapper } from './error-middleware';
 import { jsonBody } from './json-body';
@@ -22,6 +22,10 @@ export interface ServiceAppOptions {
   bodyLimit?: number | false;
   /** Runs when no router answered (the gateway's dispatch). */
   fallback?: Middleware;
+  /** One `info` access line per request (SVC_ACCESS_LOG). Default true. */
+  accessLog?: boolean;
+  /** Serve `/metrics` on this app's port. Default true; the gateway serves it only with SVC_METRICS_PUBLIC. */
+  serveMetrics?: boolean;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -34,6 +38,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** `/healthz` (alive), `/readyz` (dependencies answer) and `/metrics`. */
 function probes(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware {
   return async (ctx, next) => {
+    if (ctx.path === '/healthz' || ctx.path === '/readyz' || (ctx.path === '/metrics' && options.serveMetrics !== false)) ctx.state.routeTemplate = ctx.path;
     if (ctx.path === '/healthz') {
       ctx.body = { status: 'ok', service: options.name };
     } else if (ctx.path === '/readyz') {
@@ -44,7 +49,7 @@ function probes(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware
       }));
       ctx.status = ok ? 200 : 503;
       ctx.body = { status: ok ? 'ok' : 'unavailable', service: options.name, checks };
-    } else if (ctx.path === '/metrics') {
+    } else if (ctx.path === '/metrics' && options.serveMetrics !== false) {
       ctx.type = metrics.contentType;
       ctx.body = await metrics.render();
     } else {
@@ -55,7 +60,7 @@ function probes(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware
 
 /**
  * Builds the Koa app of one service with the house middleware stack:
- * request id → log fields → metrics → errors → probes → JSON body → routes.
+ * request id → log fields → access log → metrics → errors → probes → JSON body → routes.
  * Never listens and reads no environment.
  */
 export function createServiceApp(options: ServiceAppOptions): Koa {
@@ -64,6 +69,7 @@ export function createServiceApp(options: ServiceAppOptions): Koa {
   const metrics = options.metrics ?? createServiceMetrics(options.name);
   app.use(requestContext());
   app.use((ctx, next) => withLogFields({ request_id: ctx.state.requestId as string }, next));
+  if (options.accessLog !== false) app.use(accessLogMiddleware(options.logger));
   app.use(httpMetricsMiddleware(metrics));
   app.use(errorMiddleware(options.logger, options.errorMappers));
   app.use(probes(options, metrics));

@@ -1,7 +1,8 @@
 import type Koa from 'koa';
 import { loadConfig } from '@tabula/config';
 import { runMigrations } from '@tabula/db';
-import { createLogger, createServiceMetrics } from '@tabula/telemetry';
+import { createLogger, createServiceMetrics, type ServiceMetrics } from '@tabula/telemetry';
+import { instrumentBus, observePools } from './service-metrics';
 import type { CommonPorts, ServiceDefinition, Worker } from './service-definition';
 
 /** Ports shared by every service of a process, before they are named per service. */
@@ -11,6 +12,7 @@ export type SharedPorts = Omit<CommonPorts, 'service' | 'logger' | 'metrics'>;
 export interface PreparedService {
   name: CommonPorts['service'];
   app: Koa;
+  metrics: ServiceMetrics;
   start(): Promise<Worker[]>;
 }
 
@@ -30,11 +32,15 @@ export async function prepareService<C, P extends CommonPorts>(
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
   const config = (definition.configSchema ? loadConfig(definition.configSchema, env) : undefined) as C;
-  const ports = await definition.buildPorts({ ...shared, service: definition.name, logger, metrics }, config);
+  // Each service counts its own events and sees the pools it uses.
+  const bus = instrumentBus(shared.bus, metrics);
+  observePools(metrics, shared.dataDb === shared.db ? { meta: shared.db } : { meta: shared.db, data: shared.dataDb });
+  const ports = await definition.buildPorts({ ...shared, bus, service: definition.name, logger, metrics }, config);
   const app = definition.createApp(ports);
   return {
     name: definition.name,
     app,
+    metrics,
     start: async () => (definition.start ? definition.start(ports) : []),
   };
 }

@@ -8,3 +8,6 @@ export * from './lifecycle';
 export * from './secrets';
 export * from './service-app';
 export * from './access-invalidation';
+export * from './settings';
+export * from './service-metrics';
+export * from './metrics-server';

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { envInt, envPort, envList, eventBusKind, logLevel, loadConfig } from '@tabula/config';
+import {
+  ConfigError, envBoolean, envDuration, envHostPortList, envInt, envPort, envUrl, eventBusKind, logLevel, loadConfig,
+} from '@tabula/config';
+
+const postgresUrl = envUrl(['postgres', 'postgresql']);
+const httpUrl = envUrl(['http', 'https']);
 
 /**
  * Settings every service process shares (README lists each one). Parsed once in
@@ -7,52 +12,77 @@ import { envInt, envPort, envList, eventBusKind, logLevel, loadConfig } from '@t
  */
 export const platformConfigSchema = z.object({
   /** Run mode: one process for everything, or one process per service. */
-  TABULA_MODE: z.enum(['standalone', 'cluster']).default('standalone'),
+  TABULA_MODE: z.enum(['standalone', 'cluster'], { error: 'must be standalone or cluster' }).default('standalone'),
   /** Port of this process (standalone: the gateway; cluster: this service). */
   PORT: envPort(8080),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: z.string().min(1).default('0.0.0.0'),
   /** Metadata PostgreSQL; standalone without it embeds PostgreSQL under DATA_DIR. */
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: postgresUrl.optional(),
   /** PostgreSQL for the user tables of default sources; defaults to DATABASE_URL. */
-  DATA_DATABASE_URL: z.string().url().optional(),
+  DATA_DATABASE_URL: postgresUrl.optional(),
   DATA_DIR: z.string().default('./data'),
   DB_POOL_MAX: envInt(10, 1, 500),
   DB_STATEMENT_TIMEOUT_MS: envInt(30_000, 0),
-  REDIS_URL: z.string().url().optional(),
+  REDIS_URL: envUrl(['redis', 'rediss']).optional(),
   EVENT_BUS: eventBusKind,
-  KAFKA_BROKERS: envList(),
+  KAFKA_BROKERS: envHostPortList(),
+  /** Names this deployment's topics/streams and consumer groups on a shared Redis or Kafka. */
+  EVENT_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1-64 letters, digits, - or _ (starting with a letter or digit)').default('tabula'),
+  /** An ephemeral consumer group with no consumer activity for this long is destroyed by any live process (minutes). */
+  EVENT_EPHEMERAL_GROUP_TTL_MIN: envInt(15, 1, 10_080),
   /** Signs the identity the gateway forwards to services (cluster: required). */
   SVC_INTERNAL_SECRET: z.string().min(32).optional(),
   /** Signs user JWTs (cluster: required; standalone: generated under DATA_DIR). */
   SVC_JWT_SECRET: z.string().min(16).optional(),
-  SVC_JWT_EXPIRES_IN: z.string().default('10h'),
+  /** Lifetime of user JWTs: 10h, 7d, 30m, 3600 (seconds). */
+  SVC_JWT_EXPIRES_IN: envDuration('10h'),
   LOG_LEVEL: logLevel,
+  /** One `info` line per request (method, route template, status, duration, ids). */
+  SVC_ACCESS_LOG: envBoolean(true),
+  /** Serve `/metrics` on the public gateway port too. */
+  SVC_METRICS_PUBLIC: envBoolean(false),
+  /** A separate port serving `/metrics` (and `/healthz`) of every service of this process; 0 = none. */
+  METRICS_PORT: envPort(0),
   /** Public URL of Tabula (links in e-mails, attachment URLs). */
-  SVC_PUBLIC_URL: z.string().url().optional(),
+  SVC_PUBLIC_URL: httpUrl.optional(),
   /** Cluster: where each service listens (used by the gateway and internal clients). */
-  AUTH_SERVICE_URL: z.string().url().optional(),
-  META_SERVICE_URL: z.string().url().optional(),
-  DATA_SERVICE_URL: z.string().url().optional(),
-  COMMENTS_SERVICE_URL: z.string().url().optional(),
-  STORAGE_SERVICE_URL: z.string().url().optional(),
-  INTEGRATIONS_SERVICE_URL: z.string().url().optional(),
-  HOOKS_SERVICE_URL: z.string().url().optional(),
+  AUTH_SERVICE_URL: httpUrl.optional(),
+  META_SERVICE_URL: httpUrl.optional(),
+  DATA_SERVICE_URL: httpUrl.optional(),
+  COMMENTS_SERVICE_URL: httpUrl.optional(),
+  STORAGE_SERVICE_URL: httpUrl.optional(),
+  INTEGRATIONS_SERVICE_URL: httpUrl.optional(),
+  HOOKS_SERVICE_URL: httpUrl.optional(),
 });
 
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;
 
-/** Parses and cross-checks the platform settings (fails fast with every problem). */
-export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
-  const config = loadConfig(platformConfigSchema, env);
+/** Settings that depend on each other, checked on the raw values so they add to (not hide behind) format problems. */
+function crossCheck(env: NodeJS.ProcessEnv): string[] {
+  const set = (name: string) => (env[name] ?? '') !== '' || (env[`${name}_FILE`] ?? '') !== '';
+  const bus = env.EVENT_BUS || 'memory';
   const problems: string[] = [];
-  if (config.TABULA_MODE === 'cluster') {
-    if (!config.DATABASE_URL) problems.push('DATABASE_URL: required in cluster mode');
-    if (!config.SVC_INTERNAL_SECRET) problems.push('SVC_INTERNAL_SECRET: required in cluster mode');
-    if (!config.SVC_JWT_SECRET) problems.push('SVC_JWT_SECRET: required in cluster mode');
-    if (config.EVENT_BUS === 'memory') problems.push('EVENT_BUS: memory cannot connect separate processes; use redis or kafka');
+  if (env.TABULA_MODE === 'cluster') {
+    if (!set('DATABASE_URL')) problems.push('DATABASE_URL: required in cluster mode');
+    if (!set('SVC_INTERNAL_SECRET')) problems.push('SVC_INTERNAL_SECRET: required in cluster mode');
+    if (!set('SVC_JWT_SECRET')) problems.push('SVC_JWT_SECRET: required in cluster mode');
+    if (bus === 'memory') problems.push('EVENT_BUS: memory cannot connect separate processes; use redis or kafka');
   }
-  if (config.EVENT_BUS === 'redis' && !config.REDIS_URL) problems.push('REDIS_URL: required when EVENT_BUS=redis');
-  if (config.EVENT_BUS === 'kafka' && config.KAFKA_BROKERS.length === 0) problems.push('KAFKA_BROKERS: required when EVENT_BUS=kafka');
-  if (problems.length) throw new Error(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  if (bus === 'redis' && !set('REDIS_URL')) problems.push('REDIS_URL: required when EVENT_BUS=redis');
+  if (bus === 'kafka' && !set('KAFKA_BROKERS')) problems.push('KAFKA_BROKERS: required when EVENT_BUS=kafka');
+  return problems;
+}
+
+/** Parses and cross-checks the platform settings; a ConfigError lists every problem. */
+export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const problems = crossCheck(env);
+  let config: PlatformConfig | undefined;
+  try {
+    config = loadConfig(platformConfigSchema, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.unshift(...err.problems);
+  }
+  if (problems.length || !config) throw new ConfigError(problems);
   return config;
 }

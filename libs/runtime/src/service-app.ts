@@ -28,5 +28,6 @@ export function standardServiceApp(ports: CommonPorts, options: StandardAppOptio
     routers: options.routers,
     errorMappers: [...(options.errorMappers ?? []), mapDbError],
     bodyLimit: options.bodyLimit,
+    accessLog: ports.platform.SVC_ACCESS_LOG,
   });
 }

@@ -1,10 +1,12 @@
+import { ConfigError } from '@tabula/config';
 import { createLogger } from '@tabula/telemetry';
 import type { CommonPorts, ServiceDefinition } from './service-definition';
-import { loadPlatformConfig } from './platform-config';
+import { loadSettings } from './settings';
 import { buildSharedPorts } from './shared-ports';
 import { migrateOnly, prepareService, stopWorkers } from './boot';
 import { closeServer, listen, onShutdown } from './lifecycle';
 import { startAccessInvalidation } from './access-invalidation';
+import { startMetricsServer } from './metrics-server';
 
 /**
  * Cluster mode process entry: one service per process (one pod on Kubernetes).
@@ -13,7 +15,7 @@ import { startAccessInvalidation } from './access-invalidation';
 export async function runServiceProcess<C, P extends CommonPorts>(definition: ServiceDefinition<C, P>): Promise<void> {
   let logger = createLogger(definition.name);
   try {
-    const platform = loadPlatformConfig();
+    const platform = loadSettings([definition]);
     logger = createLogger(definition.name, platform.LOG_LEVEL);
     if (!platform.DATABASE_URL) throw new Error('DATABASE_URL is required');
     const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
@@ -25,6 +27,8 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     const prepared = await prepareService(definition, shared, process.env);
     const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
     const workers = [await startAccessInvalidation(shared), ...(await prepared.start())];
+    const metricsServer = await startMetricsServer(platform, [prepared.metrics], logger);
+    if (metricsServer) workers.push(metricsServer);
     logger.info({ port: platform.PORT }, `${definition.name} service listening`);
     onShutdown(logger, async () => {
       await closeServer(server);
@@ -32,7 +36,8 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
       await shared.close();
     });
   } catch (err) {
-    logger.fatal({ err: err instanceof Error ? err.message : err }, 'failed to start');
+    if (err instanceof ConfigError) logger.fatal({ problems: err.problems }, err.message);
+    else logger.fatal({ err: err instanceof Error ? err.message : err }, 'failed to start');
     process.exit(1);
   }
 }

@@ -42,6 +42,7 @@ export function buildSharedPorts(input: SharedPortsInput): SharedPorts & { close
   const bus: EventBus = createEventBus({
     kind: platform.EVENT_BUS, redisUrl: platform.REDIS_URL, kafkaBrokers: platform.KAFKA_BROKERS,
     clientId: `tabula-${input.caller}`, logger,
+    namespace: { prefix: platform.EVENT_TOPIC_PREFIX, ephemeralGroupTtlMs: platform.EVENT_EPHEMERAL_GROUP_TTL_MIN * 60_000 },
   });
   const sign = identitySigner(internalSecret);
   let services: ServiceClient;

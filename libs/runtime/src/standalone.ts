@@ -3,9 +3,11 @@ import type http from 'node:http';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@tabula/db';
 import { LocalServiceClient, type RequestHandler, type ServiceName } from '@tabula/http';
 import { identitySigner, servicePrincipal } from '@tabula/auth';
-import { createLogger, type Logger } from '@tabula/telemetry';
+import { createLogger, type Logger, type ServiceMetrics } from '@tabula/telemetry';
+import { startMetricsServer } from './metrics-server';
 import type { ServiceDefinition, Worker } from './service-definition';
-import { loadPlatformConfig, type PlatformConfig } from './platform-config';
+import type { PlatformConfig } from './platform-config';
+import { loadSettings } from './settings';
 import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen } from './lifecycle';
@@ -44,7 +46,8 @@ async function resolveDatabase(platform: PlatformConfig, logger: Logger): Promis
 export async function startStandalone(options: StandaloneOptions): Promise<StandaloneHandle> {
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger('standalone');
-  const loaded = loadPlatformConfig(env);
+  // Every setting of every service is checked before PostgreSQL or a port is touched.
+  const loaded = loadSettings(options.definitions, env);
   // Kept under DATA_DIR: secrets sealed with keys derived from it (hook secrets,
   // source credentials) must still open after a restart.
   const platform: PlatformConfig = { ...loaded, SVC_INTERNAL_SECRET: loaded.SVC_INTERNAL_SECRET ?? persistentSecret(loaded.DATA_DIR, 'internal-secret') };
@@ -53,12 +56,14 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const local = new LocalServiceClient(() => sign(servicePrincipal('standalone')));
   const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger, caller: 'gateway', local, poolMax: Math.max(platform.DB_POOL_MAX, 20) });
   const workers: Worker[] = [];
+  const preparedMetrics: ServiceMetrics[] = [];
   try {
     const prepared = [];
     for (const definition of options.definitions) {
       const service = await prepareService(definition, shared, env);
       local.register(service.name, service.app.callback());
       prepared.push(service);
+      preparedMetrics.push(service.metrics);
     }
     workers.push(await startAccessInvalidation(shared));
     for (const service of prepared) workers.push(...(await service.start()));
@@ -71,6 +76,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const gateway = local.handlerOf('gateway');
   if (!gateway) throw new Error('standalone needs the gateway definition');
   const server = await listen(gateway, platform.PORT, platform.HOST);
+  const metricsServer = await startMetricsServer(platform, preparedMetrics, logger);
+  if (metricsServer) workers.push(metricsServer);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : platform.PORT;
   return {

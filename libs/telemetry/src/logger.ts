@@ -26,7 +26,8 @@ export function withLogFields<T>(fields: Record<string, string>, fn: () => T): T
  */
 export function createLogger(service: string, level = 'info'): Logger {
   return pino({
-    level,
+    // An unknown level is reported by the settings check; pino's own error would hide it.
+    level: level in pino.levels.values || level === 'silent' ? level : 'info',
     base: { service },
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,

@@ -1,5 +1,6 @@
-import { Registry, Histogram, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Middleware } from 'koa';
+import { ROUTE_TEMPLATE_HEADER, isInProcess, routeOf, setRequestRoute, statusOf } from './route-template';
 
 const processRegistry = new Registry();
 let defaultsCollected = false;
@@ -8,9 +9,24 @@ let defaultsCollected = false;
 export interface ServiceMetrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** A counter of this service (created once per name; later calls return it). */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L>;
+  /** A gauge of this service whose value is read at scrape time by `collect` (created once per name). */
+  gauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect: (gauge: Gauge<L>) => Promise<void> | void): Gauge<L>;
   /** Prometheus text of this service plus the process metrics. */
   render(): Promise<string>;
   contentType: string;
+}
+
+/**
+ * Prometheus text of several services' registries plus the process metrics once
+ * (standalone METRICS_PORT). Each registry is read with its `service` label
+ * (Registry.merge would drop default labels and refuse the shared metric names);
+ * samples of one metric name are grouped under one HELP/TYPE.
+ */
+export async function renderMetrics(all: Array<Pick<ServiceMetrics, 'registry'>>): Promise<string> {
+  const snapshots = await Promise.all([processRegistry, ...all.map((m) => m.registry)].map((registry) => registry.getMetricsAsJSON()));
+  return AggregatorRegistry.aggregate(snapshots).metrics();
 }
 
 /** Creates the metrics of one service (several may share a process in standalone mode). */
@@ -23,28 +39,48 @@ export function createServiceMetrics(service: string): ServiceMetrics {
   registry.setDefaultLabels({ service });
   const httpDuration = new Histogram({
     name: 'http_server_duration_seconds',
-    help: 'HTTP request duration by route',
+    help: 'HTTP request duration by route template',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const existing = <T>(name: string) => registry.getSingleMetric(name) as T | undefined;
+  const self = { registry };
   return {
     registry,
     httpDuration,
+    counter: (name, help, labelNames) => existing(name) ?? new Counter({ name, help, labelNames, registers: [registry] }),
+    gauge: (name, help, labelNames, collect) => existing(name) ?? new Gauge({
+      name, help, labelNames, registers: [registry],
+      async collect() { await collect(this); },
+    }),
     contentType: registry.contentType,
-    render: async () => (await Registry.merge([processRegistry, registry]).metrics()),
+    render: () => renderMetrics([self]),
   };
 }
 
-/** Observes the duration of each request, labelled by the matched route pattern. */
+/**
+ * Observes the duration of each request, labelled by the route template that
+ * answered it (the router's matched layer; for the gateway, the template the
+ * service reported). A service also reports its template to the gateway: on the
+ * request object in standalone mode, in a response header in cluster mode.
+ */
 export function httpMetricsMiddleware(metrics: ServiceMetrics): Middleware {
   return async (ctx, next) => {
     const end = metrics.httpDuration.startTimer();
+    const handedOver = isInProcess(ctx.req);
     try {
       await next();
+      reportRoute(ctx, handedOver);
     } finally {
-      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      end({ method: ctx.method, route: String(route), status: String(ctx.status) });
+      end({ method: ctx.method, route: routeOf(ctx) ?? 'unmatched', status: String(statusOf(ctx)) });
     }
   };
+}
+
+function reportRoute(ctx: Parameters<Middleware>[0], handedOver: boolean): void {
+  const matched = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
+  if (!matched) return;
+  if (handedOver) setRequestRoute(ctx.req, String(matched));
+  else if (ctx.respond !== false && !ctx.headerSent) ctx.set(ROUTE_TEMPLATE_HEADER, String(matched));
 }

@@ -1,4 +1,4 @@
-import { defineService, type CommonPorts } from '@tabula/runtime';
+import { defineService, observeOutbox, type CommonPorts } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
 import { authConfigSchema, type AuthConfig } from './config';
 import { createApp, type AuthPorts } from './app';
@@ -17,6 +17,7 @@ async function buildPorts(common: CommonPorts, config: AuthConfig): Promise<Auth
     ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_SMTP_FROM)
     : new OutboxMailer(common.db, common.logger, platform.TABULA_MODE === 'standalone');
   const relay = new OutboxRelay({ knex: common.db, schema: AUTH_SCHEMA, bus: common.bus, logger: common.logger });
+  observeOutbox(common.metrics, relay);
   return { ...common, config, rateLimiter, mailer, relay };
 }
 

@@ -1,4 +1,4 @@
-import { defineService, type CommonPorts } from '@tabula/runtime';
+import { defineService, observeOutbox, type CommonPorts } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
 import { commentsConfigSchema, type CommentsConfig } from './config';
 import { createApp } from './app';
@@ -13,7 +13,7 @@ import { startCacheConsumer } from './consumers/cache.consumer';
 export function buildCommentsPorts(common: CommonPorts, config: CommentsConfig): CommentsPorts {
   return {
     ...common, config,
-    relay: new OutboxRelay({ knex: common.db, schema: COMMENTS_SCHEMA, bus: common.bus, logger: common.logger }),
+    relay: observeOutbox(common.metrics, new OutboxRelay({ knex: common.db, schema: COMMENTS_SCHEMA, bus: common.bus, logger: common.logger })),
     tables: new TableDirectory(common.services, config.SVC_COMMENTS_TABLE_CACHE_TTL_MS),
     records: new RecordDirectory(common.services, config.SVC_COMMENTS_RECORD_CACHE_TTL_MS),
   };

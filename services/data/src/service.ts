@@ -1,4 +1,4 @@
-import { defineService, type CommonPorts, type Worker } from '@tabula/runtime';
+import { defineService, observeOutbox, type CommonPorts, type Worker } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
 import { runMigrations } from '@tabula/db';
 import { dataConfigSchema, type DataConfig } from './config';
@@ -17,11 +17,13 @@ import { SyncHooksDispatcher } from './events/sync-hooks.dispatcher';
  */
 export function buildDataPorts(common: CommonPorts, config: DataConfig): DataPorts {
   const sources = new SourceRegistry(common.dataDb);
+  const relay = new OutboxRelay({ knex: common.dataDb, schema: DATA_SCHEMA, bus: common.bus });
+  observeOutbox(common.metrics, relay);
   return {
     ...common, config, sources,
     tables: new TableResolver(common.services, sources, config.SVC_TABLE_CACHE_TTL_MS),
     counter: new RowCounter(config.SVC_EXACT_COUNT_MAX_ROWS),
-    relay: new OutboxRelay({ knex: common.dataDb, schema: DATA_SCHEMA, bus: common.bus }),
+    relay,
     syncHooks: new SyncHooksDispatcher(common.services, common.logger),
   };
 }

@@ -59,7 +59,7 @@ export async function startDataHarness(env: Record<string, string> = {}): Promis
   const prepared = await prepareService(dataService, { ...shared, services: apis, baseAccess: new BaseAccess(apis) }, fullEnv);
   const workers: Worker[] = await prepared.start();
   const events: EventMessage[] = [];
-  const sub = await shared.bus.subscribe({ group: 'test-records', topics: ['tabula.records'], handler: async (m) => { events.push(m); } });
+  const sub = await shared.bus.subscribe({ group: 'test-records', topics: ['records'], handler: async (m) => { events.push(m); } });
   const server = http.createServer(prepared.app.callback());
   return {
     server, database, apis, shared, events,

@@ -105,7 +105,7 @@ function recordsSuite(variant: SourceVariant): void {
       await get(T);
       await get(`${T}/count`);
       expect(h.apis.metaCalls).toBe(before);
-      await h.shared.bus.publish([{ topic: 'tabula.meta', key: 'mtasks00000000', type: 'meta.column.created', payload: new Uint8Array() }]);
+      await h.shared.bus.publish([{ topic: 'meta', key: 'mtasks00000000', type: 'meta.column.created', payload: new Uint8Array() }]);
       for (let i = 0; i < 50 && h.apis.metaCalls === before; i++) {
         await get(T);
         await new Promise((r) => setTimeout(r, 20));

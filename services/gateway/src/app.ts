@@ -39,6 +39,9 @@ export function createApp(ports: GatewayPorts): Koa {
     middleware: [corsMiddleware],
     routers: [systemRoutes(ports.startedAt)],
     bodyLimit: false,
+    accessLog: ports.platform.SVC_ACCESS_LOG,
+    // The gateway's port is the public one: scrapers use METRICS_PORT unless this is switched on.
+    serveMetrics: ports.platform.SVC_METRICS_PUBLIC,
     fallback: dispatchMiddleware({
       authenticator: ports.authenticator,
       dispatcher: ports.dispatcher,

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import { IDENTITY_HEADER } from '@tabula/auth';
+import { requestRoute } from '@tabula/telemetry';
 import { matchRoute } from './route-table';
 import { readCredential } from './credentials';
 import type { Authenticator } from './authenticator';
@@ -58,5 +59,7 @@ export function dispatchMiddleware(deps: DispatchDeps): Middleware {
     }
     ctx.respond = false;
     await deps.dispatcher.dispatch(rule.service, ctx.req, ctx.res);
+    // Metrics and the access line are labelled by the route template the service reported.
+    ctx.state.routeTemplate = requestRoute(ctx.req) ?? `${rule.service}:unrouted`;
   };
 }

@@ -16,7 +16,7 @@ export const gatewayService = defineService<GatewayConfig, GatewayPorts>({
   buildPorts(common, config) {
     const dispatcher = common.localHandler
       ? new LocalDispatcher(common.localHandler)
-      : new HttpDispatcher(serviceUrls(common.platform));
+      : new HttpDispatcher(serviceUrls(common.platform), common.logger);
     return {
       ...common, config, dispatcher,
       authenticator: new Authenticator(common.services, config.SVC_AUTH_CACHE_TTL_MS),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBoolean } from '@tabula/config';
+import { envBoolean, envInt } from '@tabula/config';
 
 /** Settings of the hooks service (README: Environment). */
 export const hooksConfigSchema = z.object({
@@ -8,11 +8,11 @@ export const hooksConfigSchema = z.object({
   /** Allow loopback and private targets (development, tests). Link-local/metadata stay refused. */
   SVC_ALLOW_LOCAL_HOOKS: envBoolean(false),
   /** Hook logs older than this are deleted. */
-  SVC_HOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  SVC_HOOK_LOG_RETENTION_DAYS: envInt(30, 1, 36_500),
   /** How often the delivery worker looks for due deliveries (it is also woken on new ones). */
-  SVC_HOOKS_POLL_MS: z.coerce.number().int().min(10).default(500),
+  SVC_HOOKS_POLL_MS: envInt(500, 10, 3_600_000),
   /** Deliveries in flight per process. */
-  SVC_HOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  SVC_HOOKS_CONCURRENCY: envInt(32, 1, 500),
 });
 
 export type HooksConfig = z.infer<typeof hooksConfigSchema>;

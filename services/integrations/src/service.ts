@@ -1,4 +1,4 @@
-import { defineService, persistentSecret, type CommonPorts } from '@tabula/runtime';
+import { defineService, observeOutbox, persistentSecret, type CommonPorts } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
 import { metaIntegrationSourcesEndpoints } from '@tabula/contracts';
 import { clientOf } from '@tabula/http';
@@ -20,7 +20,7 @@ export function keyRingOf(common: Pick<CommonPorts, 'platform' | 'internalSecret
 export function buildIntegrationsPorts(common: CommonPorts, config: IntegrationsConfig): IntegrationsPorts {
   return {
     ...common, config, ring: keyRingOf(common, config),
-    relay: new OutboxRelay({ knex: common.db, schema: INTEGRATIONS_SCHEMA, bus: common.bus, logger: common.logger }),
+    relay: observeOutbox(common.metrics, new OutboxRelay({ knex: common.db, schema: INTEGRATIONS_SCHEMA, bus: common.bus, logger: common.logger })),
     meta: clientOf(common.services, metaIntegrationSourcesEndpoints),
   };
 }

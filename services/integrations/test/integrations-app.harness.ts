@@ -7,6 +7,7 @@ import request from 'supertest';
 import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
 import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
 import type { EventMessage } from '@tabula/events';
+import { topics } from '@tabula/contracts';
 import { buildSharedPorts, loadPlatformConfig, prepareService, stopWorkers, type Worker } from '@tabula/runtime';
 import { createLogger } from '@tabula/telemetry';
 import { createTestDatabase, type TestDatabase } from '@tabula/testing';
@@ -54,7 +55,7 @@ export async function startIntegrationsHarness(options: { env?: Record<string, s
   const meta = new FakeMeta();
   const prepared = await prepareService(integrationsService, { ...shared, services: meta, baseAccess: new BaseAccess(meta) }, fullEnv);
   const events: EventMessage[] = [];
-  const sub = await shared.bus.subscribe({ group: 'test-integrations', topics: ['tabula.integrations'], handler: async (m) => { events.push(m); } });
+  const sub = await shared.bus.subscribe({ group: 'test-integrations', topics: [topics.integrations], handler: async (m) => { events.push(m); } });
   const workers: Worker[] = await prepared.start();
   const server = http.createServer(prepared.app.callback());
   const as = (p: Partial<Principal> & { id: string }) => ({ 'x-tabula-identity': signIdentity({ kind: 'user', roles: ['org-level-creator'], ...p }, INTERNAL) });

@@ -1,4 +1,4 @@
-import { defineService, persistentSecret, type CommonPorts } from '@tabula/runtime';
+import { defineService, observeOutbox, persistentSecret, type CommonPorts } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
 import { metaConfigSchema, type MetaConfig } from './config';
 import { createApp, type MetaPorts } from './app';
@@ -15,11 +15,9 @@ export function buildMetaPorts(common: CommonPorts, config: MetaConfig): MetaPor
   const material = config.SVC_META_ENCRYPTION_KEY
     ?? (common.platform.SVC_INTERNAL_SECRET ? common.internalSecret : persistentSecret(common.platform.DATA_DIR, 'meta-encryption-key'));
   const box = new SecretBox(material);
-  return {
-    ...common, config,
-    sources: new SourceRegistry(common.dataDb, box),
-    relay: new OutboxRelay({ knex: common.db, schema: META_SCHEMA, bus: common.bus, logger: common.logger }),
-  };
+  const relay = new OutboxRelay({ knex: common.db, schema: META_SCHEMA, bus: common.bus, logger: common.logger });
+  observeOutbox(common.metrics, relay);
+  return { ...common, config, sources: new SourceRegistry(common.dataDb, box), relay };
 }
 
 /** The meta service (ARCHITECTURE.md "Services"). */

@@ -96,7 +96,7 @@ export async function startMetaHarness(options: MetaHarnessOptions = {}): Promis
   const bus = options.wrapBus ? options.wrapBus(shared.bus) : shared.bus;
   const prepared = await prepareService(metaService, { ...shared, bus, services: auth, baseAccess: new BaseAccess(auth) }, fullEnv);
   const events: EventMessage[] = [];
-  const sub = await shared.bus.subscribe({ group: 'test-meta', topics: ['tabula.meta'], handler: async (m) => { events.push(m); } });
+  const sub = await shared.bus.subscribe({ group: 'test-meta', topics: ['meta'], handler: async (m) => { events.push(m); } });
   const workers: Worker[] = await prepared.start();
   const server = http.createServer(prepared.app.callback());
   const as = (p: Partial<Principal> & { id: string }) => ({ 'x-tabula-identity': signIdentity({ kind: 'user', roles: ['org-level-creator'], ...p }, INTERNAL) });

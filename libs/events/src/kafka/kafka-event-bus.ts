@@ -2,6 +2,7 @@ import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import type { Admin, LogEntry, Message, Producer } from 'kafkajs';
 import type { EventBus, EventBusConfig, EventLogger, PublishInput, SubscribeOptions, Subscription } from '../event-bus';
 import { toEnvelope } from '../envelope';
+import { ephemeralGroupCreatedAt, type GroupExpiry } from '../namespaced-event-bus';
 import { defaultBackoff } from '../delivery/retry';
 import { withTimeout } from '../delivery/with-timeout';
 import { fallbackLogger } from '../logger';
@@ -37,7 +38,7 @@ const defaults: KafkaBusOptions = {
  * id picks the partition, which gives order per table. Consumer: one kafkajs
  * consumer per subscription, groupId = group.
  */
-export class KafkaEventBus implements EventBus {
+export class KafkaEventBus implements EventBus, GroupExpiry {
   private readonly options: KafkaBusOptions;
   private readonly logger: EventLogger;
   private readonly kafka: Kafka;
@@ -97,6 +98,25 @@ export class KafkaEventBus implements EventBus {
     await subscription.start(this.options.sessionTimeout);
     this.subscriptions.add(subscription);
     return { close: () => subscription.close().finally(() => this.subscriptions.delete(subscription)) };
+  }
+
+  /**
+   * Destroys abandoned ephemeral groups (see {@link GroupExpiry}): Kafka's own
+   * membership is the sign of life, so a group old enough with no member left
+   * (state Empty or Dead) is deleted. Topics do not matter: group ids are global.
+   */
+  async expireGroups(_topics: string[], groupPrefix: string, idleMs: number): Promise<string[]> {
+    await this.connect('admin');
+    const { groups } = await this.admin.listGroups();
+    const candidates = groups.map((group) => group.groupId).filter((id) => {
+      const created = ephemeralGroupCreatedAt(id, groupPrefix);
+      return created !== undefined && Date.now() - created >= idleMs;
+    });
+    if (candidates.length === 0) return [];
+    const described = await this.admin.describeGroups(candidates);
+    const abandoned = described.groups.filter((group) => group.state === 'Empty' || group.state === 'Dead').map((group) => group.groupId);
+    if (abandoned.length) await this.admin.deleteGroups(abandoned);
+    return abandoned;
   }
 
   async ping(): Promise<void> {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { EventBus, EventLogger } from '../event-bus';
 import { backoffDelay } from '../delivery/retry';
 import { fallbackLogger } from '../logger';
-import { claimBatch, deletePublishedBefore, markPublished, recordFailure, toPublishInput, tryLockOutbox } from './outbox.repository';
+import { claimBatch, deletePublishedBefore, markPublished, outboxLag, recordFailure, toPublishInput, tryLockOutbox } from './outbox.repository';
 
 /** Settings of an {@link OutboxRelay}. */
 export interface OutboxRelayOptions {
@@ -58,6 +58,16 @@ export class OutboxRelay {
     if (!this.stopped) return;
     this.stopped = false;
     this.schedule(0);
+  }
+
+  /** The schema whose outbox this relay drains. */
+  get schema(): string {
+    return this.options.schema;
+  }
+
+  /** How far behind the relay is: unsent rows and the age of the oldest (metrics). */
+  lag(): Promise<{ unsent: number; oldestAgeSeconds: number }> {
+    return outboxLag(this.options.knex, this.options.schema);
   }
 
   /** Stops the poll loop and waits for the batch (or cleanup) in progress. */

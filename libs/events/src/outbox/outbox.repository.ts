@@ -78,3 +78,13 @@ export function toPublishInput(row: OutboxRow): PublishInput {
     timestamp: new Date(row.created_at).toISOString(),
   };
 }
+
+/** Rows not yet published and the age (seconds) of the oldest; 0 when none. */
+export async function outboxLag(knex: Knex, schema: string): Promise<{ unsent: number; oldestAgeSeconds: number }> {
+  const result = await knex.raw<{ rows: Array<{ unsent: number; age: number | null }> }>(
+    'SELECT count(*)::int AS unsent, extract(epoch FROM now() - min(created_at))::float8 AS age FROM ??.outbox WHERE published_at IS NULL',
+    [schema],
+  );
+  const row = result.rows[0];
+  return { unsent: row?.unsent ?? 0, oldestAgeSeconds: Math.max(0, row?.age ?? 0) };
+}

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import type { EventBus, EventBusConfig, EventLogger, PublishInput, SubscribeOptions, Subscription } from '../event-bus';
 import { toEnvelope } from '../envelope';
+import type { GroupExpiry } from '../namespaced-event-bus';
 import { defaultBackoff } from '../delivery/retry';
 import { withTimeout } from '../delivery/with-timeout';
 import { fallbackLogger } from '../logger';
 import { toStreamFields } from './redis-codec';
 import { RedisSubscription } from './redis-subscription';
-import { ensureGroups } from './redis-groups';
+import { aliveKey, ensureGroups, expireEphemeralGroups } from './redis-groups';
 import type { RedisClient } from './redis-groups';
 
 /** Tuning of the Redis Streams adapter. */
@@ -49,7 +50,7 @@ const defaults: RedisBusOptions = {
  * Consumers that need strict order across replicas should use Kafka (or run one
  * member per group).
  */
-export class RedisEventBus implements EventBus {
+export class RedisEventBus implements EventBus, GroupExpiry {
   private readonly options: RedisBusOptions;
   private readonly logger: EventLogger;
   private readonly commands: RedisClient;
@@ -80,6 +81,10 @@ export class RedisEventBus implements EventBus {
     await this.ready();
     const streams = new Map(options.topics.map((topic) => [this.options.streamPrefix + topic, topic]));
     await ensureGroups(this.commands, [...streams.keys()], options.group, options.fromBeginning !== false);
+    const alive = options.ephemeral && options.ephemeralTtlMs
+      ? { key: aliveKey(this.options.streamPrefix, options.group), ttlMs: options.ephemeralTtlMs }
+      : undefined;
+    if (alive) await this.commands.set(alive.key, '1', { PX: alive.ttlMs });
     const reader = this.newClient(false);
     const readerId = await withTimeout(
       reader.connect().then(() => reader.clientId()),
@@ -102,9 +107,17 @@ export class RedisEventBus implements EventBus {
       maxInFlight: this.config.maxInFlight ?? 16,
       options: this.options,
       ephemeral: options.ephemeral === true,
+      alive,
     });
     this.subscriptions.add(subscription);
     return { close: () => subscription.close().finally(() => this.subscriptions.delete(subscription)) };
+  }
+
+  /** Destroys abandoned ephemeral groups (see {@link GroupExpiry}). */
+  async expireGroups(topics: string[], groupPrefix: string, idleMs: number): Promise<string[]> {
+    await this.ready();
+    const streams = topics.map((topic) => this.options.streamPrefix + topic);
+    return expireEphemeralGroups(this.commands, this.options.streamPrefix, streams, groupPrefix, idleMs);
   }
 
   async ping(): Promise<void> {

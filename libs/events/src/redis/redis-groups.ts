@@ -1,5 +1,6 @@
 import type { createClient } from 'redis';
 import type { EventLogger } from '../event-bus';
+import { ephemeralGroupCreatedAt } from '../namespaced-event-bus';
 
 /** A node-redis client with string replies. */
 export type RedisClient = ReturnType<typeof createClient>;
@@ -45,4 +46,31 @@ export async function removeConsumerIfIdle(
   } catch (error) {
     logger.warn({ err: error, group, consumer }, 'could not remove redis stream consumer');
   }
+}
+
+/** Key an ephemeral group's live subscription keeps refreshed (Redis 7.0 updates a consumer's idle time only on deliveries). */
+export function aliveKey(streamPrefix: string, group: string): string {
+  return `${streamPrefix}${group}:alive`;
+}
+
+/**
+ * Destroys the ephemeral groups (name starting with `groupPrefix`) on `streams`
+ * that are older than `idleMs` and whose subscription stopped refreshing its
+ * alive key: their process died without closing them.
+ */
+export async function expireEphemeralGroups(
+  commands: RedisClient, streamPrefix: string, streams: string[], groupPrefix: string, idleMs: number,
+): Promise<string[]> {
+  const destroyed = new Set<string>();
+  for (const stream of streams) {
+    const groups = await commands.xInfoGroups(stream).catch(() => []);
+    for (const { name } of groups as Array<{ name: string }>) {
+      const created = ephemeralGroupCreatedAt(String(name), groupPrefix);
+      if (created === undefined || Date.now() - created < idleMs) continue;
+      if (await commands.exists(aliveKey(streamPrefix, String(name)))) continue;
+      await commands.xGroupDestroy(stream, String(name));
+      destroyed.add(String(name));
+    }
+  }
+  return [...destroyed];
 }

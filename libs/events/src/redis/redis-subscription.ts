@@ -28,6 +28,8 @@ export interface RedisSubscriptionDeps {
   options: RedisBusOptions;
   /** XGROUP DESTROY on close (per-process broadcast groups). */
   ephemeral: boolean;
+  /** Ephemeral groups: the key refreshed while this subscription lives, so no other process expires the group. */
+  alive?: { key: string; ttlMs: number };
 }
 
 /**
@@ -58,6 +60,12 @@ export class RedisSubscription implements Subscription {
     const { claimIntervalMs, claimIdleMs } = deps.options;
     this.timers.push(setInterval(() => this.runMaintenance(() => this.claimIdle()), claimIntervalMs));
     this.timers.push(setInterval(() => this.runMaintenance(() => this.touchInFlight()), Math.max(50, claimIdleMs / 3)));
+    const alive = deps.alive;
+    if (alive) {
+      this.timers.push(setInterval(() => this.runMaintenance(async () => {
+        await deps.commands.set(alive.key, '1', { PX: alive.ttlMs });
+      }), Math.max(50, alive.ttlMs / 3)));
+    }
   }
 
   /** Stops reading, waits for running handlers, leaves unfinished entries pending for another member. */
@@ -75,6 +83,7 @@ export class RedisSubscription implements Subscription {
     givenBack.forEach((message) => this.forget(message));
     const { commands, streams, group, consumer, logger } = this.deps;
     if (this.deps.ephemeral) await destroyGroups(commands, [...streams.keys()], group, logger);
+    if (this.deps.alive) await commands.del(this.deps.alive.key).catch(() => undefined);
     else await removeConsumerIfIdle(commands, [...streams.keys()], group, consumer, logger);
     await this.deps.reader.close().catch(() => this.deps.reader.destroy());
   }

@@ -17,9 +17,11 @@ export function processDelivery(ports: HooksPorts, delivery: DeliveryRow): Promi
 }
 
 async function attempt(ports: HooksPorts, delivery: DeliveryRow): Promise<void> {
+  const deliveries = ports.metrics.counter('hook_deliveries_total', 'Hook delivery attempts by outcome (succeeded, retry, failed, gone, cancelled)', ['outcome']);
   const hook = await findHook(ports.db, delivery.hook_id);
   if (!hook || (!hook.active && !delivery.test_call)) {
     await finishDelivery(ports.db, delivery.id, 'cancelled');
+    deliveries.inc({ outcome: 'cancelled' });
     return;
   }
   const { request, result } = await executeHook(ports, hook, delivery.id, delivery.payload, delivery.user);
@@ -28,6 +30,7 @@ async function attempt(ports: HooksPorts, delivery: DeliveryRow): Promise<void> 
     request, result, triggeredBy: delivery.user?.email ?? delivery.user?.id ?? null, testCall: delivery.test_call,
   });
   const outcome = outcomeOf(result.ok, result.status, delivery.attempt, hook.retries);
+  deliveries.inc({ outcome });
   if (outcome === 'retry') {
     const delay = nextDelayMs(hook.retry_interval, result.status, result.headers?.['retry-after']);
     await rescheduleDelivery(ports.db, delivery.id, new Date(Date.now() + delay));
