@@ -2,9 +2,7 @@
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 module.exports = {
   testEnvironment: 'node',
-  // `cookie` 2 (needed by light-my-request) ships ESM only; jest on Node 20 cannot require it untransformed.
-  transform: { '^.+\\.ts$': swc, '/node_modules/cookie/.+\\.js$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!cookie/)'],
+  transform: { '^.+\\.ts$': swc },
   moduleNameMapper: { '^@tabula/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
   testMatch: [
     '<rootDir>/libs/*/src/**/*.test.ts',
