@@ -1,65 +1,36 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { clusterPorts } from './services';
+// Imported by file, not through @tabula/runtime: the launcher process stays small (no service code).
+import { clusterLayout } from '../libs/runtime/src/cluster-layout';
+import { ClusterLauncher, superviseCluster } from '../libs/runtime/src/cluster-launcher';
 
 /**
  * `npm run start:cluster`: the Kubernetes topology on one machine — every
  * service in its own OS process on its own port, the gateway in front on PORT.
- * Needs DATABASE_URL and REDIS_URL (EVENT_BUS defaults to redis; kafka with
- * KAFKA_BROKERS). A child that dies is restarted after 1 s, as a Deployment would
- * (CLUSTER_RESTART=false turns that off). Pids are written to DATA_DIR/cluster.
+ * Built (dist/cluster/main.js) it runs the services' bundles dist/<service>/main.js;
+ * under tsx (`npm run dev:cluster`) it runs their TypeScript sources.
+ * Settings: see clusterLayout (README, "Cluster mode").
  */
-const root = path.resolve(__dirname, '..');
-const env = { ...process.env };
-const problems: string[] = [];
-if (!env.DATABASE_URL) problems.push('DATABASE_URL is required (e.g. postgres://postgres@127.0.0.1:5432/tabula)');
-env.EVENT_BUS = env.EVENT_BUS ?? 'redis';
-if (env.EVENT_BUS === 'redis' && !env.REDIS_URL) problems.push('REDIS_URL is required with EVENT_BUS=redis');
-if (problems.length) {
-   
-  console.error(`start:cluster: ${problems.join('; ')}`);
+const compiled = path.basename(path.dirname(__filename)) === 'cluster' && path.basename(path.dirname(path.dirname(__filename))) === 'dist';
+const root = path.resolve(__dirname, compiled ? '../..' : '..');
+
+function commandOf(name: string): string[] {
+  const bundle = path.join(root, 'dist', name, 'main.js');
+  if (compiled) {
+    if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build`);
+    return [process.execPath, bundle];
+  }
+  return [process.execPath, '--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')];
+}
+
+async function main(): Promise<void> {
+  const layout = clusterLayout(process.env);
+  const launcher = new ClusterLauncher({ layout, commandOf, cwd: root });
+  superviseCluster(launcher);
+  await launcher.start();
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
   process.exit(1);
-}
-// Local convenience only: a real cluster gets these from its Secret.
-env.SVC_INTERNAL_SECRET = env.SVC_INTERNAL_SECRET ?? randomBytes(48).toString('base64url');
-env.SVC_JWT_SECRET = env.SVC_JWT_SECRET ?? randomBytes(48).toString('base64url');
-env.TABULA_MODE = 'cluster';
-for (const [name, port] of Object.entries(clusterPorts)) env[`${name.toUpperCase()}_SERVICE_URL`] = `http://127.0.0.1:${port}`;
-const pidDir = path.resolve(env.DATA_DIR ?? './data', 'cluster');
-mkdirSync(pidDir, { recursive: true });
-const restart = env.CLUSTER_RESTART !== 'false';
-const children = new Map<string, ChildProcess>();
-let stopping = false;
-
-function launch(name: string, port: number): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')], {
-    cwd: root, env: { ...env, PORT: String(port) }, stdio: 'inherit',
-  });
-  children.set(name, child);
-  writeFileSync(path.join(pidDir, `${name}.pid`), String(child.pid));
-   
-  console.log(`[cluster] ${name} pid ${child.pid} on :${port}`);
-  child.on('exit', (code, signal) => {
-    if (stopping) return;
-     
-    console.log(`[cluster] ${name} exited (${signal ?? code})${restart ? ', restarting in 1 s' : ''}`);
-    if (restart) setTimeout(() => { if (!stopping) launch(name, port); }, 1000);
-  });
-}
-
-for (const [name, port] of Object.entries(clusterPorts)) launch(name, port);
-launch('gateway', Number(env.PORT ?? 8080));
-
-function shutdown(): void {
-  if (stopping) return;
-  stopping = true;
-  for (const child of children.values()) child.kill('SIGTERM');
-  const timer = setTimeout(() => process.exit(0), 15_000);
-  timer.unref();
-  let left = children.size;
-  for (const child of children.values()) child.once('exit', () => { left -= 1; if (left === 0) process.exit(0); });
-}
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+});

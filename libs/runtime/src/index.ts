@@ -8,3 +8,6 @@ export * from './lifecycle';
 export * from './secrets';
 export * from './service-app';
 export * from './access-invalidation';
+export * from './port-check';
+export * from './cluster-layout';
+export * from './cluster-launcher';

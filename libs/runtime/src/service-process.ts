@@ -4,6 +4,7 @@ import { loadPlatformConfig } from './platform-config';
 import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen, onShutdown } from './lifecycle';
+import { ensurePortFree, PortInUseError } from './port-check';
 import { startAccessInvalidation } from './access-invalidation';
 
 /**
@@ -16,18 +17,20 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     const platform = loadPlatformConfig();
     logger = createLogger(definition.name, platform.LOG_LEVEL);
     if (!platform.DATABASE_URL) throw new Error('DATABASE_URL is required');
+    await ensurePortFree(platform.PORT, platform.HOST, 'PORT');
     const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
     const prepared = await prepareService(definition, shared, process.env);
     const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
     const workers = [await startAccessInvalidation(shared), ...(await prepared.start())];
     logger.info({ port: platform.PORT }, `${definition.name} service listening`);
+    // Started by start:cluster, the service drains and exits when the launcher dies.
     onShutdown(logger, async () => {
-      await closeServer(server);
+      await closeServer(server, platform.SHUTDOWN_TIMEOUT_MS);
       await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));
       await shared.close();
-    });
+    }, { watchParent: process.env.TABULA_LAUNCHER === 'cluster' });
   } catch (err) {
-    logger.fatal({ err: err instanceof Error ? err.message : err }, 'failed to start');
+    logger.fatal({ err: err instanceof Error ? err.message : err }, err instanceof PortInUseError ? err.message : 'failed to start');
     process.exit(1);
   }
 }

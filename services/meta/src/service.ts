@@ -31,6 +31,6 @@ export const metaService = defineService<MetaConfig, MetaPorts>({
   createApp,
   async start(ports) {
     await ports.relay.start();
-    return [{ stop: async () => { await ports.relay.stop(); await ports.sources.close(); } }];
+    return [{ drain: () => ports.relay.flush(), stop: async () => { await ports.relay.stop(); await ports.sources.close(); } }];
   },
 });
