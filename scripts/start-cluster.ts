@@ -14,13 +14,21 @@ import { ClusterLauncher, superviseCluster } from '../libs/runtime/src/cluster-l
 const compiled = path.basename(path.dirname(__filename)) === 'cluster' && path.basename(path.dirname(path.dirname(__filename))) === 'dist';
 const root = path.resolve(__dirname, compiled ? '../..' : '..');
 
+/**
+ * Node flags of each service process. A 2 MB young generation keeps an idle
+ * service near 80 MB RSS instead of ~125 MB (V8 otherwise grows it to 16 MB
+ * per semi-space during start-up); services are I/O bound, so the extra
+ * scavenges cost little. CLUSTER_NODE_FLAGS replaces them.
+ */
+const nodeFlags = (process.env.CLUSTER_NODE_FLAGS ?? '--max-semi-space-size=2').split(' ').filter(Boolean);
+
 function commandOf(name: string): string[] {
   const bundle = path.join(root, 'dist', name, 'main.js');
   if (compiled) {
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build`);
-    return [process.execPath, bundle];
+    return [process.execPath, ...nodeFlags, bundle];
   }
-  return [process.execPath, '--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')];
+  return [process.execPath, ...nodeFlags, '--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')];
 }
 
 async function main(): Promise<void> {

@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const handle = await startStandalone({ definitions: allServices, logger });
   logger.info({ url: handle.url, ms: Date.now() - started }, `Tabula is running on http://localhost:${handle.platform.PORT}`);
-  onShutdown(logger, () => handle.stop());
+  // Under npm (npm start), stop when npm is gone: npm passes SIGTERM only to its shell.
+  onShutdown(logger, () => handle.stop(), { watchParent: process.env.npm_lifecycle_event !== undefined });
 }
 
 main().catch((err) => {

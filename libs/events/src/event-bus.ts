@@ -1,7 +1,5 @@
 import { MemoryEventBus } from './memory/memory-event-bus';
-import { RedisEventBus } from './redis/redis-event-bus';
 import type { RedisBusOptions } from './redis/redis-event-bus';
-import { KafkaEventBus } from './kafka/kafka-event-bus';
 import type { KafkaBusOptions } from './kafka/kafka-event-bus';
 import type { BackoffOptions } from './delivery/retry';
 
@@ -112,17 +110,28 @@ export interface EventBusConfig {
   memoryRetention?: number;
 }
 
-/** Builds the bus for the configured backend. Connections open lazily. */
+/**
+ * Builds the bus for the configured backend. Connections open lazily, and the
+ * Redis and Kafka clients are loaded only by the process that uses them.
+ */
 export function createEventBus(config: EventBusConfig): EventBus {
   switch (config.kind) {
     case 'memory':
       return new MemoryEventBus(config);
     case 'redis':
       if (!config.redisUrl) throw new Error('createEventBus: redisUrl is required for kind "redis"');
-      return new RedisEventBus({ ...config, redisUrl: config.redisUrl });
+      {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { RedisEventBus } = require('./redis/redis-event-bus') as typeof import('./redis/redis-event-bus');
+        return new RedisEventBus({ ...config, redisUrl: config.redisUrl });
+      }
     case 'kafka':
       if (!config.kafkaBrokers?.length) throw new Error('createEventBus: kafkaBrokers is required for kind "kafka"');
-      return new KafkaEventBus({ ...config, kafkaBrokers: config.kafkaBrokers });
+      {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { KafkaEventBus } = require('./kafka/kafka-event-bus') as typeof import('./kafka/kafka-event-bus');
+        return new KafkaEventBus({ ...config, kafkaBrokers: config.kafkaBrokers });
+      }
     default:
       throw new Error(`createEventBus: unknown kind ${String((config as { kind: unknown }).kind)}`);
   }

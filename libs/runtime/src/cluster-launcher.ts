@@ -87,7 +87,7 @@ export class ClusterLauncher {
   }
 }
 
-/** Wires the launcher to SIGINT/SIGTERM/SIGHUP: one drain, a later second signal kills. */
+/** Wires the launcher to SIGINT/SIGTERM/SIGHUP and to its parent's death: one drain; a later second signal kills. */
 export function superviseCluster(launcher: ClusterLauncher, log: (line: string) => void = (line) => console.log(`[cluster] ${line}`)): void {
   let firstAt = 0;
   const handle = (signal: NodeJS.Signals) => {
@@ -105,4 +105,11 @@ export function superviseCluster(launcher: ClusterLauncher, log: (line: string) 
     });
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, handle);
+  // Under npm, stop when npm is gone: npm passes SIGTERM only to its shell, which dies without passing it on.
+  if (process.env.npm_lifecycle_event === undefined) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent && !firstAt) handle('SIGTERM');
+  }, 500);
+  timer.unref();
 }

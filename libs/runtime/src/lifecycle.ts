@@ -30,7 +30,11 @@ export function closeServer(server: http.Server, graceMs = 10_000): Promise<void
 }
 
 export interface ShutdownOptions {
-  /** Also drain when the parent process dies (cluster children: never outlive the launcher). */
+  /**
+   * Also drain when the parent process dies: cluster children never outlive the
+   * launcher, and `npm start` stops when npm is sent SIGTERM (npm passes it to
+   * its shell, which dies without passing it on).
+   */
   watchParent?: boolean;
 }
 
@@ -53,7 +57,7 @@ export function onShutdown(logger: Logger, drain: () => Promise<void>, options: 
   let firstAt = 0;
   const handle = (signal: NodeJS.Signals | 'parent-exit') => {
     if (firstAt) {
-      if (Date.now() - firstAt < 1000) return;
+      if (signal === 'parent-exit' || Date.now() - firstAt < 1000) return;
       logger.warn({ signal }, 'second signal: exiting without draining');
       process.exit(1);
     }

@@ -23,12 +23,11 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
     const workers = [await startAccessInvalidation(shared), ...(await prepared.start())];
     logger.info({ port: platform.PORT }, `${definition.name} service listening`);
-    // Started by start:cluster, the service drains and exits when the launcher dies.
     onShutdown(logger, async () => {
       await closeServer(server, platform.SHUTDOWN_TIMEOUT_MS);
       await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));
       await shared.close();
-    }, { watchParent: process.env.TABULA_LAUNCHER === 'cluster' });
+    }, { watchParent: process.env.TABULA_LAUNCHER === 'cluster' }); // never outlive start:cluster
   } catch (err) {
     logger.fatal({ err: err instanceof Error ? err.message : err }, err instanceof PortInUseError ? err.message : 'failed to start');
     process.exit(1);
