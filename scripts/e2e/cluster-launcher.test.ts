@@ -71,7 +71,7 @@ async function allGone(pids: number[], timeoutMs: number): Promise<boolean> {
 
 async function me(token: string): Promise<{ status: number; email?: string }> {
   const res = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/auth/user/me`, { headers: { 'xc-auth': token } });
-  return { status: res.status, email: (await res.json()).email };
+  return { status: res.status, email: ((await res.json()) as { email?: string }).email };
 }
 
 /** Drained means: every service and the gateway logged "stopped", none was forced, the launcher said "stopped". */
@@ -105,7 +105,7 @@ describeWithBackend('redis', 'cluster launcher (start:cluster, real processes)',
     const signup = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/auth/user/signup`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'launcher@example.com', password: 'Password123!' }),
     });
-    const { token } = await signup.json();
+    const { token } = (await signup.json()) as { token: string };
     expect(await me(token)).toEqual({ status: 200, email: 'launcher@example.com' });
 
     process.kill(-(running.child.pid as number), 'SIGINT'); // a terminal's Ctrl-C: the whole foreground group

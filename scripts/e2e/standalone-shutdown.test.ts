@@ -51,7 +51,7 @@ function post(pathname: string, body: unknown, onSent?: () => void): Promise<{ s
 
 async function count(): Promise<number> {
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/db/data/noco/${baseId}/Items?limit=1`, { headers: { 'xc-auth': token } });
-  return (await res.json()).pageInfo.totalRows;
+  return ((await res.json()) as { pageInfo: { totalRows: number } }).pageInfo.totalRows;
 }
 
 describe('standalone SIGTERM during bulk inserts (real process, embedded PostgreSQL)', () => {
