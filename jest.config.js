@@ -14,5 +14,6 @@ module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 60000,
+  reporters: ['default', '<rootDir>/libs/testing/skip-reporter.cjs'],
   maxWorkers: process.env.JEST_MAX_WORKERS || 2,
 };
