@@ -46,10 +46,10 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger('standalone');
   const loaded = loadPlatformConfig(env);
+  await ensurePortFree(loaded.PORT, loaded.HOST, 'PORT');
   // Kept under DATA_DIR: secrets sealed with keys derived from it (hook secrets,
   // source credentials) must still open after a restart.
   const platform: PlatformConfig = { ...loaded, SVC_INTERNAL_SECRET: loaded.SVC_INTERNAL_SECRET ?? persistentSecret(loaded.DATA_DIR, 'internal-secret') };
-  await ensurePortFree(platform.PORT, platform.HOST, 'PORT');
   const database = await resolveDatabase(platform, logger);
   const sign = identitySigner(platform.SVC_INTERNAL_SECRET as string);
   const local = new LocalServiceClient(() => sign(servicePrincipal('standalone')));
