@@ -22,7 +22,9 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     const prepared = await prepareService(definition, shared, process.env);
     const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
     const workers = [await startAccessInvalidation(shared), ...(await prepared.start())];
-    logger.info({ port: platform.PORT }, `${definition.name} service listening`);
+    const cpu = process.cpuUsage();
+    logger.info({ port: platform.PORT, sinceExecMs: Math.round(process.uptime() * 1000), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
+      `${definition.name} service listening`);
     onShutdown(logger, async () => {
       await closeServer(server, platform.SHUTDOWN_TIMEOUT_MS);
       await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));
