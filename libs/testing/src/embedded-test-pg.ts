@@ -11,10 +11,21 @@ function alive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; }
 }
 
+/** A killed run's PostgreSQL (own process group) outlives it: ask it to stop (fast shutdown). */
+function stopOrphanedServer(dir: string): void {
+  try {
+    const pid = Number(readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (Number.isInteger(pid) && pid > 0 && alive(pid)) process.kill(pid, 'SIGINT');
+  } catch {
+    // No server ran there, or it is gone.
+  }
+}
+
 /**
  * Removes folders left behind by earlier runs that were killed before their
  * teardown: those whose owning jest process is gone (or, for folders from
- * before the owner file existed, older than an hour). Returns what it removed.
+ * before the owner file existed, older than an hour), stopping a server still
+ * running there. Returns what it removed.
  */
 export function removeStaleTestPg(tmp = os.tmpdir()): string[] {
   const removed: string[] = [];
@@ -29,6 +40,7 @@ export function removeStaleTestPg(tmp = os.tmpdir()): string[] {
         stale = Date.now() - statSync(dir).mtimeMs > staleWithoutOwnerMs;
       }
       if (stale) {
+        stopOrphanedServer(dir);
         rmSync(dir, { recursive: true, force: true });
         removed.push(dir);
       }
