@@ -2,9 +2,7 @@
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 module.exports = {
   testEnvironment: 'node',
-  // `cookie` 2 (needed by light-my-request) ships ESM only; jest on Node 20 cannot require it untransformed.
-  transform: { '^.+\\.ts$': swc, '/node_modules/cookie/.+\\.js$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!cookie/)'],
+  transform: { '^.+\\.ts$': swc },
   moduleNameMapper: { '^@tabula/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
   testMatch: [
     '<rootDir>/libs/*/src/**/*.test.ts',
@@ -16,5 +14,6 @@ module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 60000,
+  reporters: ['default', '<rootDir>/libs/testing/skip-reporter.cjs'],
   maxWorkers: process.env.JEST_MAX_WORKERS || 2,
 };

@@ -12,8 +12,3 @@ import { gatewayService } from '../services/gateway/src/service';
 export const allServices: ServiceDefinition<any, any>[] = [
   authService, metaService, dataService, commentsService, storageService, integrationsService, hooksService, gatewayService,
 ];
-
-/** The service names with their cluster ports (`npm run start:cluster`). */
-export const clusterPorts: Record<string, number> = {
-  auth: 8101, meta: 8102, data: 8103, comments: 8104, storage: 8105, integrations: 8106, hooks: 8107,
-};

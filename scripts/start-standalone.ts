@@ -15,8 +15,12 @@ async function main(): Promise<void> {
   const logger = createLogger('standalone', process.env.LOG_LEVEL ?? 'info');
   const started = Date.now();
   const handle = await startStandalone({ definitions: allServices, logger });
-  logger.info({ url: handle.url, ms: Date.now() - started }, `Tabula is running on http://localhost:${handle.platform.PORT}`);
-  onShutdown(logger, () => handle.stop());
+  const cpu = process.cpuUsage();
+  // ms: start-up after the code loaded; sinceExecMs: since the process started; cpuMs: CPU time used so far.
+  logger.info({ url: handle.url, ms: Date.now() - started, sinceExecMs: Math.round(process.uptime() * 1000), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
+    `Tabula is running on http://localhost:${handle.platform.PORT}`);
+  // Under npm (npm start), stop when npm is gone: npm passes SIGTERM only to its shell.
+  onShutdown(logger, () => handle.stop(), { watchParent: process.env.npm_lifecycle_event !== undefined });
 }
 
 main().catch((err) => {

@@ -1,13 +1,16 @@
-import { mkdirSync, chownSync, existsSync, statSync, writeFileSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, unlinkSync, writeFileSync, chownSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import net from 'node:net';
-import { userInfo } from 'node:os';
+import { arch, platform } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { prepareClusterDir, postgresUser, type PostgresUser } from './embedded-postgres-dir';
 
 /** A running embedded PostgreSQL server. */
 export interface EmbeddedPostgresHandle {
   url: string;
+  port: number;
+  /** Fast shutdown (clients are disconnected); resolves once the server has exited. */
   stop(): Promise<void>;
 }
 
@@ -19,8 +22,20 @@ export interface EmbeddedPostgresOptions {
   onLog?: (line: string) => void;
 }
 
-/** embedded-postgres is an ES module: load it with a real dynamic import from CommonJS. */
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
+interface Binaries { postgres: string; initdb: string }
+
+/**
+ * The PostgreSQL binaries of the `embedded-postgres` package. Its main module is
+ * not used: it installs its own SIGINT/SIGTERM exit hook that stops PostgreSQL
+ * before Tabula has drained, and spawns the server in our process group (Ctrl-C
+ * would reach it directly). Tabula starts and stops the server itself.
+ */
+function binaries(): Binaries {
+  // The package's only export is dist/index.js; the binaries sit in native/bin beside it.
+  const entry = require.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  const bin = path.resolve(path.dirname(entry), '..', 'native', 'bin');
+  return { postgres: path.join(bin, 'postgres'), initdb: path.join(bin, 'initdb') };
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,49 +49,94 @@ async function freePort(): Promise<number> {
   });
 }
 
-/**
- * PostgreSQL refuses to run as root; when we are root the cluster runs as the
- * `postgres` system user, so its folder must belong to that user.
- */
-function prepareDataDir(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  if (userInfo().uid !== 0) return;
-  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-  if (statSync(dir).uid !== uid) chownSync(dir, uid, gid);
+/** Runs a binary (as `postgres` when we are root) and rejects with its output when it fails. */
+function run(bin: string, args: string[], user: PostgresUser | undefined, log: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { ...user, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const collect = (chunk: Buffer) => { const text = chunk.toString('utf8'); output += text; log(text); };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(bin)} failed (exit ${code}): ${output.trim().slice(-2000)}`))));
+  });
+}
+
+async function initialise(bins: Binaries, clusterDir: string, password: string, user: PostgresUser | undefined, log: (line: string) => void): Promise<void> {
+  // initdb reads the password from a file; it lives beside the cluster, readable by its owner only.
+  const pwfile = path.join(path.dirname(clusterDir), `.initdb-pw-${randomBytes(4).toString('hex')}`);
+  writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  if (user) chownSync(pwfile, user.uid, user.gid);
+  try {
+    await run(bins.initdb, [`--pgdata=${clusterDir}`, '--auth=password', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--lc-messages=C'], user, log);
+  } finally {
+    unlinkSync(pwfile);
+  }
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+/** A server left running by a Tabula that was killed (SIGKILL) still holds the folder: stop it first. */
+async function stopLeftover(clusterDir: string, log: (line: string) => void): Promise<void> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  log(`stopping PostgreSQL ${pid} left running on ${clusterDir}`);
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 300 && alive(pid); i += 1) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Spawns the server in its own process group and resolves once it accepts connections. */
+function launch(bins: Binaries, clusterDir: string, port: number, user: PostgresUser | undefined, log: (line: string) => void): Promise<ChildProcess> {
+  const args = ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const child = spawn(bins.postgres, args, { ...user, detached: true, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      log(text);
+      if (output.length < 8000) output += text;
+      if (text.includes('database system is ready to accept connections')) resolve(child);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`PostgreSQL exited while starting (exit ${code}): ${output.trim().slice(-2000)}`)));
+  });
 }
 
 /**
  * Starts (initialising on first use) a PostgreSQL cluster under `dataDir` with a
- * generated password kept beside it, and returns its connection URL.
+ * generated password kept beside it, and returns its connection URL. When we are
+ * root the server runs as the `postgres` system user.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
-  const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
+  const log = options.onLog ?? (() => undefined);
+  const bins = binaries();
   const root = path.resolve(options.dataDir);
-  mkdirSync(root, { recursive: true });
-  const clusterDir = path.join(root, 'pg');
+  const user = postgresUser();
+  const clusterDir = prepareClusterDir(root, user);
   const passwordFile = path.join(root, 'pg-password');
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('hex'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
-  const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
-  prepareDataDir(clusterDir);
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await initialise(bins, clusterDir, password, user, log);
+  await stopLeftover(clusterDir, log);
   const port = options.port && options.port > 0 ? options.port : await freePort();
-  const log = options.onLog ?? (() => undefined);
-  const pg = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: 'postgres',
-    password,
-    port,
-    persistent: true,
-    createPostgresUser: userInfo().uid === 0,
-    onLog: log,
-    onError: (e: unknown) => log(String(e)),
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`],
-  });
-  if (!initialised) await pg.initialise();
-  await pg.start();
+  const child = await launch(bins, clusterDir, port, user, log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Last resort when the process exits without stop() (uncaught error, process.exit).
+  const onExit = () => { if (child.exitCode === null) child.kill('SIGINT'); };
+  process.once('exit', onExit);
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
-    stop: () => pg.stop(),
+    port,
+    async stop() {
+      process.removeListener('exit', onExit);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await exited;
+    },
   };
 }

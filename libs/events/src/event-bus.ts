@@ -1,7 +1,5 @@
 import { MemoryEventBus } from './memory/memory-event-bus';
-import { RedisEventBus } from './redis/redis-event-bus';
 import type { RedisBusOptions } from './redis/redis-event-bus';
-import { KafkaEventBus } from './kafka/kafka-event-bus';
 import type { KafkaBusOptions } from './kafka/kafka-event-bus';
 import type { BackoffOptions } from './delivery/retry';
 import { NamespacedEventBus, type NamespaceOptions } from './namespaced-event-bus';
@@ -121,7 +119,10 @@ export interface EventBusConfig {
   namespace?: Omit<NamespaceOptions, 'logger'>;
 }
 
-/** Builds the bus for the configured backend. Connections open lazily. */
+/**
+ * Builds the bus for the configured backend. Connections open lazily, and the
+ * Redis and Kafka clients are loaded only by the process that uses them.
+ */
 export function createEventBus(config: EventBusConfig): EventBus {
   const bus = createAdapter(config);
   return config.namespace ? new NamespacedEventBus(bus, { ...config.namespace, logger: config.logger }) : bus;
@@ -133,10 +134,18 @@ function createAdapter(config: EventBusConfig): EventBus {
       return new MemoryEventBus(config);
     case 'redis':
       if (!config.redisUrl) throw new Error('createEventBus: redisUrl is required for kind "redis"');
-      return new RedisEventBus({ ...config, redisUrl: config.redisUrl });
+      {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { RedisEventBus } = require('./redis/redis-event-bus') as typeof import('./redis/redis-event-bus');
+        return new RedisEventBus({ ...config, redisUrl: config.redisUrl });
+      }
     case 'kafka':
       if (!config.kafkaBrokers?.length) throw new Error('createEventBus: kafkaBrokers is required for kind "kafka"');
-      return new KafkaEventBus({ ...config, kafkaBrokers: config.kafkaBrokers });
+      {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { KafkaEventBus } = require('./kafka/kafka-event-bus') as typeof import('./kafka/kafka-event-bus');
+        return new KafkaEventBus({ ...config, kafkaBrokers: config.kafkaBrokers });
+      }
     default:
       throw new Error(`createEventBus: unknown kind ${String((config as { kind: unknown }).kind)}`);
   }

@@ -45,8 +45,19 @@ export async function prepareService<C, P extends CommonPorts>(
   };
 }
 
-/** Stops workers in reverse start order, logging (not throwing) failures. */
+/**
+ * Shutdown of the workers: first every worker drains (outbox relays publish
+ * their backlog while consumers still run), then they stop in reverse start
+ * order. Failures are logged (passed to onError), never thrown.
+ */
 export async function stopWorkers(workers: Worker[], onError: (err: unknown) => void): Promise<void> {
+  for (const worker of workers) {
+    try {
+      await worker.drain?.();
+    } catch (err) {
+      onError(err);
+    }
+  }
   for (const worker of [...workers].reverse()) {
     try {
       await worker.stop();

@@ -11,3 +11,6 @@ export * from './access-invalidation';
 export * from './settings';
 export * from './service-metrics';
 export * from './metrics-server';
+export * from './port-check';
+export * from './cluster-layout';
+export * from './cluster-launcher';

@@ -14,9 +14,15 @@ export function listen(handler: http.RequestListener, port: number, host: string
   });
 }
 
-/** Stops accepting, lets in-flight requests finish (bounded), then closes idle sockets. */
+/**
+ * Stops accepting (new connections are refused), lets in-flight requests
+ * finish within `graceMs`, closing each kept-alive connection once idle; past
+ * the deadline the remaining connections are cut.
+ */
 export function closeServer(server: http.Server, graceMs = 10_000): Promise<void> {
   return new Promise((resolve) => {
+    // A request still arriving on a kept-alive connection is answered, then that connection closes.
+    server.on('request', (_req, res: http.ServerResponse) => res.setHeader('connection', 'close'));
     const timer = setTimeout(() => { server.closeAllConnections(); resolve(); }, graceMs);
     timer.unref();
     server.close(() => { clearTimeout(timer); resolve(); });
@@ -24,14 +30,39 @@ export function closeServer(server: http.Server, graceMs = 10_000): Promise<void
   });
 }
 
+export interface ShutdownOptions {
+  /**
+   * Also drain when the parent process dies: cluster children never outlive the
+   * launcher, and `npm start` stops when npm is sent SIGTERM (npm passes it to
+   * its shell, which dies without passing it on).
+   */
+  watchParent?: boolean;
+}
+
+/** Starts `onGone` once our parent process has gone (we were re-parented). */
+function watchParent(onGone: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) { clearInterval(timer); onGone(); }
+  }, 500);
+  timer.unref();
+}
+
 /**
- * Runs `drain` once on SIGINT/SIGTERM, then exits. A second signal exits at once.
+ * Runs `drain` once on SIGINT/SIGTERM (or parent death), logs "stopped" and
+ * exits 0. The same signal twice within a second counts once (a terminal's
+ * Ctrl-C reaches both npm and us, and npm forwards it); a later second signal
+ * exits at once with 1.
  */
-export function onShutdown(logger: Logger, drain: () => Promise<void>): void {
-  let stopping = false;
-  const handle = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
+export function onShutdown(logger: Logger, drain: () => Promise<void>, options: ShutdownOptions = {}): void {
+  let firstAt = 0;
+  const handle = (signal: NodeJS.Signals | 'parent-exit') => {
+    if (firstAt) {
+      if (signal === 'parent-exit' || Date.now() - firstAt < 1000) return;
+      logger.warn({ signal }, 'second signal: exiting without draining');
+      process.exit(1);
+    }
+    firstAt = Date.now();
     logger.info({ signal }, 'shutting down');
     drain()
       .then(() => stopTelemetry())
@@ -40,4 +71,5 @@ export function onShutdown(logger: Logger, drain: () => Promise<void>): void {
   };
   process.on('SIGINT', handle);
   process.on('SIGTERM', handle);
+  if (options.watchParent) watchParent(() => handle('parent-exit'));
 }

@@ -16,6 +16,8 @@ export const platformConfigSchema = z.object({
   /** Port of this process (standalone: the gateway; cluster: this service). */
   PORT: envPort(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** Shutdown: how long in-flight requests may take to finish before their connections are cut. */
+  SHUTDOWN_TIMEOUT_MS: envInt(25_000, 0, 600_000),
   /** Metadata PostgreSQL; standalone without it embeds PostgreSQL under DATA_DIR. */
   DATABASE_URL: postgresUrl.optional(),
   /** PostgreSQL for the user tables of default sources; defaults to DATABASE_URL. */

@@ -31,6 +31,8 @@ export interface CommonPorts {
 
 /** Something running in the background (consumer, relay, scheduler) to stop on shutdown. */
 export interface Worker {
+  /** Shutdown, before any worker stops: hand on what is pending (an outbox relay publishes its backlog). */
+  drain?(): Promise<unknown>;
   stop(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import { loadSettings } from './settings';
 import { buildSharedPorts } from './shared-ports';
 import { migrateOnly, prepareService, stopWorkers } from './boot';
 import { closeServer, listen, onShutdown } from './lifecycle';
+import { ensurePortFree, PortInUseError } from './port-check';
 import { startAccessInvalidation } from './access-invalidation';
 import { startMetricsServer } from './metrics-server';
 
@@ -18,26 +19,29 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     const platform = loadSettings([definition]);
     logger = createLogger(definition.name, platform.LOG_LEVEL);
     if (!platform.DATABASE_URL) throw new Error('DATABASE_URL is required');
-    const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
     if (process.env.TABULA_MIGRATE_ONLY === 'true') {
       // The Helm chart's pre-install/pre-upgrade Job: migrate this service's schema, then exit.
-      await migrateOnly(definition, shared, logger);
+      await migrateOnly(definition, buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name }), logger);
       return;
     }
+    await ensurePortFree(platform.PORT, platform.HOST, 'PORT');
+    const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
     const prepared = await prepareService(definition, shared, process.env);
     const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
     const workers = [await startAccessInvalidation(shared), ...(await prepared.start())];
     const metricsServer = await startMetricsServer(platform, [prepared.metrics], logger);
     if (metricsServer) workers.push(metricsServer);
-    logger.info({ port: platform.PORT }, `${definition.name} service listening`);
+    const cpu = process.cpuUsage();
+    logger.info({ port: platform.PORT, sinceExecMs: Math.round(process.uptime() * 1000), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
+      `${definition.name} service listening`);
     onShutdown(logger, async () => {
-      await closeServer(server);
+      await closeServer(server, platform.SHUTDOWN_TIMEOUT_MS);
       await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));
       await shared.close();
-    });
+    }, { watchParent: process.env.TABULA_LAUNCHER === 'cluster' }); // never outlive start:cluster
   } catch (err) {
     if (err instanceof ConfigError) logger.fatal({ problems: err.problems }, err.message);
-    else logger.fatal({ err: err instanceof Error ? err.message : err }, 'failed to start');
+    else logger.fatal({ err: err instanceof Error ? err.message : err }, err instanceof PortInUseError ? err.message : 'failed to start');
     process.exit(1);
   }
 }

@@ -11,6 +11,7 @@ import { loadSettings } from './settings';
 import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen } from './lifecycle';
+import { ensurePortFree } from './port-check';
 import { persistentSecret } from './secrets';
 import { startAccessInvalidation } from './access-invalidation';
 
@@ -48,6 +49,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const logger = options.logger ?? createLogger('standalone');
   // Every setting of every service is checked before PostgreSQL or a port is touched.
   const loaded = loadSettings(options.definitions, env);
+  await ensurePortFree(loaded.PORT, loaded.HOST, 'PORT');
   // Kept under DATA_DIR: secrets sealed with keys derived from it (hook secrets,
   // source credentials) must still open after a restart.
   const platform: PlatformConfig = { ...loaded, SVC_INTERNAL_SECRET: loaded.SVC_INTERNAL_SECRET ?? persistentSecret(loaded.DATA_DIR, 'internal-secret') };
@@ -85,8 +87,10 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     server,
     platform,
     handlerOf: (service) => local.handlerOf(service),
+    /** Stop accepting, finish in-flight requests, flush outboxes, stop workers, close pools, stop PostgreSQL. */
     async stop() {
-      await closeServer(server);
+      logger.info({ timeoutMs: platform.SHUTDOWN_TIMEOUT_MS }, 'draining in-flight requests');
+      await closeServer(server, platform.SHUTDOWN_TIMEOUT_MS);
       await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));
       await shared.close();
       await database.embedded?.stop();

@@ -1,18 +1,19 @@
-import os from 'node:os';
-import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
 import { startEmbeddedPostgres } from '../../db/src/embedded-postgres';
+import { createTestPgDir, removeStaleTestPg } from './embedded-test-pg';
 
 /**
  * Jest global setup: without DATABASE_URL (a fresh laptop) the tests run on an
- * embedded PostgreSQL started here; with it (CI) nothing is started.
+ * embedded PostgreSQL started here in a temp folder (removed by the teardown;
+ * folders of killed runs are removed here); with it (CI) nothing is started.
  */
 export default async function globalSetup(): Promise<void> {
   if (process.env.DATABASE_URL) return;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tabula-test-pg-'));
+  removeStaleTestPg();
+  const dir = createTestPgDir();
   const handle = await startEmbeddedPostgres({ dataDir: dir });
   process.env.DATABASE_URL = handle.url;
-  (globalThis as Record<string, unknown>).__TABULA_EMBEDDED_PG__ = handle;
-   
+  const state = globalThis as Record<string, unknown>;
+  state.__TABULA_EMBEDDED_PG__ = handle;
+  state.__TABULA_EMBEDDED_PG_DIR__ = dir;
   console.log(`\nDATABASE_URL not set: tests use an embedded PostgreSQL in ${dir}`);
 }

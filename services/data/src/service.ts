@@ -43,7 +43,7 @@ export const dataService = defineService<DataConfig, DataPorts>({
     const metaConsumer = await startMetaCacheConsumer(ports.bus, ports.tables);
     return [
       metaConsumer,
-      { stop: async () => { await ports.relay.stop(); await ports.sources.close(); } },
+      { drain: () => ports.relay.flush(), stop: async () => { await ports.relay.stop(); await ports.sources.close(); } },
     ];
   },
 });

@@ -31,6 +31,6 @@ export const metaService = defineService<MetaConfig, MetaPorts>({
   async start(ports) {
     await ports.relay.start();
     const integrations = await startIntegrationEventsConsumer(ports);
-    return [integrations, { stop: async () => { await ports.relay.stop(); await ports.sources.close(); } }];
+    return [integrations, { drain: () => ports.relay.flush(), stop: async () => { await ports.relay.stop(); await ports.sources.close(); } }];
   },
 });

@@ -1,0 +1,132 @@
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ensurePortFree } from '@tabula/runtime';
+import { backendUrl, createTestDatabase, describeWithBackend, freePort, waitHealthy, type TestDatabase } from '@tabula/testing';
+
+/**
+ * Issue 9 items 8, 10, 12 on the real launcher (`start:cluster`, from source):
+ * Ctrl-C to the process group and SIGTERM to the launcher alone both drain
+ * every service (each logs "stopped", exits 0) and the launcher exits 0; a
+ * killed launcher leaves no child behind; ports come from SERVICE_PORT_BASE /
+ * <NAME>_PORT and a set *_SERVICE_URL is kept; the generated secrets live
+ * under DATA_DIR, so a restart keeps a user signed in.
+ */
+const root = path.resolve(__dirname, '../..');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-launcher-e2e-'));
+const names = ['auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'];
+let database: TestDatabase;
+let gatewayPort = 0;
+let base = 0;
+let authPort = 0;
+let metaPort = 0;
+
+interface Launched { child: ChildProcess; output: () => string; exited: Promise<number | null>; pids: () => number[] }
+
+/** A SERVICE_PORT_BASE whose 7 ports are free. */
+async function freeBase(): Promise<number> {
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 30_000);
+    const ports = names.map((_, i) => candidate + i + 1);
+    if ((await Promise.all(ports.map((p) => ensurePortFree(p, '0.0.0.0', 'x').then(() => true, () => false)))).every(Boolean)) return candidate;
+  }
+}
+
+function serviceUrl(name: string): string {
+  if (name === 'auth') return `http://127.0.0.1:${authPort}`;
+  if (name === 'meta') return `http://127.0.0.1:${metaPort}`;
+  return `http://127.0.0.1:${base + names.indexOf(name) + 1}`;
+}
+
+async function launch(): Promise<Launched> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(gatewayPort), SERVICE_PORT_BASE: String(base),
+    AUTH_PORT: String(authPort), META_SERVICE_URL: `http://127.0.0.1:${metaPort}`, LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true',
+  };
+  for (const name of ['SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'TABULA_MODE', 'npm_lifecycle_event', 'AUTH_SERVICE_URL']) delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'start-cluster.ts')], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk) => { output += chunk; });
+  child.stderr?.on('data', (chunk) => { output += chunk; });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await waitHealthy(`http://127.0.0.1:${gatewayPort}/healthz`, 120_000);
+  for (const name of names) await waitHealthy(`${serviceUrl(name)}/healthz`, 120_000);
+  const pids = () => [...output.matchAll(/\[cluster\] \w+ pid (\d+)/g)].map((m) => Number(m[1]));
+  return { child, output: () => output, exited, pids };
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+async function allGone(pids: number[], timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!pids.some(alive)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+async function me(token: string): Promise<{ status: number; email?: string }> {
+  const res = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/auth/user/me`, { headers: { 'xc-auth': token } });
+  return { status: res.status, email: ((await res.json()) as { email?: string }).email };
+}
+
+/** Drained means: every service and the gateway logged "stopped", none was forced, the launcher said "stopped". */
+function expectDrained(output: string): void {
+  expect(output.match(/"msg":"stopped"/g)?.length).toBe(8);
+  expect(output).not.toMatch(/second signal|killing/);
+  expect(output).toMatch(/\[cluster\] stopped\n/);
+}
+
+describeWithBackend('redis', 'cluster launcher (start:cluster, real processes)', () => {
+  let running: Launched | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    gatewayPort = await freePort();
+    base = await freeBase();
+    authPort = await freePort();
+    metaPort = await freePort();
+    expect(backendUrl('redis')).toBeDefined();
+  });
+
+  afterAll(async () => {
+    if (running && running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGKILL');
+    for (const pid of running?.pids() ?? []) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
+  });
+
+  it('Ctrl-C drains every service; a restart keeps the user signed in; SIGTERM to the launcher alone drains too', async () => {
+    running = await launch();
+    const signup = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/auth/user/signup`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'launcher@example.com', password: 'Password123!' }),
+    });
+    const { token } = (await signup.json()) as { token: string };
+    expect(await me(token)).toEqual({ status: 200, email: 'launcher@example.com' });
+
+    process.kill(-(running.child.pid as number), 'SIGINT'); // a terminal's Ctrl-C: the whole foreground group
+    expect(await running.exited).toBe(0);
+    expectDrained(running.output());
+    expect(await allGone(running.pids(), 5_000)).toBe(true);
+
+    running = await launch();
+    expect(await me(token)).toEqual({ status: 200, email: 'launcher@example.com' });
+    running.child.kill('SIGTERM'); // the launcher's pid alone
+    expect(await running.exited).toBe(0);
+    expectDrained(running.output());
+    expect(await allGone(running.pids(), 5_000)).toBe(true);
+  }, 400_000);
+
+  it('children do not outlive a killed launcher', async () => {
+    running = await launch();
+    const pids = running.pids();
+    expect(pids).toHaveLength(8);
+    running.child.kill('SIGKILL');
+    await running.exited;
+    expect(await allGone(pids, 40_000)).toBe(true);
+  }, 200_000);
+});
