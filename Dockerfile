@@ -22,8 +22,11 @@ COPY proto/ proto/
 RUN npm ci --no-audit --no-fund && npm run build
 
 FROM toolchain AS prod-deps
-ENV TABULA_SKIP_BUILD=1
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# No lifecycle scripts (prepare would bundle, and esbuild is a dev dependency);
+# then the native addons' own install scripts, which production needs.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && npm rebuild argon2 sqlite3 \
+ && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
