@@ -1,11 +1,11 @@
 import { lookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-import { refusalOf } from '../lib/ssrf-guard';
+import { refusalOf } from './ssrf-guard';
 
 /** Thrown (through the connector) when a target resolves to a refused address. */
 export class BlockedAddressError extends Error {
-  readonly code = 'ERR_HOOK_TARGET_BLOCKED';
+  readonly code = 'ERR_TARGET_BLOCKED';
 }
 
 /**
