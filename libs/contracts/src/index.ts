@@ -18,3 +18,4 @@ export * from './openapi/build-openapi';
 export * from './common/error-body';
 export * from './common/paging';
 export * from './registry';
+export * from './storage';

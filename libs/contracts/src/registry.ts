@@ -1,4 +1,6 @@
 import type { AnyEndpoint } from './endpoint/define-endpoint';
+import { storageEndpoints } from './storage';
+import { storageInternalEndpoints, dataAttachmentEndpoints } from './storage/storage-internal.endpoints';
 
 /**
  * Every endpoint contract of Tabula, public and internal. Each service's
@@ -6,7 +8,11 @@ import type { AnyEndpoint } from './endpoint/define-endpoint';
  * endpoints; add it here once. The gateway's OpenAPI document, the route
  * coverage test and the isolation matrix read this list.
  */
-export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {};
+export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
+  storage: storageEndpoints,
+  storageInternal: storageInternalEndpoints,
+  dataAttachments: dataAttachmentEndpoints,
+};
 
 /** All endpoints as one list. */
 export function allEndpoints(): AnyEndpoint[] {
