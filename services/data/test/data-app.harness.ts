@@ -34,6 +34,15 @@ export class FakeInternalApis implements ServiceClient {
       const role = this.roles.get(`${member[1]}:${member[2]}`);
       return (role ? { status: 200, body: { role } } : { status: 404, body: {} }) as ServiceResponse<T>;
     }
+    if (service === 'storage') return this.storage<T>(req);
+    return { status: 404, body: {} as T };
+  }
+
+  /** Storage's internal attachment API: every attachment counts as issued; none gets a signed link. */
+  private storage<T>(req: ServiceRequest): ServiceResponse<T> {
+    const items = ((req.body ?? {}) as { items?: unknown[] }).items ?? [];
+    if (req.path === '/internal/attachments/claim') return { status: 200, body: { unknown: [] } as T };
+    if (req.path === '/internal/attachments/sign') return { status: 200, body: { links: items.map(() => null) } as T };
     return { status: 404, body: {} as T };
   }
 }

@@ -68,3 +68,20 @@ export const dataAttachmentRefs = defineEndpoint({
 
 /** The data service's internal attachment API, called by storage. */
 export const dataAttachmentEndpoints = { dataAttachmentRefs };
+
+/** GET /internal/tables/{tableId} (meta service), as storage reads it: the table's base. */
+export const metaTableById = defineEndpoint({
+  id: 'metaTableById',
+  method: 'GET',
+  path: '/internal/tables/{tableId}',
+  service: 'meta',
+  access: 'internal',
+  summary: 'A table and its base (storage authorizes downloadAttachment with it)',
+  tags: ['Meta internal'],
+  params: z.object({ tableId: z.string() }),
+  response: z.looseObject({ base: z.looseObject({ id: z.string() }), table: z.looseObject({ id: z.string() }) }),
+  errors: [404],
+});
+
+/** What storage calls on meta. */
+export const storageMetaEndpoints = { metaTableById };
