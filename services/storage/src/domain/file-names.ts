@@ -35,7 +35,7 @@ export function diskNameOf(title: string): string {
  */
 export function prefixOf(raw: string | undefined): string {
   if (raw === undefined || raw.trim() === '') return 'uploads';
-  const segments = raw.replace(/^\/+|\/+$/g, '').split('/');
+  const segments = raw.replace(/\/+$/, '').split('/');
   if (segments.length > 8 || !segments.every((s) => SEGMENT.test(s) && !/^\.+$/.test(s))) {
     throw errors.badRequest(`Invalid upload path '${raw.slice(0, 100)}': use segments of letters, digits, '.', '_' and '-'`);
   }

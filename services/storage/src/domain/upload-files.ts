@@ -19,7 +19,7 @@ interface Parse {
 
 function parser(req: IncomingMessage): busboy.Busboy {
   try {
-    return busboy({ headers: req.headers, limits: { files: MAX_FILES, fields: 20, fieldSize: 4096, parts: MAX_FILES + 20 } });
+    return busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: MAX_FILES, fields: 20, fieldSize: 4096, parts: MAX_FILES + 20 } });
   } catch {
     throw errors.badRequest('Expected a multipart/form-data body with a file part');
   }
