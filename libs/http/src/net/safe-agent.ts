@@ -28,13 +28,13 @@ export function guardedLookup(allowLocal: boolean): LookupFunction {
 }
 
 /**
- * An undici Agent whose sockets only reach allowed addresses: IP literals are
+ * An undici connector that only reaches allowed addresses: IP literals are
  * checked before connecting (net skips lookup for them), names through
- * {@link guardedLookup}. Redirects are never followed (undici's default).
+ * {@link guardedLookup}.
  */
-export function createSafeAgent(allowLocal: boolean): Agent {
+export function createSafeConnector(allowLocal: boolean): buildConnector.connector {
   const base = buildConnector({ lookup: guardedLookup(allowLocal) } as buildConnector.BuildOptions);
-  const connect: buildConnector.connector = (options, callback) => {
+  return (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) {
       const refused = refusalOf(host, allowLocal);
@@ -45,5 +45,12 @@ export function createSafeAgent(allowLocal: boolean): Agent {
     }
     base(options, callback);
   };
-  return new Agent({ connect, keepAliveTimeout: 4000 });
+}
+
+/**
+ * An undici Agent whose sockets only reach allowed addresses
+ * ({@link createSafeConnector}). Redirects are never followed (undici's default).
+ */
+export function createSafeAgent(allowLocal: boolean): Agent {
+  return new Agent({ connect: createSafeConnector(allowLocal), keepAliveTimeout: 4000 });
 }
