@@ -31,6 +31,8 @@ export class LinkSigner {
     const expiry = Number(m[1]);
     const key = Buffer.from(m[2], 'base64url').toString('utf8');
     const given = Buffer.from(m[3], 'base64url');
+    // non-canonical base64 (ignored trailing bits) would make tokens malleable
+    if (Buffer.from(key).toString('base64url') !== m[2] || given.toString('base64url') !== m[3]) return 'invalid';
     const expected = this.mac(expiry, key);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
     if (expiry * 1000 < this.now()) return 'expired';
