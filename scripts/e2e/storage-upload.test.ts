@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -148,5 +149,27 @@ describe('bad input: uploads', () => {
 
   it('without credentials → 401', async () => {
     expect((await upload(stack.url, undefined, [{ data: Buffer.from('x') }])).status).toBe(401);
+  });
+});
+
+describe('aborted uploads', () => {
+  it('a client that disconnects mid-file leaves no object, no part file, and the service keeps serving', async () => {
+    const before = filesOnDisk();
+    const { hostname, port } = new URL(stack.url);
+    const boundary = 'AbortBoundary';
+    await new Promise<void>((resolve) => {
+      const req = http.request({
+        hostname, port, method: 'POST', path: '/api/v1/db/storage/upload',
+        headers: { 'xc-auth': token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(LIMIT) },
+      });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n`);
+      req.write(randomBytes(200_000));
+      setTimeout(() => req.destroy(), 300);
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(filesOnDisk()).toEqual(before);
+    expect((await upload(stack.url, token, [{ name: 'after.txt', data: Buffer.from('still fine') }])).status).toBe(200);
   });
 });

@@ -39,8 +39,11 @@ export async function uploadFiles(ports: StoragePorts, req: IncomingMessage, tar
   const bb = parser(req);
   const state: Parse = { stored: [], attachments: [], pending: [] };
   let chain = Promise.resolve();
+  const open = new Set<NodeJS.ReadableStream & { destroy(err?: Error): void }>();
   bb.on('file', (field, stream, info) => {
     if (!FILE_FIELDS.has(field) || state.failure) { stream.resume(); return; }
+    open.add(stream);
+    stream.once('close', () => open.delete(stream));
     const index = state.pending.length;
     const job = chain.then(async () => {
       if (state.failure) { stream.resume(); return; }
@@ -55,7 +58,14 @@ export async function uploadFiles(ports: StoragePorts, req: IncomingMessage, tar
   const finished = new Promise<void>((resolve) => {
     bb.once('close', resolve);
     bb.once('error', (err) => { fail(state, errors.badRequest(`Malformed multipart body: ${(err as Error).message}`)); resolve(); });
-    req.once('aborted', () => { fail(state, new AppError(400, 'ERR_UPLOAD_ABORTED', 'Upload aborted by the client')); resolve(); });
+    // a client gone mid-file: busboy never ends that part, so the file streams are failed here (their puts clean up)
+    req.once('close', () => {
+      if (req.complete) return;
+      const aborted = new AppError(400, 'ERR_UPLOAD_ABORTED', 'Upload aborted by the client');
+      fail(state, aborted);
+      for (const stream of open) stream.destroy(aborted);
+      resolve();
+    });
   });
   req.pipe(bb);
   await finished;
