@@ -52,7 +52,7 @@ function rssOf(pid: number): number {
 const MB = 1024 * 1024;
 const mb = (bytes: number) => (bytes / MB).toFixed(1);
 
-async function startProcesses(databaseUrl: string, dataDir: string): Promise<{ children: ChildProcess[]; storagePid: number; gatewayUrl: string }> {
+async function startProcesses(databaseUrl: string, dataDir: string): Promise<{ children: ChildProcess[]; storagePid: number; gatewayPid: number; gatewayUrl: string }> {
   const ports = { auth: firstPort, storage: firstPort + 1, gateway: firstPort + 2 };
   const env: NodeJS.ProcessEnv = {
     ...process.env, TABULA_MODE: 'cluster', DATABASE_URL: databaseUrl, EVENT_BUS: 'redis', HOST: '127.0.0.1', DATA_DIR: dataDir,
@@ -65,7 +65,7 @@ async function startProcesses(databaseUrl: string, dataDir: string): Promise<{ c
     children.push(child);
     await waitHealthy(`http://127.0.0.1:${port}/healthz`);
   }
-  return { children, storagePid: children[1].pid!, gatewayUrl: `http://127.0.0.1:${ports.gateway}` };
+  return { children, storagePid: children[1].pid!, gatewayPid: children[2].pid!, gatewayUrl: `http://127.0.0.1:${ports.gateway}` };
 }
 
 async function uploadOnce(url: string, token: string, bytes: Buffer, i: number): Promise<void> {
@@ -79,19 +79,26 @@ async function uploadOnce(url: string, token: string, bytes: Buffer, i: number):
 async function main(): Promise<void> {
   const db = await freshDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-bench-storage-'));
-  const { children, storagePid, gatewayUrl } = await startProcesses(db.url, dataDir);
+  const { children, storagePid, gatewayPid, gatewayUrl } = await startProcesses(db.url, dataDir);
   try {
     const token = await signup(gatewayUrl, 'bench-storage@example.com');
     const bytes = randomBytes(mib * MB);
     for (let i = 0; i < 3; i++) await uploadOnce(gatewayUrl, token, bytes.subarray(0, MB), i); // warm-up: code paths loaded, pools open
     await new Promise((r) => setTimeout(r, 1000));
     const idle = rssOf(storagePid);
+    const gatewayIdle = rssOf(gatewayPid);
+    let gatewayPeak = gatewayIdle;
     console.log(`storage pid ${storagePid}: idle RSS ${mb(idle)} MB; ${rounds} rounds of ${concurrency} concurrent ${mib} MiB uploads through the gateway (cluster mode, local disk backend)`);
     let worstPeak = idle;
     for (let round = 1; round <= rounds; round++) {
       let peak = 0;
       const samples: number[] = [];
-      const timer = setInterval(() => { const r = rssOf(storagePid); samples.push(r); peak = Math.max(peak, r); }, 50);
+      const timer = setInterval(() => {
+        const r = rssOf(storagePid);
+        samples.push(r);
+        peak = Math.max(peak, r);
+        gatewayPeak = Math.max(gatewayPeak, rssOf(gatewayPid));
+      }, 50);
       const started = process.hrtime.bigint();
       await Promise.all(Array.from({ length: concurrency }, (_, i) => uploadOnce(gatewayUrl, token, bytes, i)));
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -101,6 +108,7 @@ async function main(): Promise<void> {
       console.log(`round ${round}: ${total} MiB in ${seconds.toFixed(2)} s = ${(total / seconds).toFixed(1)} MiB/s; RSS samples ${samples.length}, min ${mb(Math.min(...samples))} MB, peak ${mb(peak)} MB, growth over idle ${mb(peak - idle)} MB`);
     }
     const growth = worstPeak - idle;
+    console.log(`gateway (streams the bodies through): idle RSS ${mb(gatewayIdle)} MB, peak ${mb(gatewayPeak)} MB, growth ${mb(gatewayPeak - gatewayIdle)} MB`);
     console.log(`RESULT: idle ${mb(idle)} MB, worst peak ${mb(worstPeak)} MB, growth ${mb(growth)} MB (${growth <= 50 * MB ? 'within' : 'OVER'} the 50 MB budget)`);
   } finally {
     for (const child of children) child.kill('SIGTERM');
