@@ -1,7 +1,7 @@
 import { clientOf, AppError } from '@tabula/http';
 import { dataAttachmentEndpoints } from '@tabula/contracts';
 import type { Worker } from '@tabula/runtime';
-import { dropUse, gcCandidates, markReferenced, STORAGE_SCHEMA, type ObjectRow } from '../repositories/object.repository';
+import { deleteIfUnreferenced, dropUse, gcCandidates, markReferenced, usesOfObjects, type ObjectRow } from '../repositories/object.repository';
 import { storedValueOf } from '../presenters/attachment.presenter';
 import type { StoragePorts } from '../ports';
 
@@ -18,9 +18,9 @@ export interface GcReport {
 /** Object ids (of `rows`) that some column they were written to still references; drops uses that no longer hold them. */
 async function stillReferenced(ports: StoragePorts, rows: ObjectRow[]): Promise<Set<string>> {
   const data = clientOf(ports.services, dataAttachmentEndpoints);
-  const uses = await ports.db.withSchema(STORAGE_SCHEMA).table('object_uses').whereIn('object_id', rows.map((r) => r.id));
+  const uses = await usesOfObjects(ports.db, rows.map((r) => r.id));
   const byColumn = new Map<string, { tableId: string; columnId: string; ids: string[] }>();
-  for (const u of uses as { object_id: string; table_id: string; column_id: string }[]) {
+  for (const u of uses) {
     const k = `${u.table_id}/${u.column_id}`;
     if (!byColumn.has(k)) byColumn.set(k, { tableId: u.table_id, columnId: u.column_id, ids: [] });
     byColumn.get(k)!.ids.push(u.object_id);
@@ -63,9 +63,7 @@ export async function collectGarbage(ports: StoragePorts): Promise<GcReport> {
       report.checked++;
       await markReferenced(ports.db, row.id, live.has(row.id));
       if (live.has(row.id)) continue;
-      const gone = await ports.db.withSchema(STORAGE_SCHEMA).table('objects').where({ id: row.id })
-        .where('unreferenced_since', '<', ports.db.raw(`now() - make_interval(secs => ?)`, [grace])).delete();
-      if (gone) { await ports.blobs.delete(row.key); report.deleted++; }
+      if (await deleteIfUnreferenced(ports.db, row.id, grace)) { await ports.blobs.delete(row.key); report.deleted++; }
     }
   }
 }

@@ -3,7 +3,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { Principal } from '@tabula/auth';
 import { AppError } from '@tabula/http';
 import type { Attachment } from '@tabula/contracts';
-import { insertObject, type ObjectRow } from '../repositories/object.repository';
+import { deleteObject, insertObject, type ObjectRow } from '../repositories/object.repository';
 import { presentAttachment } from '../presenters/attachment.presenter';
 import { diskNameOf, titleOf } from './file-names';
 import { mimeOf } from './mime-of';
@@ -80,6 +80,6 @@ export async function storeObject(ports: StoragePorts, file: IncomingFile, targe
 export async function discardObjects(ports: StoragePorts, rows: ObjectRow[]): Promise<void> {
   for (const row of rows) {
     await ports.blobs.delete(row.key).catch(() => undefined);
-    await ports.db.withSchema('storage').table('objects').where({ id: row.id }).delete();
+    await deleteObject(ports.db, row.id);
   }
 }

@@ -49,18 +49,25 @@ export async function recordUses(db: Knex, objectIds: string[], use: { baseId: s
   });
 }
 
-/** The columns an object was written to. */
-export async function usesOf(db: Knex, objectId: string): Promise<{ table_id: string; column_id: string }[]> {
-  return uses(db).where({ object_id: objectId }).select('table_id', 'column_id');
-}
-
 /** Files and bytes of a base. */
 export async function baseUsage(db: Knex, baseId: string): Promise<{ files: number; bytes: number }> {
   const row = await objects(db).where({ base_id: baseId }).first(db.raw('count(*)::int as files'), db.raw('coalesce(sum(size), 0)::bigint as bytes'));
   return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
 
-/** Objects that may be garbage: unreferenced since before `cutoff`, or referenced (to re-check) — oldest first. */
+/** The uses of some objects (which columns they were written to). */
+export async function usesOfObjects(db: Knex, objectIds: string[]): Promise<{ object_id: string; table_id: string; column_id: string }[]> {
+  if (!objectIds.length) return [];
+  return uses(db).whereIn('object_id', objectIds).select('object_id', 'table_id', 'column_id');
+}
+
+/** Deletes an object's row if it has been unreferenced for longer than `graceSeconds`; true when deleted. */
+export async function deleteIfUnreferenced(db: Knex, id: string, graceSeconds: number): Promise<boolean> {
+  const gone = await objects(db).where({ id }).where('unreferenced_since', '<', db.raw('now() - make_interval(secs => ?)', [graceSeconds])).delete();
+  return gone > 0;
+}
+
+/** A batch of objects in id order (the collector re-checks every object). */
 export async function gcCandidates(db: Knex, limit: number, afterId?: string): Promise<ObjectRow[]> {
   const q = objects(db).orderBy('id').limit(limit);
   if (afterId) q.where('id', '>', afterId);
