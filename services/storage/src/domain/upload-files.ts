@@ -29,6 +29,26 @@ function fail(state: Parse, err: unknown): void {
   state.failure ??= err;
 }
 
+type FileStream = NodeJS.ReadableStream & { destroy(err?: Error): void };
+
+/**
+ * Resolves when the multipart body is done: parsed to the end, malformed, or
+ * cut off by the client. In the last two cases busboy never ends the open file
+ * parts, so they are failed here (their puts then remove what they wrote).
+ */
+function endOf(req: IncomingMessage, bb: busboy.Busboy, state: Parse, open: Set<FileStream>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const abort = (err: AppError) => {
+      fail(state, err);
+      for (const stream of open) stream.destroy(err);
+      resolve();
+    };
+    bb.once('close', resolve);
+    bb.once('error', (err) => abort(errors.badRequest(`Malformed multipart body: ${(err as Error).message}`)));
+    req.once('close', () => { if (!req.complete) abort(new AppError(400, 'ERR_UPLOAD_ABORTED', 'Upload aborted by the client')); });
+  });
+}
+
 /**
  * POST /upload: parses the multipart stream with busboy and streams each
  * file part straight into the blob store, in order. Any failure (an
@@ -39,7 +59,7 @@ export async function uploadFiles(ports: StoragePorts, req: IncomingMessage, tar
   const bb = parser(req);
   const state: Parse = { stored: [], attachments: [], pending: [] };
   let chain = Promise.resolve();
-  const open = new Set<NodeJS.ReadableStream & { destroy(err?: Error): void }>();
+  const open = new Set<FileStream>();
   bb.on('file', (field, stream, info) => {
     if (!FILE_FIELDS.has(field) || state.failure) { stream.resume(); return; }
     open.add(stream);
@@ -55,18 +75,7 @@ export async function uploadFiles(ports: StoragePorts, req: IncomingMessage, tar
     state.pending.push(job);
   });
   bb.on('filesLimit', () => fail(state, new AppError(400, 'ERR_TOO_MANY_FILES', `At most ${MAX_FILES} files per upload`)));
-  const finished = new Promise<void>((resolve) => {
-    bb.once('close', resolve);
-    bb.once('error', (err) => { fail(state, errors.badRequest(`Malformed multipart body: ${(err as Error).message}`)); resolve(); });
-    // a client gone mid-file: busboy never ends that part, so the file streams are failed here (their puts clean up)
-    req.once('close', () => {
-      if (req.complete) return;
-      const aborted = new AppError(400, 'ERR_UPLOAD_ABORTED', 'Upload aborted by the client');
-      fail(state, aborted);
-      for (const stream of open) stream.destroy(aborted);
-      resolve();
-    });
-  });
+  const finished = endOf(req, bb, state, open);
   req.pipe(bb);
   await finished;
   await Promise.all(state.pending);
