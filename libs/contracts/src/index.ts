@@ -26,3 +26,4 @@ export * from './meta/integration-sources';
 export * from './comments';
 export * from './data';
 export * from './meta';
+export * from './storage';

@@ -5,6 +5,8 @@ import { metaIntegrationSourcesEndpoints } from './meta/integration-sources';
 import { commentsEndpoints } from './comments';
 import { dataInternalEndpoints } from './data';
 import { metaInternalEndpoints } from './meta';
+import { storageEndpoints } from './storage';
+import { storageInternalEndpoints, dataAttachmentEndpoints } from './storage/storage-internal.endpoints';
 
 /**
  * Every endpoint contract of Tabula, public and internal. Each service's
@@ -19,6 +21,9 @@ export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
   comments: commentsEndpoints,
   dataInternal: dataInternalEndpoints,
   metaInternal: metaInternalEndpoints,
+  storage: storageEndpoints,
+  storageInternal: storageInternalEndpoints,
+  dataAttachments: dataAttachmentEndpoints,
 };
 
 /** All endpoints as one list. */

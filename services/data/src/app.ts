@@ -11,6 +11,7 @@ import type { SyncHooksDispatcher } from './events/sync-hooks.dispatcher';
 import { recordsRouter } from './routes/records.routes';
 import { bulkRouter } from './routes/bulk.routes';
 import { internalRouter } from './routes/internal.routes';
+import { attachmentsInternalRouter } from './routes/attachments-internal.routes';
 
 /** What the data service is handed at start-up. */
 export interface DataPorts extends CommonPorts {
@@ -31,7 +32,7 @@ const queryErrorMapper: ErrorMapper = (err) =>
 /** Builds the data service app; never listens, reads no environment. */
 export function createApp(ports: DataPorts): Koa {
   return standardServiceApp(ports, {
-    routers: [bulkRouter(ports), recordsRouter(ports), internalRouter(ports)],
+    routers: [bulkRouter(ports), recordsRouter(ports), internalRouter(ports), attachmentsInternalRouter(ports)],
     errorMappers: [queryErrorMapper],
     bodyLimit: 50 * 1024 * 1024,
   });

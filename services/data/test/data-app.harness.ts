@@ -19,6 +19,10 @@ export class FakeInternalApis implements ServiceClient {
   readonly tables = new Map<string, TableContext>();
   readonly roles = new Map<string, string>();
   metaCalls = 0;
+  /** Calls to storage's internal attachment API. */
+  readonly storageCalls: ServiceRequest[] = [];
+  /** When set, storage's sign answers `dltemp/test-<n>` links instead of none. */
+  signLinks = false;
 
   async request<T>(service: string, req: ServiceRequest): Promise<ServiceResponse<T>> {
     const table = /^\/internal\/bases\/([^/]+)\/tables\/([^/]+)$/.exec(req.path);
@@ -29,10 +33,27 @@ export class FakeInternalApis implements ServiceClient {
         && [c.table.id, c.table.title, c.table.table_name].includes(tableRef));
       return (ctx ? { status: 200, body: ctx } : { status: 404, body: { error: 'ERR_TABLE_NOT_FOUND', message: `Table '${tableRef}' not found` } }) as ServiceResponse<T>;
     }
+    const byId = /^\/internal\/tables\/([^/]+)$/.exec(req.path);
+    if (service === 'meta' && byId) {
+      const ctx = [...this.tables.values()].find((c) => c.table.id === decodeURIComponent(byId[1]));
+      return (ctx ? { status: 200, body: ctx } : { status: 404, body: { error: 'ERR_TABLE_NOT_FOUND', message: 'Table not found' } }) as ServiceResponse<T>;
+    }
     const member = /^\/internal\/bases\/([^/]+)\/members\/([^/]+)$/.exec(req.path);
     if (service === 'auth' && member) {
       const role = this.roles.get(`${member[1]}:${member[2]}`);
       return (role ? { status: 200, body: { role } } : { status: 404, body: {} }) as ServiceResponse<T>;
+    }
+    if (service === 'storage') return this.storage<T>(req);
+    return { status: 404, body: {} as T };
+  }
+
+  /** Storage's internal attachment API: every attachment counts as issued; none gets a signed link. */
+  private storage<T>(req: ServiceRequest): ServiceResponse<T> {
+    this.storageCalls.push(req);
+    const items = ((req.body ?? {}) as { items?: unknown[] }).items ?? [];
+    if (req.path === '/internal/attachments/claim') return { status: 200, body: { unknown: [] } as T };
+    if (req.path === '/internal/attachments/sign') {
+      return { status: 200, body: { links: items.map((_, i) => (this.signLinks ? { signedPath: `dltemp/test-${i}` } : null)) } as T };
     }
     return { status: 404, body: {} as T };
   }

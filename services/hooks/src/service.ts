@@ -4,7 +4,7 @@ import { createApp, type HooksPorts } from './app';
 import { migrations } from '../migrations';
 import { SecretBox } from './lib/secret-box';
 import { Wake } from './lib/wake';
-import { createSafeAgent } from './delivery/safe-agent';
+import { createSafeAgent } from '@tabula/http';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { startRecordsConsumer } from './events/records.consumer';
 import { HOOKS_SCHEMA } from './repositories/hooks-db';

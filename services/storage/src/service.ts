@@ -1,14 +1,40 @@
-import { defineService } from '@tabula/runtime';
+import { createHmac } from 'node:crypto';
+import { defineService, persistentSecret, type CommonPorts } from '@tabula/runtime';
+import { createSafeAgent } from '@tabula/http';
 import { storageConfigSchema, type StorageConfig } from './config';
-import { createApp, type StoragePorts } from './app';
+import { createApp } from './app';
+import type { StoragePorts } from './ports';
 import { migrations } from '../migrations';
+import { createBlobStore } from './adapters/create-blob-store';
+import { LinkSigner } from './domain/link-signer';
+import { STORAGE_SCHEMA } from './repositories/object.repository';
+import { startGarbageCollector } from './domain/garbage-collector';
+
+/** Builds the storage ports from the platform's (tests build the app with them too). */
+export function buildStoragePorts(common: CommonPorts, config: StorageConfig): StoragePorts {
+  // standalone without a configured internal secret generates one per process: links must survive a restart
+  const material = config.SVC_ATTACHMENT_SIGNING_KEY
+    ?? (common.platform.SVC_INTERNAL_SECRET ? common.internalSecret : persistentSecret(common.platform.DATA_DIR, 'storage-signing-key'));
+  const key = createHmac('sha256', material).update('tabula.storage.dltemp').digest('base64url');
+  const publicUrl = (common.platform.SVC_PUBLIC_URL ?? `http://localhost:${common.platform.PORT}`).replace(/\/+$/, '');
+  return {
+    ...common, config, publicUrl,
+    blobs: createBlobStore(config, common.platform.DATA_DIR),
+    signer: new LinkSigner(key, config.SVC_ATTACHMENT_EXPIRE_SECONDS),
+    fetcher: createSafeAgent(config.SVC_ALLOW_LOCAL_UPLOADS),
+  };
+}
 
 /** The storage service (ARCHITECTURE.md "Services"). */
 export const storageService = defineService<StorageConfig, StoragePorts>({
   name: 'storage',
-  schema: 'storage',
+  schema: STORAGE_SCHEMA,
   migrations,
   configSchema: storageConfigSchema,
-  buildPorts: (common, config) => ({ ...common, config }),
+  buildPorts: buildStoragePorts,
   createApp,
+  async start(ports) {
+    const gc = startGarbageCollector(ports);
+    return [gc, { stop: () => (ports.fetcher as { close(): Promise<void> }).close() }];
+  },
 });

@@ -13,6 +13,7 @@ import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkWipeGuard } from './bulk-limits';
 import type { DataPorts } from '../app';
+import { claimAttachments } from '../attachments/attachment-claims';
 
 /** Query of update-all / delete-all: `where` (and filterArrJson), optional `viewId`, and `all=true` to allow no filter. */
 export interface AllQuery {
@@ -44,6 +45,7 @@ export async function updateAllRecords(ports: DataPorts, principal: Principal, r
   const { handle } = await openTable(ports, principal, ref, 'data.write');
   const filter = allFilter(handle, query);
   const [values] = prepareRows(handle, [body], { mode: 'update', userId: userIdOf(principal) }, false);
+  await claimAttachments(ports, handle, [body]);
   return runWrite(ports, handle, { op: 'updateAll', rows: [body as Record<string, unknown>], principal }, async (trx) => {
     const { keys, previous } = await matchingKeys(trx, handle, filter, query.skipPks);
     if (!keys.length) return { result: 0 };

@@ -11,6 +11,7 @@ import { checkBulkSize } from './bulk-limits';
 import type { DataPorts } from '../app';
 import type { TableHandle } from '../context/table-handle';
 import { formulaPlanOf } from '../model/formula-columns';
+import { claimAttachments } from '../attachments/attachment-claims';
 
 /** Options of {@link insertRecords}. */
 export interface InsertOptions {
@@ -33,6 +34,7 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
   if (options.bulk) checkBulkSize(ports, bodies);
   const { handle } = await openTable(ports, principal, ref, 'data.write');
   const rows = prepareRows(handle, bodies, { mode: 'insert', userId: userIdOf(principal) }, options.bulk);
+  await claimAttachments(ports, handle, bodies);
   if (!rows.length) return [];
   const op = options.bulk ? 'bulkInsert' : 'insert';
   return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {

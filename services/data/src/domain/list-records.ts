@@ -3,6 +3,7 @@ import type { Principal } from '@tabula/auth';
 import { presentRecord, type ApiRecord } from '../presenters/record.presenter';
 import { countRows, selectPage } from '../repositories/records.repository';
 import { openTable, type TableRef } from './table-access';
+import { signAttachments } from '../attachments/attachment-signer';
 import { readOptions, readFilter, type ReadQuery } from './read-options';
 import type { DataPorts } from '../app';
 
@@ -32,7 +33,9 @@ export async function listRecords(ports: DataPorts, principal: Principal, ref: T
     pageInfo.isEstimate = true;
     pageInfo.isLastPage = rows.length < limit;
   }
-  return { list: rows.map((r) => presentRecord(options.columns, r)), pageInfo };
+  const list = rows.map((r) => presentRecord(options.columns, r));
+  await signAttachments(ports, options.columns, list);
+  return { list, pageInfo };
 }
 
 /** GET .../find-one: the first matching record, or null. */
@@ -40,7 +43,10 @@ export async function findOneRecord(ports: DataPorts, principal: Principal, ref:
   const { handle, view } = await openTable(ports, principal, ref, 'data.read');
   const options = readOptions(handle, view, query);
   const [row] = await selectPage(handle.source.knex, handle, { ...options, limit: 1, offset: 0 });
-  return row ? presentRecord(options.columns, row) : null;
+  if (!row) return null;
+  const record = presentRecord(options.columns, row);
+  await signAttachments(ports, options.columns, [record]);
+  return record;
 }
 
 /** GET .../count: `{ count }` of the records matching view filter, where and filterArrJson (always exact). */

@@ -9,6 +9,7 @@ import type { KeyWhere } from '../model/row-id';
 import { readBack } from './record-reader';
 import { readFilter } from './read-options';
 import { openTable, type TableRef } from './table-access';
+import { signAttachments } from '../attachments/attachment-signer';
 import type { DataPorts } from '../app';
 
 /**
@@ -20,8 +21,10 @@ export async function readRecord(ports: DataPorts, principal: Principal, ref: Ta
   const key = parseRowId(handle.model, rowId);
   if (!key) throw recordNotFound(rowId);
   if (view && !(await existsInView(handle, view, key))) throw recordNotFound(rowId);
-  const [record] = await readBack(handle.source.knex, handle, [key], viewColumns(handle.model, view));
+  const columns = viewColumns(handle.model, view);
+  const [record] = await readBack(handle.source.knex, handle, [key], columns);
   if (!record) throw recordNotFound(rowId);
+  await signAttachments(ports, columns, [record]);
   return record;
 }
 

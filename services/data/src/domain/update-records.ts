@@ -12,6 +12,7 @@ import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
 import type { DataPorts } from '../app';
+import { claimAttachments } from '../attachments/attachment-claims';
 
 /** PATCH .../{rowId}: updates one record, answers it re-read (404 when missing). */
 export async function updateRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string, body: unknown): Promise<ApiRecord> {
@@ -34,6 +35,7 @@ async function updateMany(ports: DataPorts, principal: Principal, ref: TableRef,
     throw atIndex(new AppError(400, 'ERR_INVALID_REQUEST_BODY', 'The primary key is missing or invalid'), i);
   });
   const rows = prepareRows(handle, bodies, { mode: 'update', allowKeys: opt.bulk, userId: userIdOf(principal) }, opt.bulk);
+  await claimAttachments(ports, handle, bodies);
   if (!rows.length) return [];
   const op = opt.bulk ? 'bulkUpdate' : 'update';
   return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {

@@ -11,6 +11,7 @@ import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
 import { atIndex } from '../values/value-errors';
 import type { DataPorts } from '../app';
+import { claimAttachments } from '../attachments/attachment-claims';
 
 /**
  * POST bulk .../upsert: rows whose primary key exists are updated, the others
@@ -23,6 +24,7 @@ export async function upsertRecords(ports: DataPorts, principal: Principal, ref:
   checkBulkSize(ports, bodies);
   const { handle } = await openTable(ports, principal, ref, 'data.write');
   const userId = userIdOf(principal);
+  await claimAttachments(ports, handle, bodies);
   const givenKeys = bodies.map((b) => (b && typeof b === 'object' ? keyOfBody(handle.model, b as Record<string, unknown>) : undefined));
   return runWrite(ports, handle, { op: 'bulkInsert', rows: bodies as ApiRecord[], principal }, async (trx) => {
     const existing = new Set((await selectByKeys(trx, handle, givenKeys.filter((k): k is KeyWhere => !!k), handle.model.primaryKeys, true)).map((r) => keyText(handle, r)));

@@ -1,8 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { z } from 'zod';
-import { errors } from '@tabula/http';
+import { errors, refusalOf, urlRefusal } from '@tabula/http';
 import { checkTemplate, stringLeaves } from '../lib/template';
-import { refusalOf, urlRefusal } from '../lib/ssrf-guard';
 
 const V2_OPERATIONS = ['insert', 'update', 'delete', 'bulkInsert', 'bulkUpdate', 'bulkDelete', 'trigger'] as const;
 const V3_OPERATIONS = ['insert', 'update', 'delete', 'trigger'] as const;

@@ -1,6 +1,6 @@
 import { filterFromRows, type ColumnMeta } from '@tabula/query';
 import { matchesFilter } from './filter-evaluator';
-import { classifyAddress, refusalOf, urlRefusal } from './ssrf-guard';
+import { classifyAddress, refusalOf, urlRefusal } from '@tabula/http';
 import { newHookSecret, signWebhook, verifyWebhook, webhookHeaders } from './signature';
 import { renderRequest } from '../delivery/render-request';
 import { nextDelayMs, outcomeOf } from '../delivery/retry-policy';

@@ -1,11 +1,11 @@
 import { lookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-import { refusalOf } from '../lib/ssrf-guard';
+import { refusalOf } from './ssrf-guard';
 
 /** Thrown (through the connector) when a target resolves to a refused address. */
 export class BlockedAddressError extends Error {
-  readonly code = 'ERR_HOOK_TARGET_BLOCKED';
+  readonly code = 'ERR_TARGET_BLOCKED';
 }
 
 /**
@@ -28,13 +28,13 @@ export function guardedLookup(allowLocal: boolean): LookupFunction {
 }
 
 /**
- * An undici Agent whose sockets only reach allowed addresses: IP literals are
+ * An undici connector that only reaches allowed addresses: IP literals are
  * checked before connecting (net skips lookup for them), names through
- * {@link guardedLookup}. Redirects are never followed (undici's default).
+ * {@link guardedLookup}.
  */
-export function createSafeAgent(allowLocal: boolean): Agent {
+export function createSafeConnector(allowLocal: boolean): buildConnector.connector {
   const base = buildConnector({ lookup: guardedLookup(allowLocal) } as buildConnector.BuildOptions);
-  const connect: buildConnector.connector = (options, callback) => {
+  return (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) {
       const refused = refusalOf(host, allowLocal);
@@ -45,5 +45,12 @@ export function createSafeAgent(allowLocal: boolean): Agent {
     }
     base(options, callback);
   };
-  return new Agent({ connect, keepAliveTimeout: 4000 });
+}
+
+/**
+ * An undici Agent whose sockets only reach allowed addresses
+ * ({@link createSafeConnector}). Redirects are never followed (undici's default).
+ */
+export function createSafeAgent(allowLocal: boolean): Agent {
+  return new Agent({ connect: createSafeConnector(allowLocal), keepAliveTimeout: 4000 });
 }

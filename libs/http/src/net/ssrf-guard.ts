@@ -35,7 +35,7 @@ export function classifyAddress(address: string): AddressClass {
   return 'public';
 }
 
-/** Null when a hook may connect to the address, else the reason it may not. */
+/** Null when an outgoing request (hook, upload by URL) may connect to the address, else the reason it may not. */
 export function refusalOf(address: string, allowLocal: boolean): string | null {
   const kind = classifyAddress(address);
   if (kind === 'public') return null;

@@ -1,0 +1,12 @@
+import { storageUpload, storageUploadByUrl, storageBaseUsage } from './upload.endpoints';
+import { storageDownload, storageSignedDownload, storageDownloadAttachment } from './download.endpoints';
+
+export * from './attachment.schema';
+export * from './upload.endpoints';
+export * from './download.endpoints';
+export * from './storage-internal.endpoints';
+
+/** The storage service's public endpoints. */
+export const storageEndpoints = {
+  storageUpload, storageUploadByUrl, storageBaseUsage, storageDownload, storageSignedDownload, storageDownloadAttachment,
+};

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint/define-endpoint';
+import { attachmentSchema, uploadTargetQuery } from './attachment.schema';
+
+/** POST /api/v1/db/storage/upload: multipart, parts `file` or `files[]`, streamed to the blob store. */
+export const storageUpload = defineEndpoint({
+  id: 'storageUpload',
+  method: 'POST',
+  path: '/api/v1/db/storage/upload',
+  service: 'storage',
+  access: 'user',
+  summary: 'Upload files (multipart; at most 10 files, SVC_ATTACHMENT_FIELD_SIZE bytes each)',
+  tags: ['Storage'],
+  query: uploadTargetQuery,
+  bodyContentType: 'multipart/form-data',
+  response: z.array(attachmentSchema),
+  errors: [413],
+});
+
+/** One file to fetch: an http(s) or data: URL. */
+export const uploadByUrlItem = z.object({
+  url: z.string().min(1).max(30 * 1024 * 1024),
+  fileName: z.string().max(1000).optional(),
+  mimetype: z.string().max(255).optional(),
+});
+
+/** POST /api/v1/db/storage/upload-by-url: `[{url, fileName?, mimetype?}]`, fetched behind the SSRF guard. */
+export const storageUploadByUrl = defineEndpoint({
+  id: 'storageUploadByUrl',
+  method: 'POST',
+  path: '/api/v1/db/storage/upload-by-url',
+  service: 'storage',
+  access: 'user',
+  summary: 'Upload files by URL (http, https, data:)',
+  tags: ['Storage'],
+  query: uploadTargetQuery,
+  body: z.array(uploadByUrlItem).min(1).max(10),
+  response: z.array(attachmentSchema),
+  errors: [413],
+});
+
+/** Per-base storage usage (metadata recorded by storage). */
+export const storageUsageSchema = z.object({
+  baseId: z.string(),
+  files: z.number().int(),
+  bytes: z.number().int(),
+});
+
+/** GET /api/v1/db/storage/usage/{baseId}: files and bytes stored for a base (base owners, creators). */
+export const storageBaseUsage = defineEndpoint({
+  id: 'storageBaseUsage',
+  method: 'GET',
+  path: '/api/v1/db/storage/usage/{baseId}',
+  service: 'storage',
+  access: 'user',
+  summary: 'Storage used by a base',
+  tags: ['Storage'],
+  params: z.object({ baseId: z.string().min(1).max(64) }),
+  response: storageUsageSchema,
+  errors: [403, 404],
+});

@@ -1,0 +1,2 @@
+export * from './ssrf-guard';
+export * from './safe-agent';

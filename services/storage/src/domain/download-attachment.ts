@@ -1,0 +1,40 @@
+import type { Principal } from '@tabula/auth';
+import { AppError } from '@tabula/http';
+import { clientOf } from '@tabula/http';
+import { dataAttachmentEndpoints, storageMetaEndpoints } from '@tabula/contracts';
+import { isSafeKey } from '../adapters/blob-store';
+import { objectsByKeys, type ObjectRow } from '../repositories/object.repository';
+import { keyOfRef, storedValueOf } from '../presenters/attachment.presenter';
+import type { StoragePorts } from '../ports';
+
+/** Where downloadAttachment looks. */
+export interface AttachmentCell {
+  modelId: string;
+  columnId: string;
+  rowId: string;
+  urlOrPath: string;
+}
+
+const notFound = () => new AppError(404, 'ERR_FILE_NOT_FOUND', 'Attachment not found in this record');
+
+/**
+ * GET /api/v2/downloadAttachment/...: the caller must read the table's base
+ * (meta tells which), and the row's cell must still hold the attachment
+ * (data tells); only then are the bytes served.
+ */
+export async function findRecordAttachment(ports: StoragePorts, principal: Principal, cell: AttachmentCell): Promise<ObjectRow> {
+  const ref = /^https?:\/\//i.test(cell.urlOrPath) ? { url: cell.urlOrPath } : { path: cell.urlOrPath.replace(/^\/+/, '') };
+  const key = keyOfRef(ports, ref) ?? (ref.path && !ref.path.startsWith('download/') ? ref.path : undefined);
+  if (!key || !isSafeKey(key)) throw new AppError(400, 'ERR_INVALID_PATH', 'Invalid urlOrPath');
+  const meta = clientOf(ports.services, storageMetaEndpoints);
+  const table = await meta.metaTableById({ params: { tableId: cell.modelId } });
+  await ports.baseAccess.authorize(principal, table.base.id, 'data.read');
+  const row = (await objectsByKeys(ports.db, [key])).get(key);
+  if (!row) throw notFound();
+  const stored = storedValueOf(ports, key);
+  const values = [stored.path ?? stored.url ?? '', `download/${key}`].filter((v, i, all) => v && all.indexOf(v) === i);
+  const data = clientOf(ports.services, dataAttachmentEndpoints);
+  const { referenced } = await data.dataAttachmentRefs({ body: { tableId: cell.modelId, columnId: cell.columnId, rowId: cell.rowId, values } });
+  if (!referenced.length) throw notFound();
+  return row;
+}

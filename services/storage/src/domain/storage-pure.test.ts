@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { isSafeKey } from '../adapters/blob-store';
+import { diskNameOf, prefixOf, titleOf } from './file-names';
+import { LinkSigner } from './link-signer';
+import { dispositionOf, parseRange } from './serve-object';
+import { decodeDataUrl } from './fetch-url';
+import type { ObjectRow } from '../repositories/object.repository';
+
+describe('file names', () => {
+  it('any title gives a safe, unique disk name', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 300, unit: 'binary' }), (name) => {
+      const disk = diskNameOf(titleOf(name));
+      expect(isSafeKey(`uploads/${disk}`)).toBe(true);
+      expect(disk.length).toBeLessThanOrEqual(64 + 1 + 16 + 1 + 16);
+    }));
+    expect(diskNameOf('a.txt')).not.toBe(diskNameOf('a.txt'));
+  });
+
+  it('titles drop control and bidi-override characters, keep the rest, never empty', () => {
+    expect(titleOf('a\u0000b\u202e.txt')).toBe('ab.txt');
+    expect(titleOf('名前.png')).toBe('名前.png');
+    expect(titleOf('\u0001')).toBe('file');
+    expect(titleOf('x'.repeat(1000))).toHaveLength(255);
+  });
+
+  it('prefixes: plain segments pass, anything traversing or escaped is refused', () => {
+    expect(prefixOf(undefined)).toBe('uploads');
+    expect(prefixOf('noco/p1/m1/c1/')).toBe('noco/p1/m1/c1');
+    for (const bad of ['..', 'a/..', '/abs', 'a\\b', 'a//b', '%2e%2e', 'a b', '.', 'a/./b', 'ünï', 'a\u0000']) expect(() => prefixOf(bad)).toThrow();
+  });
+});
+
+describe('signed links', () => {
+  const now = 1_800_000_000_000;
+  const signer = new LinkSigner('0123456789abcdef0123456789abcdef', 7200, () => now);
+
+  it('round-trips, expires, and refuses any change', () => {
+    const token = signer.sign('uploads/a_1.txt');
+    expect(signer.verify(token)).toEqual({ key: 'uploads/a_1.txt', expiresAt: now + 7200_000 });
+    expect(new LinkSigner('0123456789abcdef0123456789abcdef', 7200, () => now + 7201_000).verify(token)).toBe('expired');
+    expect(new LinkSigner('another-key-0123456789abcdef0123', 7200, () => now).verify(token)).toBe('invalid');
+    fc.assert(fc.property(fc.nat({ max: token.length - 1 }), fc.constantFrom(...'0123456789AZaz_-.'), (i, c) => {
+      fc.pre(token[i] !== c);
+      expect(signer.verify(token.slice(0, i) + c + token.slice(i + 1))).toBe('invalid');
+    }));
+  });
+});
+
+describe('ranges', () => {
+  it.each([
+    ['bytes=0-9', { start: 0, end: 9 }], ['bytes=90-', { start: 90, end: 99 }], ['bytes=-10', { start: 90, end: 99 }],
+    ['bytes=50-500', { start: 50, end: 99 }], ['bytes=100-', 'unsatisfiable'], ['bytes=9-3', 'unsatisfiable'],
+    ['bytes=-0', 'unsatisfiable'], ['items=0-1', 'unsatisfiable'], ['bytes=0-1,5-6', undefined],
+  ])('%s of 100 bytes', (header, expected) => {
+    expect(parseRange(header, 100)).toEqual(expected);
+  });
+});
+
+describe('content disposition', () => {
+  const row = (title: string, mimetype: string) => ({ title, mimetype } as ObjectRow);
+  it('previews only raster images and PDF; names are quoted safely', () => {
+    expect(dispositionOf(row('a.png', 'image/png'))).toMatch(/^inline;/);
+    expect(dispositionOf(row('a.pdf', 'application/pdf'))).toMatch(/^inline;/);
+    for (const t of ['image/svg+xml', 'text/html', 'application/xhtml+xml', 'text/javascript', 'application/octet-stream']) {
+      expect(dispositionOf(row('a', t))).toMatch(/^attachment;/);
+    }
+    expect(dispositionOf(row('a"b\r\n.txt', 'text/plain'))).toBe('attachment; filename="a_b__.txt"; filename*=UTF-8\'\'a%22b%0D%0A.txt');
+  });
+});
+
+describe('data: URLs', () => {
+  it('decode base64 and percent-encoded payloads; refuse oversized ones before decoding', async () => {
+    const file = decodeDataUrl('data:text/plain;charset=utf-8;base64,aGVsbG8=', 10);
+    expect(file.mimetype).toBe('text/plain');
+    let text = '';
+    for await (const c of file.body) text += c;
+    expect(text).toBe('hello');
+    expect(() => decodeDataUrl(`data:;base64,${Buffer.alloc(20).toString('base64')}`, 10)).toThrow(/larger/);
+    expect(() => decodeDataUrl('data:text/plain,hello%20world!', 5)).toThrow(/larger/);
+    expect(() => decodeDataUrl('data:nonsense', 5)).toThrow(/Malformed/);
+  });
+});
