@@ -21,8 +21,9 @@ export const createBaseSchema = z.object({
   sources: z.array(z.object({ type: z.enum(['pg', 'mysql2', 'sqlite3']), config: z.unknown(), alias: z.string().optional() }).passthrough()).default([]),
 }).passthrough();
 
-/** Only org-level creators (and super) create bases. */
+/** Only org-level creators (and super) create bases; a base-scoped API token acts only inside its base. */
 export function assertMayCreateBase(principal: Principal): void {
+  if (principal.baseScope) throw errors.forbidden('Forbidden - a base-scoped API token acts only inside its base');
   if (!isSuper(principal) && !principal.roles.includes('org-level-creator')) {
     throw errors.forbidden(`Forbidden - role '${principal.roles.join(',') || 'none'}' may not create bases`);
   }

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import knex from 'knex';
+import { startTestStack, type TestStack } from '@tabula/testing';
+import type { ServiceDefinition } from '@tabula/runtime';
+import { allServices } from '../../services';
+
+/** A response as the security tests look at it. */
+export interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+/** A signed-up user: its JWT and id. */
+export interface TestUser {
+  email: string;
+  token: string;
+  id: string;
+}
+
+/** A whole Tabula for the security suite, with small call helpers. */
+export interface SecurityStack {
+  stack: TestStack;
+  url: string;
+  /** The first account (super admin). */
+  admin: TestUser;
+  call(method: string, path: string, options?: { token?: string; apiToken?: string; body?: unknown; headers?: Record<string, string> }): Promise<Reply>;
+  signUp(name?: string): Promise<TestUser>;
+  createBase(user: TestUser, title: string): Promise<string>;
+  createTable(user: TestUser, baseId: string, title: string, columns?: unknown[]): Promise<string>;
+  addMember(owner: TestUser, baseId: string, email: string, role: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Makes a user an org-level creator (may create bases), as an admin would. */
+async function promote(url: string, userId: string): Promise<void> {
+  const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  try {
+    await db.withSchema('auth').table('users').where({ id: userId }).update({ roles: 'org-level-creator' });
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Starts every service (or the given ones) on a fresh database with isolated rate-limit keys. */
+export async function startSecurityStack(env: Record<string, string> = {}, services: ServiceDefinition<any, any>[] = allServices): Promise<SecurityStack> {
+  const stack = await startTestStack(services, { SVC_AUTH_RATE_KEY_PREFIX: `sec:${randomBytes(6).toString('hex')}:`, ...env });
+  const call: SecurityStack['call'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.token) headers['xc-auth'] = options.token;
+    if (options.apiToken) headers['xc-token'] = options.apiToken;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${stack.url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON: keep the text */ }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  const ok = (res: Reply, what: string): Reply => {
+    if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  };
+  const self: SecurityStack = {
+    stack, url: stack.url, call, admin: undefined as unknown as TestUser,
+    async signUp(name = 'user') {
+      const email = `${name}.${randomBytes(5).toString('hex')}@example.com`;
+      const res = ok(await call('POST', '/api/v1/auth/user/signup', { body: { email, password: 'Password123!' } }), 'signup');
+      // Promoted before the gateway first sees the token (it caches principals briefly).
+      const claims = JSON.parse(Buffer.from(String(res.body.token).split('.')[1], 'base64url').toString('utf8')) as { id: string; roles?: string };
+      if (!String(claims.roles ?? '').includes('super')) await promote(stack.database.url, claims.id);
+      return { email, token: res.body.token, id: claims.id };
+    },
+    async createBase(user, title) {
+      return ok(await call('POST', '/api/v1/db/meta/projects/', { token: user.token, body: { title } }), 'create base').body.id;
+    },
+    async createTable(user, baseId, title, columns) {
+      const body = {
+        title, table_name: title.toLowerCase().replace(/[^a-z0-9]/g, '_'),
+        columns: columns ?? [
+          { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true },
+          { column_name: 'name', title: 'Name', uidt: 'SingleLineText' },
+        ],
+      };
+      return ok(await call('POST', `/api/v1/db/meta/projects/${baseId}/tables`, { token: user.token, body }), 'create table').body.id;
+    },
+    async addMember(owner, baseId, email, role) {
+      ok(await call('POST', `/api/v1/db/meta/projects/${baseId}/users`, { token: owner.token, body: { email, roles: role } }), 'add member');
+    },
+    stop: () => stack.stop(),
+  };
+  // The first account is the super admin: take it here so test users are ordinary tenants.
+  self.admin = await self.signUp('admin');
+  return self;
+}
