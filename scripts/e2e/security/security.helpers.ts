@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import knex from 'knex';
 import { startTestStack, type TestStack } from '@tabula/testing';
 import type { ServiceDefinition } from '@tabula/runtime';
@@ -95,4 +96,35 @@ export async function startSecurityStack(env: Record<string, string> = {}, servi
   // The first account is the super admin: take it here so test users are ordinary tenants.
   self.admin = await self.signUp('admin');
   return self;
+}
+
+/** A request sent byte for byte (fetch would normalise the path and buffer the body). */
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  /** Sent as a chunked body, one write per chunk. */
+  chunks?: Buffer[];
+}
+
+/** Sends a raw HTTP/1.1 request; resolves with the status and text (or the connection error). */
+export function rawRequest(baseUrl: string, request: RawRequest): Promise<{ status?: number; text: string; error?: string }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const req = http.request({ host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(parts).toString('utf8') }));
+      res.on('error', (e) => resolve({ status: res.statusCode, text: Buffer.concat(parts).toString('utf8'), error: e.message }));
+    });
+    req.on('error', (e) => resolve({ text: '', error: e.message }));
+    const write = async () => {
+      for (const chunk of request.chunks ?? []) {
+        if (req.destroyed) return;
+        if (!req.write(chunk)) await new Promise((r) => { req.once('drain', r); req.once('close', r); });
+      }
+      req.end();
+    };
+    void write();
+  });
 }

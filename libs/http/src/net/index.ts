@@ -1,0 +1,3 @@
+export * from './address-class';
+export * from './host-policy';
+export * from './trusted-proxies';
