@@ -3,6 +3,7 @@ import { standardServiceApp, type CommonPorts } from '@tabula/runtime';
 import type { AuthConfig } from './config';
 import type { RateLimiter } from './adapters/rate-limiter';
 import type { Mailer } from './adapters/mailer';
+import type { BackgroundTasks } from './adapters/background-tasks';
 import { accountRouter } from './routes/account.routes';
 import { passwordRouter } from './routes/password.routes';
 import { apiTokenRouter } from './routes/api-token.routes';
@@ -17,6 +18,8 @@ export interface AuthPorts extends CommonPorts {
   config: AuthConfig;
   rateLimiter: RateLimiter;
   mailer: Mailer;
+  /** Work answered before it is done (reset mails). */
+  tasks: BackgroundTasks;
 }
 
 /** Builds the auth service app; never listens, reads no environment. */

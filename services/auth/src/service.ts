@@ -6,6 +6,7 @@ import { MemoryRateLimiter, type RateLimiter } from './adapters/rate-limiter';
 import { RedisRateLimiter } from './adapters/redis-rate-limiter';
 import { consumeBaseDeleted } from './events/base-deleted.consumer';
 import { OutboxMailer, SmtpMailer, type Mailer } from './adapters/mailer';
+import { BackgroundTasks } from './adapters/background-tasks';
 
 async function buildPorts(common: CommonPorts, config: AuthConfig): Promise<AuthPorts> {
   const { platform } = common;
@@ -13,8 +14,8 @@ async function buildPorts(common: CommonPorts, config: AuthConfig): Promise<Auth
   const rateLimiter: RateLimiter = platform.REDIS_URL ? await RedisRateLimiter.connect(platform.REDIS_URL, config.SVC_AUTH_RATE_KEY_PREFIX) : new MemoryRateLimiter();
   const mailer: Mailer = config.SVC_SMTP_URL
     ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_SMTP_FROM)
-    : new OutboxMailer(common.db, common.logger, platform.TABULA_MODE === 'standalone');
-  return { ...common, config, rateLimiter, mailer };
+    : new OutboxMailer(common.db, common.logger);
+  return { ...common, config, rateLimiter, mailer, tasks: new BackgroundTasks(common.logger) };
 }
 
 /** The auth service (ARCHITECTURE.md "Services"). */
@@ -29,7 +30,7 @@ export const authService = defineService<AuthConfig, AuthPorts>({
     const baseDeleted = await consumeBaseDeleted(ports);
     return [
       // Stopped in reverse order: the consumer first, then the connections buildPorts opened.
-      { stop: async () => { await ports.rateLimiter.close(); await ports.mailer.close(); } },
+      { stop: async () => { await ports.tasks.drain(); await ports.rateLimiter.close(); await ports.mailer.close(); } },
       { stop: () => baseDeleted.close() },
     ];
   },
