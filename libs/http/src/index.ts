@@ -11,3 +11,4 @@ export * from './http-service-client';
 export * from './endpoint-route';
 export * from './endpoint-client';
 export * from './net';
+export * from './nul-guard';

@@ -58,6 +58,8 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
     const method = ctx.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || ctx.is('multipart')) return next();
     const text = await readBody(ctx, options.limit);
+    // nulGuard walks the parsed body only when the text could hold U+0000 (JSON writes it as an escape).
+    ctx.state.rawBodyHasNul = /\\u0000/i.test(text);
     if (text.trim() === '') {
       ctx.request.body = undefined;
     } else {

@@ -25,7 +25,7 @@ export interface SecurityStack {
   url: string;
   /** The first account (super admin). */
   admin: TestUser;
-  call(method: string, path: string, options?: { token?: string; apiToken?: string; body?: unknown; headers?: Record<string, string> }): Promise<Reply>;
+  call(method: string, path: string, options?: { token?: string; apiToken?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Reply>;
   signUp(name?: string): Promise<TestUser>;
   createBase(user: TestUser, title: string): Promise<string>;
   createTable(user: TestUser, baseId: string, title: string, columns?: unknown[]): Promise<string>;
@@ -50,7 +50,8 @@ export async function startSecurityStack(env: Record<string, string> = {}, servi
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.token) headers['xc-auth'] = options.token;
     if (options.apiToken) headers['xc-token'] = options.apiToken;
-    let body: string | undefined;
+    let body: string | undefined = options.raw;
+    if (options.raw !== undefined) headers['content-type'] ??= 'application/json';
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
