@@ -49,7 +49,7 @@ export async function createBase(ports: MetaPorts, principal: Principal, input: 
   assertMayCreateBase(principal);
   if (input.external && input.sources.length === 0) throw errors.badRequest('sources is required when external is true');
   const sealed: SealedSourceConfig[] = [];
-  if (input.external) for (const s of input.sources) sealed.push(await checkExternalSource(s.type, s.config, ports.platform.DATA_DIR));
+  if (input.external) for (const s of input.sources) sealed.push(await checkExternalSource(s.type, s.config, { dataDir: ports.platform.DATA_DIR, allowLocal: ports.config.SVC_ALLOW_LOCAL_SOURCES }));
   const id = newId('p');
   const sources: Partial<SourceRow>[] = input.external
     ? input.sources.map((s, i) => ({ id: newId('b'), base_id: id, alias: s.alias ?? null, type: s.type, is_meta: false, config: ports.sources.seal(sealed[i]), order: i + 1 }))
