@@ -21,7 +21,7 @@ function expectError(res: { status: number; body: any }, status: number, code: s
 const me = (token: string) => s.call('GET', '/api/v1/auth/user/me', { headers: { 'xc-auth': token } });
 
 beforeAll(async () => {
-  s = await startAuthStack({ SVC_AUTH_MAX_FAILURES_PER_EMAIL: '3', SVC_AUTH_MAX_FORGOT_PER_EMAIL: '2' });
+  s = await startAuthStack({ SVC_AUTH_MAX_FAILURES_PER_EMAIL: '3', SVC_AUTH_FREE_FAILURES: '3', SVC_AUTH_MAX_FORGOT_PER_EMAIL: '2' });
   const email = uniqueEmail('admin');
   const token = await signUp(email);
   admin = { email, token, id: (await me(token)).body.id };
@@ -79,7 +79,7 @@ describe('sign-up and sign-in bad input', () => {
     if (proto.status === 200) expect((await me(proto.body.token)).body.roles).toBe('org-level-viewer');
   });
 
-  it('failed sign-ins are rate limited per e-mail: 429 with Retry-After; successes do not count', async () => {
+  it('failed sign-ins back off per e-mail and address: 429 with Retry-After; successes do not count', async () => {
     const email = uniqueEmail('limited');
     await signUp(email);
     for (let i = 0; i < 5; i += 1) expect((await s.call('POST', '/api/v1/auth/user/signin', { body: { email, password: PASSWORD } })).status).toBe(200);

@@ -76,8 +76,18 @@ export function refreshCookie(cookies: string[]): string | undefined {
 
 /** The reset token of the newest mail to `to` in the outbox. */
 export async function resetTokenFromOutbox(db: Knex, to: string): Promise<string> {
-  const mail = await db.withSchema('auth').table('mail_outbox').where({ to }).orderBy('id', 'desc').first();
-  const match = /Reset token: (\S+)/.exec(mail?.body ?? '');
-  if (!match) throw new Error(`no reset mail for ${to}`);
-  return match[1];
+  // Reset mails are queued after forgot-password answers: wait for one not handed out before.
+  for (let tries = 0; tries < 60; tries += 1) {
+    const mail = await db.withSchema('auth').table('mail_outbox').where({ to }).orderBy('id', 'desc').first();
+    const match = /Reset token: (\S+)/.exec(mail?.body ?? '');
+    if (match && !handedOut.has(match[1])) {
+      handedOut.add(match[1]);
+      return match[1];
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no reset mail for ${to}`);
 }
+
+/** Reset tokens already returned by {@link resetTokenFromOutbox}. */
+const handedOut = new Set<string>();

@@ -18,7 +18,8 @@ const refresh = (token?: string) => s.call('POST', '/api/v1/auth/token/refresh',
 
 let admin: Account;
 beforeAll(async () => {
-  s = await startAuthStack();
+  // The test plays the TLS-terminating proxy, whose X-Forwarded-Proto the gateway believes.
+  s = await startAuthStack({ SVC_TRUSTED_PROXIES: '127.0.0.1/32,::1/128' });
   admin = await signUp('admin');
 });
 afterAll(async () => {

@@ -3,3 +3,4 @@ export * from './identity';
 export * from './roles';
 export * from './base-access';
 export * from './hmac-key';
+export * from './base-ref';

@@ -48,6 +48,11 @@ export function mapDbError(err: unknown): AppError | undefined {
     const [status, code, message] = PG[e.code];
     return new AppError(status, code, message, e.column ? { column: e.column } : undefined);
   }
+  if (typeof e.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) {
+    // Every other SQLSTATE of class 22 (data exception: 22021 bad byte sequence, 22P05 untranslatable character…) is bad input.
+    const where = e.column ? ` in field '${e.column}'` : '';
+    return new AppError(400, 'ERR_INVALID_VALUE_FOR_FIELD', `Invalid value${where} (SQLSTATE ${e.code})`, e.column ? { column: e.column } : undefined);
+  }
   if (typeof e.errno === 'number' && MYSQL[e.errno] && typeof e.code === 'string' && e.code.startsWith('ER_')) {
     const [status, code, message] = MYSQL[e.errno];
     return new AppError(status, code, message);

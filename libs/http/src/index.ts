@@ -12,3 +12,4 @@ export * from './endpoint-route';
 export * from './endpoint-client';
 export * from './upstream-error';
 export * from './net';
+export * from './nul-guard';

@@ -15,17 +15,37 @@ function safeReviver(key: string, value: unknown): unknown {
   return FORBIDDEN_KEYS.has(key) ? undefined : value;
 }
 
-async function readBody(ctx: Context, limit: number): Promise<string> {
-  const declared = Number(ctx.get('content-length') || 0);
-  if (declared > limit) throw new AppError(413, 'ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new AppError(413, 'ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+function tooLarge(ctx: Context, limit: number): AppError {
+  // The rest of the body stays unread: the connection must not be reused for another request.
+  ctx.set('connection', 'close');
+  return new AppError(413, 'ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
+}
+
+/**
+ * Reads the body, counting the bytes actually received (chunked bodies have
+ * no Content-Length). Over the limit it stops reading without destroying the
+ * request, so the 413 still reaches the client.
+ */
+function readBody(ctx: Context, limit: number): Promise<string> {
+  if (Number(ctx.get('content-length') || 0) > limit) return Promise.reject(tooLarge(ctx, limit));
+  const req = ctx.req;
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => { req.off('data', onData); req.off('end', onEnd); req.off('error', onError); };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) { chunks.push(chunk); return; }
+      cleanup();
+      req.pause();
+      reject(tooLarge(ctx, limit));
+    };
+    const onEnd = () => { cleanup(); resolve(Buffer.concat(chunks).toString('utf8')); };
+    const onError = (err: Error) => { cleanup(); reject(err); };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 /**
@@ -38,6 +58,8 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
     const method = ctx.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || ctx.is('multipart')) return next();
     const text = await readBody(ctx, options.limit);
+    // nulGuard walks the parsed body only when the text could hold U+0000 (JSON writes it as an escape).
+    ctx.state.rawBodyHasNul = /\\u0000/i.test(text);
     if (text.trim() === '') {
       ctx.request.body = undefined;
     } else {

@@ -4,6 +4,7 @@ import { accessLogMiddleware, createServiceMetrics, httpMetricsMiddleware, withL
 import { requestContext } from './request-context';
 import { errorMiddleware, type ErrorMapper } from './error-middleware';
 import { jsonBody } from './json-body';
+import { nulGuard } from './nul-guard';
 
 /** A readiness probe: resolves when the dependency answers, throws otherwise. */
 export type ReadinessCheck = () => Promise<unknown>;
@@ -73,7 +74,10 @@ export function createServiceApp(options: ServiceAppOptions): Koa {
   app.use(httpMetricsMiddleware(metrics));
   app.use(errorMiddleware(options.logger, options.errorMappers));
   app.use(probes(options, metrics));
-  if (options.bodyLimit !== false) app.use(jsonBody({ limit: options.bodyLimit ?? 10 * 1024 * 1024 }));
+  if (options.bodyLimit !== false) {
+    app.use(jsonBody({ limit: options.bodyLimit ?? 10 * 1024 * 1024 }));
+    app.use(nulGuard());
+  }
   for (const mw of options.middleware ?? []) app.use(mw);
   for (const router of options.routers) {
     app.use(router.routes());

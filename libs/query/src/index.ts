@@ -11,6 +11,7 @@ export type {
   RawCondition, RawGroup, RawNode, RawValue, Scalar, WithinSubOp,
 } from './filter/filter.types';
 export { FILTER_LIMITS } from './filter/limits';
+export { measureFilterTree, storedFilterTreeProblem, type FilterTreeSize } from './filter/stored-tree.limits';
 export { parseWhereSyntax } from './filter/where.parser';
 export { andFilters, emptyFilter, parseWhere, resolveFilter } from './filter/filter.resolver';
 export { normaliseFilterArr, parseFilterArrJson } from './filter/filter-arr-json.normaliser';

@@ -4,6 +4,7 @@ import type { OutboxRelay } from '@tabula/events';
 import type { AuthConfig } from './config';
 import type { RateLimiter } from './adapters/rate-limiter';
 import type { Mailer } from './adapters/mailer';
+import type { BackgroundTasks } from './adapters/background-tasks';
 import { accountRouter } from './routes/account.routes';
 import { passwordRouter } from './routes/password.routes';
 import { apiTokenRouter } from './routes/api-token.routes';
@@ -20,6 +21,8 @@ export interface AuthPorts extends CommonPorts {
   mailer: Mailer;
   /** Publishes `auth.outbox` (the events of auth's committed changes). */
   relay: OutboxRelay;
+  /** Work answered before it is done (reset mails). */
+  tasks: BackgroundTasks;
 }
 
 /** Builds the auth service app; never listens, reads no environment. */

@@ -7,10 +7,16 @@ export const authConfigSchema = z.object({
   SVC_SMTP_URL: z.string().url().optional(),
   /** Sender address of outgoing mail. */
   SVC_SMTP_FROM: z.string().default('Tabula <no-reply@tabula.local>'),
-  /** Failed sign-ins allowed per e-mail in one window. */
+  /** Failed sign-ins of one e-mail (from anywhere) in one window after which addresses it never signed in from back off. */
   SVC_AUTH_MAX_FAILURES_PER_EMAIL: envInt(10, 1),
-  /** Failed sign-ins allowed per client address in one window. */
+  /** Failed sign-ins allowed per client address (any e-mail) in one window. */
   SVC_AUTH_MAX_FAILURES_PER_IP: envInt(100, 1),
+  /** Failed sign-ins of one e-mail from one address before its exponential back-off starts. */
+  SVC_AUTH_FREE_FAILURES: envInt(5, 1),
+  /** Longest sign-in back-off in seconds. */
+  SVC_AUTH_MAX_DELAY_SECONDS: envInt(900, 1),
+  /** Sign-ups allowed per client address in one window. */
+  SVC_AUTH_MAX_SIGNUPS_PER_IP: envInt(20, 1),
   /** Forgot-password requests allowed per e-mail in one window. */
   SVC_AUTH_MAX_FORGOT_PER_EMAIL: envInt(5, 1),
   /** Forgot-password requests allowed per client address in one window. */

@@ -8,6 +8,7 @@ import { RedisRateLimiter } from './adapters/redis-rate-limiter';
 import { consumeBaseDeleted } from './events/base-deleted.consumer';
 import { OutboxMailer, SmtpMailer, type Mailer } from './adapters/mailer';
 import { AUTH_SCHEMA } from './repositories/schema';
+import { BackgroundTasks } from './adapters/background-tasks';
 
 async function buildPorts(common: CommonPorts, config: AuthConfig): Promise<AuthPorts> {
   const { platform } = common;
@@ -15,10 +16,10 @@ async function buildPorts(common: CommonPorts, config: AuthConfig): Promise<Auth
   const rateLimiter: RateLimiter = platform.REDIS_URL ? await RedisRateLimiter.connect(platform.REDIS_URL, config.SVC_AUTH_RATE_KEY_PREFIX) : new MemoryRateLimiter();
   const mailer: Mailer = config.SVC_SMTP_URL
     ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_SMTP_FROM)
-    : new OutboxMailer(common.db, common.logger, platform.TABULA_MODE === 'standalone');
+    : new OutboxMailer(common.db, common.logger);
   const relay = new OutboxRelay({ knex: common.db, schema: AUTH_SCHEMA, bus: common.bus, logger: common.logger });
   observeOutbox(common.metrics, relay);
-  return { ...common, config, rateLimiter, mailer, relay };
+  return { ...common, config, rateLimiter, mailer, relay, tasks: new BackgroundTasks(common.logger) };
 }
 
 /** The auth service (ARCHITECTURE.md "Services"). */
@@ -34,7 +35,7 @@ export const authService = defineService<AuthConfig, AuthPorts>({
     const baseDeleted = await consumeBaseDeleted(ports);
     return [
       // Stopped in reverse order: the consumer first, then the relay (its last flush), then the connections buildPorts opened.
-      { stop: async () => { await ports.rateLimiter.close(); await ports.mailer.close(); } },
+      { stop: async () => { await ports.tasks.drain(); await ports.rateLimiter.close(); await ports.mailer.close(); } },
       { stop: () => ports.relay.stop() },
       { stop: () => baseDeleted.close() },
     ];

@@ -38,6 +38,13 @@ export class FakeInternalApis implements ServiceClient {
       const ctx = [...this.tables.values()].find((c) => c.table.id === decodeURIComponent(byId[1]));
       return (ctx ? { status: 200, body: ctx } : { status: 404, body: { error: 'ERR_TABLE_NOT_FOUND', message: 'Table not found' } }) as ServiceResponse<T>;
     }
+    const candidates = /^\/internal\/bases\/([^/]+)\/candidates$/.exec(req.path);
+    if (service === 'meta' && candidates) {
+      const ref = decodeURIComponent(candidates[1]);
+      const bases = [...new Map([...this.tables.values()].map((c) => [c.base.id, c.base])).values()];
+      const byId = bases.find((b) => b.id === ref)?.id;
+      return { status: 200, body: { byId, byTitle: byId ? [] : bases.filter((b) => b.title === ref).map((b) => b.id) } as T };
+    }
     const member = /^\/internal\/bases\/([^/]+)\/members\/([^/]+)$/.exec(req.path);
     if (service === 'auth' && member) {
       const role = this.roles.get(`${member[1]}:${member[2]}`);

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import cors from '@koa/cors';
-import { createServiceApp } from '@tabula/http';
+import { CidrList, createServiceApp } from '@tabula/http';
 import { identitySigner } from '@tabula/auth';
 import type { CommonPorts } from '@tabula/runtime';
 import { sharedReadiness } from '@tabula/runtime';
@@ -9,6 +9,7 @@ import type { Authenticator } from './authenticator';
 import type { Dispatcher } from './dispatcher';
 import { systemRoutes } from './routes/system.routes';
 import { dispatchMiddleware } from './dispatch.middleware';
+import { clientAddressMiddleware, pathGuardMiddleware } from './edge.middleware';
 
 /** The gateway's ports: the common ones plus how it reaches services. */
 export interface GatewayPorts extends CommonPorts {
@@ -18,25 +19,30 @@ export interface GatewayPorts extends CommonPorts {
   startedAt: number;
 }
 
-/** Builds the gateway app: CORS, health/version, then route-table dispatch. */
-export function createApp(ports: GatewayPorts): Koa {
-  const origins = ports.config.SVC_CORS_ORIGINS;
-  const corsMiddleware = cors({
-    origin: (ctx) => {
-      const origin = ctx.get('origin');
-      return origins.length === 0 || origins.includes(origin) ? origin || '*' : '';
-    },
-    credentials: true,
+/**
+ * CORS: an origin listed in `SVC_CORS_ORIGINS` may send credentialed requests
+ * (cookies: the refresh token); any other origin gets `*` without credentials,
+ * so a foreign page can call the API only with a token it already holds.
+ */
+function corsMiddleware(origins: string[]): Koa.Middleware {
+  const listed = (origin: string) => origin !== '' && origins.includes(origin);
+  return cors({
+    origin: (ctx) => (listed(ctx.get('origin')) ? ctx.get('origin') : '*'),
+    credentials: (ctx) => listed(ctx.get('origin')),
     allowHeaders: ['content-type', 'xc-auth', 'xc-token', 'authorization', 'x-request-id', 'traceparent', 'tracestate'],
     exposeHeaders: ['x-request-id', 'retry-after'],
     maxAge: 600,
   });
-  return createServiceApp({
+}
+
+/** Builds the gateway app: client address, path guard, CORS, health/version, then route-table dispatch. */
+export function createApp(ports: GatewayPorts): Koa {
+  const app = createServiceApp({
     name: 'gateway',
     logger: ports.logger,
     metrics: ports.metrics,
     readiness: sharedReadiness(ports),
-    middleware: [corsMiddleware],
+    middleware: [clientAddressMiddleware(new CidrList(ports.config.SVC_TRUSTED_PROXIES)), pathGuardMiddleware(), corsMiddleware(ports.config.SVC_CORS_ORIGINS)],
     routers: [systemRoutes(ports.startedAt)],
     bodyLimit: false,
     accessLog: ports.platform.SVC_ACCESS_LOG,
@@ -49,4 +55,7 @@ export function createApp(ports: GatewayPorts): Koa {
       config: ports.config,
     }),
   });
+  // Forwarded headers are believed only from trusted proxies (clientAddressMiddleware), never by Koa itself.
+  app.proxy = false;
+  return app;
 }

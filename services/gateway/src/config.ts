@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envInt, envList } from '@tabula/config';
+import { CidrList } from '@tabula/http';
 
 /** Gateway settings (README: Environment). */
 export const gatewayConfigSchema = z.object({
@@ -9,8 +10,12 @@ export const gatewayConfigSchema = z.object({
   SVC_GATEWAY_MAX_BODY_BYTES: envInt(10 * 1024 * 1024, 1024),
   /** Largest upload request (bytes); storage enforces the per-file limit. */
   SVC_GATEWAY_MAX_UPLOAD_BYTES: envInt(250 * 1024 * 1024, 1024),
-  /** Allowed CORS origins; empty means any origin (reflected). */
+  /** Origins allowed cross-origin requests with credentials (cookies); others get `*` without credentials. */
   SVC_CORS_ORIGINS: envList(),
+  /** Proxies (CIDRs) whose `X-Forwarded-*` headers are believed; none by default. */
+  SVC_TRUSTED_PROXIES: envList().superRefine((cidrs, ctx) => {
+    try { new CidrList(cidrs); } catch (err) { ctx.addIssue({ code: 'custom', message: (err as Error).message }); }
+  }),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

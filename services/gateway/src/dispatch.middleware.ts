@@ -4,6 +4,7 @@ import type { Principal } from '@tabula/auth';
 import { IDENTITY_HEADER } from '@tabula/auth';
 import { requestRoute } from '@tabula/telemetry';
 import { matchRoute } from './route-table';
+import { enforceBodyLimit } from './body-limit';
 import { readCredential } from './credentials';
 import type { Authenticator } from './authenticator';
 import type { Dispatcher } from './dispatcher';
@@ -45,7 +46,7 @@ export function dispatchMiddleware(deps: DispatchDeps): Middleware {
     const rule = matchRoute(ctx.method, ctx.path);
     if (!rule) throw errors.notFound('ERR_NOT_FOUND', `Route ${ctx.method} ${ctx.path} not found`);
     const limit = rule.service === 'storage' ? deps.config.SVC_GATEWAY_MAX_UPLOAD_BYTES : deps.config.SVC_GATEWAY_MAX_BODY_BYTES;
-    if (Number(ctx.get('content-length') || 0) > limit) throw errors.badRequest(`Request body larger than ${limit} bytes`);
+    enforceBodyLimit(ctx.req, ctx.res, limit);
     const headers = ctx.req.headers;
     delete headers[IDENTITY_HEADER];
     const principal = await resolvePrincipal(deps, headers, rule.access === 'required');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { envBoolean } from '@tabula/config';
 
 /** Settings of the meta service (README: Environment). */
 export const metaConfigSchema = z.object({
@@ -9,6 +10,8 @@ export const metaConfigSchema = z.object({
    * secret may be regenerated on restart.
    */
   SVC_META_ENCRYPTION_KEY: z.string().min(16).optional(),
+  /** Allow external sources on loopback and private addresses (development, tests, a database beside Tabula); link-local stays refused. */
+  SVC_ALLOW_LOCAL_SOURCES: envBoolean(false),
 });
 
 export type MetaConfig = z.infer<typeof metaConfigSchema>;

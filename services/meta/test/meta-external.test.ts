@@ -7,7 +7,7 @@ import { tableColumnMatrix } from './table-column.matrix';
 const P = '/api/v1/db/meta';
 let h: MetaHarness;
 
-beforeAll(async () => { h = await startMetaHarness(); });
+beforeAll(async () => { h = await startMetaHarness({ env: { SVC_ALLOW_LOCAL_SOURCES: 'true' } }); });
 afterAll(async () => { await h.stop(); });
 
 function pgConnection(url: string) {

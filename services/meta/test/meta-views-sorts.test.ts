@@ -70,7 +70,10 @@ describe('internal API', () => {
     expect(byId.body.table.columns.length).toBeGreaterThan(6);
     const base = byId.body.base.id;
     await h.http.get(`/internal/bases/${base}/tables/T`).set(svc).expect(200);
-    await h.http.get(`/internal/bases/Views/tables/${byId.body.table.table_name}`).set(svc).expect(200);
+    await h.http.get(`/internal/bases/${base}/tables/${byId.body.table.table_name}`).set(svc).expect(200);
+    // Base titles are resolved per caller (issue 17 defect 1): internally only candidates are answered.
+    await h.http.get(`/internal/bases/Views/tables/${byId.body.table.table_name}`).set(svc).expect(404);
+    expect((await h.http.get('/internal/bases/Views/candidates').set(svc).expect(200)).body.byTitle).toContain(base);
     await h.http.get(`/internal/bases/${base}/tables/nope`).set(svc).expect(404);
     const v = await h.http.get(`/internal/views/${table.views[0].id}`).set(svc).expect(200);
     expect(v.body.view.id).toBe(table.views[0].id);

@@ -6,6 +6,8 @@ export const FILTER_LIMITS = {
   maxListValues: 1000,
   /** Longest `where` string. */
   maxWhereLength: 10_000,
+  /** Most filters in one stored filter tree (a view's or a hook's filter with its children). */
+  maxStoredNodes: 1000,
   /** Longest filterArrJson / sortArrJson string. */
   maxJsonLength: 100_000,
 } as const;

@@ -35,20 +35,20 @@ export class SmtpMailer implements Mailer {
 
 /**
  * No SMTP: the message goes to `auth.mail_outbox` (tests and operators read it
- * there). The log line names the recipient and outbox id; the body (which holds
- * the reset link) is logged only when `logBody` is set — standalone, where the
- * log is the local user's own terminal. In cluster mode logs are shipped and
- * kept, so a live reset token must not appear in them.
+ * there). The log line names the recipient, the outbox id and how to read the
+ * message — never its body, which holds a live reset link: logs are shipped
+ * and kept, and a terminal is often shared or recorded.
  */
 export class OutboxMailer implements Mailer {
-  constructor(private readonly db: Knex, private readonly logger: Logger, private readonly logBody: boolean) {}
+  constructor(private readonly db: Knex, private readonly logger: Logger) {}
 
   async send(mail: Mail): Promise<void> {
     const [row] = await this.db.withSchema(AUTH_SCHEMA).table('mail_outbox')
       .insert({ to: mail.to, subject: mail.subject, body: mail.text }).returning('id');
     const id = (row as { id: string | number }).id;
-    const fields = { to: mail.to, subject: mail.subject, outboxId: id };
-    this.logger.info(this.logBody ? { ...fields, body: mail.text } : fields, 'mail written to auth.mail_outbox (SVC_SMTP_URL unset)');
+    const read = `SELECT body FROM ${AUTH_SCHEMA}.mail_outbox WHERE id = ${Number(id)}`;
+    this.logger.info({ to: mail.to, subject: mail.subject, outboxId: id, read },
+      `mail written to ${AUTH_SCHEMA}.mail_outbox (SVC_SMTP_URL unset); read it with: ${read}`);
   }
 
   async close(): Promise<void> {}

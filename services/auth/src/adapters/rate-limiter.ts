@@ -2,8 +2,10 @@
 export interface RateLimiter {
   /** Seconds until `key` is under `limit` again, or 0 when it is under the limit now. */
   blockedFor(key: string, limit: number): Promise<number>;
-  /** Counts one event for `key` in a window of `windowSeconds` (the window starts at the first event). */
-  hit(key: string, windowSeconds: number): Promise<void>;
+  /** Counts one event for `key` in a window of `windowSeconds` (the window starts at the first event); answers the count. */
+  hit(key: string, windowSeconds: number): Promise<number>;
+  /** Forgets `key`. */
+  reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,14 +25,19 @@ export class MemoryRateLimiter implements RateLimiter {
     return w && w.count >= limit ? Math.max(1, Math.ceil((w.resetAt - this.now()) / 1000)) : 0;
   }
 
-  async hit(key: string, windowSeconds: number): Promise<void> {
+  async hit(key: string, windowSeconds: number): Promise<number> {
     const w = this.live(key);
     if (w) {
       w.count += 1;
-      return;
+      return w.count;
     }
     if (this.windows.size >= this.maxKeys) this.prune();
     this.windows.set(key, { count: 1, resetAt: this.now() + windowSeconds * 1000 });
+    return 1;
+  }
+
+  async reset(key: string): Promise<void> {
+    this.windows.delete(key);
   }
 
   async close(): Promise<void> {

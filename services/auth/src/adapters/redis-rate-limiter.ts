@@ -20,9 +20,14 @@ export class RedisRateLimiter implements RateLimiter {
     return Math.max(1, ttl);
   }
 
-  async hit(key: string, windowSeconds: number): Promise<void> {
+  async hit(key: string, windowSeconds: number): Promise<number> {
     const k = this.prefix + key;
-    await this.client.multi().incr(k).expire(k, windowSeconds, 'NX').exec();
+    const [count] = await this.client.multi().incr(k).expire(k, windowSeconds, 'NX').exec();
+    return Number(count);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.client.del(this.prefix + key);
   }
 
   async close(): Promise<void> {

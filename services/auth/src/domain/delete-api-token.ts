@@ -1,21 +1,40 @@
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
-import { isSuper, type Principal } from '@tabula/auth';
+import { isSuper, roleAtLeast, type Principal } from '@tabula/auth';
 import type { AuthPorts } from '../app';
 import { enqueuePrincipalInvalidated } from '../events/auth-events.producer';
 import { inAuthTransaction } from '../events/auth-transaction';
 import { apiTokenRepository } from '../repositories/api-token.repository';
 
 /**
- * Deletes a token of the given scope; only its owner (or super, or a base
- * manager for base tokens — checked by the route) may. Revocation is published
- * (through the outbox, with the delete) so gateways drop the cached principal at once.
+ * May the caller revoke another member's base-scoped token? Only when the
+ * caller's role in the base is at least the maker's: a creator revokes
+ * editors' and creators' tokens, never the owner's (README "API tokens").
+ * A maker who is no longer a member leaves the token to any manager.
+ */
+async function mayRevokeBaseToken(ports: AuthPorts, caller: Principal, makerId: string, baseId: string): Promise<boolean> {
+  if (makerId === caller.id || isSuper(caller)) return true;
+  const [callerRole, makerRole] = await Promise.all([
+    ports.baseAccess.roleOf(caller, baseId),
+    ports.baseAccess.roleOf({ kind: 'user', id: makerId, roles: [] }, baseId),
+  ]);
+  return makerRole === undefined || roleAtLeast(callerRole, makerRole);
+}
+
+/**
+ * Deletes a token of the given scope; only its maker (or super) may, or for
+ * base tokens a base manager (checked by the route) whose role is at least the
+ * maker's. Revocation is published (through the outbox, with the delete) so gateways
+ * drop the cached principal at once.
  */
 export async function deleteApiToken(ports: AuthPorts, caller: Principal, tokenId: string, baseId: string | null): Promise<void> {
   const row = await apiTokenRepository.findById(ports.db, tokenId);
   const inScope = row && (baseId === null ? row.base_id === null : row.base_id === baseId);
   if (!row || !inScope) throw errors.notFound('ERR_TOKEN_NOT_FOUND', `Token '${tokenId}' not found`);
   if (baseId === null && row.user_id !== caller.id && !isSuper(caller)) throw errors.forbidden();
+  if (baseId !== null && !(await mayRevokeBaseToken(ports, caller, row.user_id, baseId))) {
+    throw errors.forbidden("Forbidden - only a member whose role is at least the token maker's may revoke it");
+  }
   await inAuthTransaction(ports, async (trx) => {
     await apiTokenRepository.delete(trx, tokenId);
     await enqueuePrincipalInvalidated(trx, row.user_id, InvalidationReason.TOKEN_REVOKED, row.id);

@@ -8,13 +8,18 @@ import { assertNotLimited, countAttempt } from './rate-limits';
 const RESET_TTL_MS = 60 * 60 * 1000;
 
 /**
- * Sends a single-use reset link valid one hour. Answers the same whether or not
- * the e-mail is known; every request counts toward the rate limits.
+ * Sends a single-use reset link valid one hour. Answers the same, in the same
+ * time, whether or not the e-mail is known: the lookup and the mail are queued
+ * (BackgroundTasks) after the rate-limit checks every request pays.
  */
 export async function forgotPassword(ports: AuthPorts, input: { email: string; clientIp?: string }): Promise<void> {
   const email = normaliseEmail(input.email);
   await assertNotLimited(ports, 'forgot', email, input.clientIp);
   await countAttempt(ports, 'forgot', email, input.clientIp);
+  ports.tasks.run('reset-mail', () => sendResetMail(ports, email));
+}
+
+async function sendResetMail(ports: AuthPorts, email: string): Promise<void> {
   const user = await userRepository.findByEmail(ports.db, email);
   if (!user) return;
   const token = newResetToken();

@@ -6,6 +6,7 @@ import { hashPassword } from '../security/password-hasher';
 import { newId, newTokenVersion } from '../security/secret-token';
 import { checkPassword, normaliseEmail, rolesForNewUser } from './account-rules';
 import { issueSession, type Session } from './issue-session';
+import { assertNotLimited, countAttempt } from './rate-limits';
 
 /** Sign-up input; anything else the client sent (roles, super…) was already stripped. */
 export interface SignUpInput {
@@ -13,13 +14,17 @@ export interface SignUpInput {
   password: string;
   firstname?: string;
   lastname?: string;
+  /** The client address the gateway saw (sign-ups are rate limited per address). */
+  clientIp?: string;
 }
 
 const userExists = () => errors.badRequest('User already exist');
 
-/** Creates an account (the first one is super) and signs it in. */
+/** Creates an account (the first one is super) and signs it in; sign-ups are limited per client address. */
 export async function signUp(ports: AuthPorts, input: SignUpInput): Promise<Session> {
   const email = normaliseEmail(input.email);
+  await assertNotLimited(ports, 'signup', email, input.clientIp);
+  await countAttempt(ports, 'signup', email, input.clientIp);
   checkPassword(input.password);
   if (await userRepository.findByEmail(ports.db, email)) throw userExists();
   const passwordHash = await hashPassword(input.password);

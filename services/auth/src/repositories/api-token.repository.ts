@@ -43,6 +43,11 @@ export const apiTokenRepository = {
     await table(db, 'api_tokens').where({ id }).delete();
   },
 
+  /** Every API token of a user (org- and base-scoped) goes: a password change or reset revokes them. */
+  async deleteAllOfUser(db: Db, userId: string): Promise<void> {
+    await table(db, 'api_tokens').where({ user_id: userId }).delete();
+  },
+
   /** A deleted base takes its base-scoped tokens with it. */
   async deleteOfBase(db: Db, baseId: string): Promise<void> {
     await table(db, 'api_tokens').where({ base_id: baseId }).delete();

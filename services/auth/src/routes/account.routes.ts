@@ -25,7 +25,7 @@ export function accountRouter(ports: AuthPorts, version: 'v1' | 'v2'): Router {
   const router = new Router({ prefix: `/api/${version}/auth` });
 
   router.post('/user/signup', validate(signUpSchema), async (ctx) => {
-    const session = await signUp(ports, inputOf(ctx, signUpSchema).body);
+    const session = await signUp(ports, { ...inputOf(ctx, signUpSchema).body, clientIp: clientIpOf(ctx) });
     setRefreshCookie(ctx, session);
     ctx.body = { token: session.token };
   });

@@ -6,6 +6,8 @@ import { computedOf } from '../model/formula-columns';
 import type { SourceRegistry, SourceHandle } from '../sources/source-registry';
 import { fetchTableContext } from './meta.client';
 import { TableContextCache } from './table-context.cache';
+import { BaseCandidatesCache } from './base-candidates.cache';
+import { resolveBaseRef, type BaseAccess, type Principal } from '@tabula/auth';
 
 /** A table ready to serve: its model, the query library's column index and its source. */
 export interface TableHandle {
@@ -28,12 +30,24 @@ export function toColumnMeta(c: ColumnInfo): ColumnMeta {
 /** Resolves `{baseName}/{tableName}` to a cached {@link TableHandle}. */
 export class TableResolver {
   readonly cache: TableContextCache<TableHandle>;
+  /** Base references → candidate bases (dropped with every meta event: bases are created and renamed rarely). */
+  readonly baseRefs: BaseCandidatesCache;
 
   constructor(private readonly services: ServiceClient, private readonly sources: SourceRegistry, ttlMs: number) {
     this.cache = new TableContextCache<TableHandle>(ttlMs);
+    this.baseRefs = new BaseCandidatesCache(services, ttlMs);
   }
 
-  /** The table named by the refs (404 from meta when missing). */
+  /**
+   * The table a caller names by `{baseName}/{tableName}`: a base title is
+   * resolved only among the bases this caller may access (libs/auth `resolveBaseRef`).
+   */
+  async resolveFor(access: BaseAccess, principal: Principal, baseRef: string, tableRef: string): Promise<TableHandle> {
+    const baseId = await resolveBaseRef(access, principal, baseRef, await this.baseRefs.get(baseRef));
+    return this.resolve(baseId, tableRef);
+  }
+
+  /** The table by base id and table ref (404 from meta when missing). */
   resolve(baseRef: string, tableRef: string): Promise<TableHandle> {
     return this.cache.get(baseRef, tableRef, async () => {
       const context = await fetchTableContext(this.services, baseRef, tableRef);

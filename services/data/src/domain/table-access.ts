@@ -19,7 +19,7 @@ export interface OpenTable {
 
 /** Resolves the table (cached), checks the caller's base role for the action, finds the view. */
 export async function openTable(ports: DataPorts, principal: Principal, ref: TableRef, action: 'data.read' | 'data.write'): Promise<OpenTable> {
-  const handle = await ports.tables.resolve(ref.baseName, ref.tableName);
+  const handle = await ports.tables.resolveFor(ports.baseAccess, principal, ref.baseName, ref.tableName);
   await ports.baseAccess.authorize(principal, handle.baseId, action);
   return { handle, view: ref.viewName ? findView(handle.model, ref.viewName) : undefined };
 }

@@ -19,6 +19,7 @@ export async function startMetaCacheConsumer(bus: EventBus, tables: TableResolve
     fromBeginning: false,
     ephemeral: true,
     handler: async (message: EventMessage) => {
+      tables.baseRefs.clear();
       if (message.key) tables.cache.invalidate({ tableId: message.key, baseId: message.key });
       else tables.cache.clear();
     },

@@ -10,21 +10,29 @@ export interface CommittedChange {
   type: string;
 }
 
+/** Tables failing at once past which the hooks service itself counts as down. */
+const FAILING_TABLES_FOR_OUTAGE = 3;
+
 /**
  * `async: false` hooks are delivered before the record API answers: after the
  * commit, data hands the change to the hooks service (`dispatch-sync`) with
  * the outbox event's id, so the bus copy arriving later is a duplicate there.
  * Every write asks (one indexed lookup in hooks when the table has no sync
- * hook), so a hook created a moment ago is honoured at once. When the hooks
- * service cannot be reached, calls pause for `pauseMs` and the bus delivers.
+ * hook), so a hook created a moment ago is honoured at once.
+ *
+ * A refused or failed call pauses sync calls for that table only (`pauseMs`;
+ * the bus delivers meanwhile), so one tenant's failing table never holds back
+ * another's hooks. Only when several tables fail within one pause — the hooks
+ * service is down, not one table's input — are all calls paused.
  */
 export class SyncHooksDispatcher {
   private pausedUntil = 0;
+  private readonly tablePausedUntil = new Map<string, number>();
 
   constructor(private readonly services: ServiceClient, private readonly logger: Logger, private readonly pauseMs = 2_000) {}
 
   async dispatch(handle: TableHandle, committed: CommittedChange[]): Promise<void> {
-    if (this.pausedUntil > Date.now()) return;
+    if (this.paused(handle.tableId)) return;
     for (const { change, eventId, type } of committed) {
       const user = change.principal?.kind === 'user' ? { id: change.principal.id, email: change.principal.email ?? '' } : undefined;
       try {
@@ -36,16 +44,29 @@ export class SyncHooksDispatcher {
           },
         });
         if (res.status !== 200) {
-          this.pausedUntil = Date.now() + this.pauseMs;
+          this.pause(handle.tableId);
           this.logger.warn({ status: res.status, table: handle.tableId }, 'sync hook dispatch refused; the bus delivers');
           return;
         }
+        this.tablePausedUntil.delete(handle.tableId);
         if (res.body?.sync_hooks === false) return;
       } catch (err) {
-        this.pausedUntil = Date.now() + this.pauseMs;
+        this.pause(handle.tableId);
         this.logger.warn({ err, table: handle.tableId }, 'sync hook dispatch failed; the bus delivers');
         return;
       }
     }
+  }
+
+  private paused(tableId: string): boolean {
+    const now = Date.now();
+    return this.pausedUntil > now || (this.tablePausedUntil.get(tableId) ?? 0) > now;
+  }
+
+  private pause(tableId: string): void {
+    const now = Date.now();
+    for (const [id, until] of this.tablePausedUntil) if (until <= now) this.tablePausedUntil.delete(id);
+    this.tablePausedUntil.set(tableId, now + this.pauseMs);
+    if (this.tablePausedUntil.size >= FAILING_TABLES_FOR_OUTAGE) this.pausedUntil = now + this.pauseMs;
   }
 }

@@ -1,5 +1,5 @@
 import { errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
+import { roleAllows, type Principal } from '@tabula/auth';
 import type { TableContext } from '@tabula/contracts';
 import type { HooksPorts } from '../app';
 import { findHook, type HookRow } from '../repositories/hook.repository';
@@ -18,4 +18,10 @@ export async function requireHook(ports: HooksPorts, principal: Principal, hookI
   if (!hook) throw errors.notFound('ERR_HOOK_NOT_FOUND', `Hook '${hookId}' not found`);
   await ports.baseAccess.authorize(principal, hook.base_id, action);
   return hook;
+}
+
+/** Whether the caller may edit the base's hooks (and so read their secrets unmasked). */
+export async function canEditHooks(ports: HooksPorts, principal: Principal, baseId: string): Promise<boolean> {
+  const role = await ports.baseAccess.roleOf(principal, baseId);
+  return role !== undefined && roleAllows(role, 'hook.write');
 }

@@ -7,7 +7,7 @@ import { pageInfoOf, pagingOf } from '../lib/paging';
 import { deleteHook as deleteRow, findHook, insertHook, listHooks as listRows, updateHook as updateRow, type HookRow } from '../repositories/hook.repository';
 import { presentHook } from '../presenters/hook.presenter';
 import { checkEvent, checkNotification, normaliseOperation, type HookBody, type hookPatchSchema } from './hook-input';
-import { requireHook, requireTable } from './hook-access';
+import { canEditHooks, requireHook, requireTable } from './hook-access';
 
 /** Paging query of lists. */
 export interface ListQuery {
@@ -19,10 +19,11 @@ export interface ListQuery {
 
 /** A table's hooks, paged. */
 export async function listHooks(ports: HooksPorts, principal: Principal, tableId: string, query: ListQuery) {
-  await requireTable(ports, principal, tableId, 'base.read');
+  const table = await requireTable(ports, principal, tableId, 'base.read');
+  const canEdit = await canEditHooks(ports, principal, table.base.id);
   const paging = pagingOf(query, 1000);
   const { rows, total } = await listRows(ports.db, tableId, paging.pageSize, paging.offset);
-  return { list: rows.map(presentHook), pageInfo: pageInfoOf(total, paging) };
+  return { list: rows.map((row) => presentHook(row, canEdit)), pageInfo: pageInfoOf(total, paging) };
 }
 
 /** Creates a hook; the answer carries its signing secret, shown this once. */

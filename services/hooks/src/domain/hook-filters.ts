@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
+import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../app';
 import { newId } from '../lib/ids';
@@ -19,7 +20,8 @@ export const hookFilterBodySchema = z.object({
   fk_parent_id: z.string().max(20).nullish(),
   is_group: z.boolean().optional(),
   logical_op: z.enum(['and', 'or', 'not']).nullish(),
-  children: z.array(z.lazy((): z.ZodTypeAny => hookFilterBodySchema)).max(100).optional(),
+  /** Nested filters of a group: each is validated as a filter once the tree's depth and size are known to be within limits. */
+  children: z.array(z.unknown()).max(100).optional(),
 }).passthrough();
 type FilterBody = z.infer<typeof hookFilterBodySchema>;
 
@@ -29,12 +31,22 @@ export async function listHookFilters(ports: HooksPorts, principal: Principal, h
   return singlePage((await filtersOfHooks(ports.db, [hook.id])).map(presentHookFilter));
 }
 
-/** Creates a filter (and a group's children) on a hook; columns must belong to its table. */
+/** Groups above a filter to be created under `parentId` among a hook's filters. */
+function depthIn(filters: { id: string; fk_parent_id: string | null }[], parentId: string | null | undefined): number {
+  const parentOf = new Map(filters.map((f) => [f.id, f.fk_parent_id]));
+  let depth = 0;
+  for (let id = parentId ?? null; id && depth <= FILTER_LIMITS.maxDepth; depth += 1) id = parentOf.get(id) ?? null;
+  return depth;
+}
+
+/** Creates a filter (and a group's children) on a hook; columns must belong to its table; depth and size are checked first. */
 export async function createHookFilter(ports: HooksPorts, principal: Principal, hookId: string, body: FilterBody) {
   const hook = await requireHook(ports, principal, hookId, 'hook.write');
   const columns = new Set((await loadTable(ports, hook.fk_model_id)).table.columns.map((c) => c.id));
   const existing = await filtersOfHooks(ports.db, [hook.id]);
   const groups = new Set(existing.filter((f) => f.is_group).map((f) => f.id));
+  const problem = storedFilterTreeProblem(body, depthIn(existing, body.fk_parent_id));
+  if (problem) throw errors.badRequest(problem);
   const insert = async (node: FilterBody, parentId: string | null): Promise<string> => {
     if (!node.is_group) {
       if (!node.fk_column_id || !columns.has(node.fk_column_id)) throw errors.notFound('ERR_FIELD_NOT_FOUND', `Field '${node.fk_column_id ?? ''}' not found`);
@@ -48,7 +60,7 @@ export async function createHookFilter(ports: HooksPorts, principal: Principal, 
       logical_op: node.logical_op ?? 'and', is_group: !!node.is_group, order: await nextFilterOrder(ports.db, hook.id, parentId),
     });
     if (node.is_group) groups.add(id);
-    for (const child of (node.children ?? []) as FilterBody[]) await insert(child, id);
+    for (const child of node.children ?? []) await insert(hookFilterBodySchema.parse(child), id);
     return id;
   };
   const id = await insert(body, body.fk_parent_id ?? null);

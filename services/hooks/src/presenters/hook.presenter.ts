@@ -1,11 +1,16 @@
+import { maskNotification } from './hook-secrets.mask';
 import type { HookRow } from '../repositories/hook.repository';
 import type { HookFilterRow } from '../repositories/hook-filter.repository';
 import type { HookLogRow } from '../repositories/hook-log.repository';
 
-/** A hook as the API shows it (never its secret). */
-export function presentHook(row: HookRow): Record<string, unknown> {
+/**
+ * A hook as the API shows it (never its signing secret). Callers that may not
+ * edit hooks (`canEdit: false`) see its notification with secrets masked.
+ */
+export function presentHook(row: HookRow, canEdit = true): Record<string, unknown> {
   const { secret_sealed: _secret, ...rest } = row;
-  return { ...rest, type: row.notification?.type ?? 'URL' };
+  const notification = canEdit ? row.notification : maskNotification(row.notification);
+  return { ...rest, notification, type: row.notification?.type ?? 'URL' };
 }
 
 /** A hook filter as the API shows it. */

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
-import type { BaseAction, Principal } from '@tabula/auth';
+import { resolveBaseRef, type BaseAction, type Principal } from '@tabula/auth';
 import type { MetaPorts } from '../app';
-import { findBase, type BaseRow } from '../repositories/base.repository';
+import { baseCandidates, findBase, type BaseRow } from '../repositories/base.repository';
 import { findSource, type SourceRow } from '../repositories/source.repository';
 import { findTable, type TableRow } from '../repositories/table.repository';
 import { findColumn, type ColumnRow } from '../repositories/column.repository';
@@ -11,7 +11,8 @@ import type { SourceHandle } from '../ddl/dialect';
 
 /** A base the caller may act on. */
 export async function requireBase(ports: MetaPorts, principal: Principal, ref: string, action: BaseAction): Promise<BaseRow> {
-  const base = await findBase(ports.db, ref);
+  const id = await resolveBaseRef(ports.baseAccess, principal, ref, await baseCandidates(ports.db, ref));
+  const base = await findBase(ports.db, id);
   if (!base) throw errors.notFound('ERR_BASE_NOT_FOUND', `Base '${ref}' not found`);
   await ports.baseAccess.authorize(principal, base.id, action);
   return base;

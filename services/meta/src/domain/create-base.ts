@@ -27,8 +27,9 @@ export const createBaseSchema = z.object({
   }).passthrough()).default([]),
 }).passthrough();
 
-/** Only org-level creators (and super) create bases. */
+/** Only org-level creators (and super) create bases; a base-scoped API token acts only inside its base. */
 export function assertMayCreateBase(principal: Principal): void {
+  if (principal.baseScope) throw errors.forbidden('Forbidden - a base-scoped API token acts only inside its base');
   if (!isSuper(principal) && !principal.roles.includes('org-level-creator')) {
     throw errors.forbidden(`Forbidden - role '${principal.roles.join(',') || 'none'}' may not create bases`);
   }
@@ -72,7 +73,7 @@ export async function createBase(ports: MetaPorts, principal: Principal, input: 
   if (input.external && input.sources.length === 0) throw errors.badRequest('sources is required when external is true');
   const given = input.external ? await resolveIntegrationSources(ports, principal, input.sources) : [];
   const sealed: SealedSourceConfig[] = [];
-  for (const s of given) sealed.push(await checkExternalSource(s.type, s.config, ports.platform.DATA_DIR));
+  for (const s of given) sealed.push(await checkExternalSource(s.type, s.config, { dataDir: ports.platform.DATA_DIR, allowLocal: ports.config.SVC_ALLOW_LOCAL_SOURCES }));
   const id = newId('p');
   const sources: Partial<SourceRow>[] = input.external
     ? given.map((s, i) => ({

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { Dialect, SourceHandle } from '../ddl/dialect';
 import { newId } from '../lib/ids';
 import type { ColumnRow } from '../repositories/column.repository';
 import { externalKnex, type SealedSourceConfig } from '../sources/source-registry';
 import { connectionOf, pgSchemaOf } from '../sources/external-config';
+import { assertSourceHostsAllowed, unreachable, withConnectTimeout } from '../sources/source-host.policy';
 import { introspectPg } from '../sources/pg.introspect';
 import { introspectMysql } from '../sources/mysql.introspect';
 import { introspectSqlite } from '../sources/sqlite.introspect';
@@ -13,20 +13,28 @@ import { uidtOf, type IntrospectedTable } from '../sources/type-to-uidt';
 import { uniqueName } from './name-rules';
 import { persistTable } from './persist-table';
 
+/** Where external sources may point (README: `SVC_ALLOW_LOCAL_SOURCES`). */
+export interface SourcePolicy {
+  dataDir: string;
+  allowLocal: boolean;
+}
+
 /**
- * Validates an external source's settings and checks that it answers. The
- * error names the driver's code only: driver messages can carry the user name
- * or host, and credentials must never be echoed.
+ * Validates an external source's settings, applies the host address policy
+ * and checks that it answers within a short timeout. Every connection
+ * failure gets the same message: driver codes and messages would tell a
+ * closed port from a wrong password (a port scanner) and can carry the user
+ * name or host; credentials are never echoed.
  */
-export async function checkExternalSource(type: Dialect, config: unknown, dataDir: string): Promise<SealedSourceConfig> {
-  const connection = connectionOf(type, config, dataDir);
+export async function checkExternalSource(type: Dialect, config: unknown, policy: SourcePolicy): Promise<SealedSourceConfig> {
+  const connection = withConnectTimeout(type, connectionOf(type, config, policy.dataDir));
+  await assertSourceHostsAllowed(type, connection, policy.allowLocal);
   const sealed: SealedSourceConfig = { connection, schema: type === 'pg' ? pgSchemaOf(config) : undefined };
   const knex = externalKnex(type, connection);
   try {
     await knex.raw('select 1');
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    throw errors.badRequest(`Cannot connect to the external ${type} database${typeof code === 'string' ? ` (${code})` : ''}`);
+  } catch {
+    throw unreachable(type);
   } finally {
     await knex.destroy();
   }

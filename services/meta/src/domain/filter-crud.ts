@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
+import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../app';
 import { newId } from '../lib/ids';
@@ -23,7 +24,8 @@ export const filterBodySchema = z.object({
   fk_parent_id: z.string().nullish(),
   is_group: z.boolean().optional(),
   logical_op: z.enum(['and', 'or', 'not']).nullish(),
-  children: z.array(z.lazy((): z.ZodTypeAny => filterBodySchema)).optional(),
+  /** Nested filters of a group: each is validated as a filter once the tree's depth and size are known to be within limits. */
+  children: z.array(z.unknown()).max(FILTER_LIMITS.maxStoredNodes).optional(),
 }).passthrough();
 type FilterBody = z.infer<typeof filterBodySchema>;
 
@@ -47,7 +49,7 @@ async function insertTree(trx: Knex, view: ViewRow, body: FilterBody, parentId: 
     base_id: view.base_id, comparison_op: body.comparison_op ?? null, comparison_sub_op: body.comparison_sub_op ?? null,
     value: body.value ?? null, logical_op: body.logical_op ?? 'and', is_group: !!body.is_group, order: await nextFilterOrder(trx, view.id, parentId),
   });
-  for (const child of (body.children ?? []) as FilterBody[]) await insertTree(trx, view, child, id);
+  for (const child of body.children ?? []) await insertTree(trx, view, filterBodySchema.parse(child), id);
   return id;
 }
 
@@ -63,9 +65,18 @@ export async function listFilters(ports: MetaPorts, principal: Principal, viewId
   return { list: filterTree(await listFiltersOfViews(ports.db, [view.id])) };
 }
 
-/** Creates a filter (with nested children for groups). */
+/** Groups above a filter to be created under `parentId` (walked upwards, at most one step past the limit). */
+async function depthOfParent(db: Knex, parentId: string | null | undefined): Promise<number> {
+  let depth = 0;
+  for (let id = parentId; id && depth <= FILTER_LIMITS.maxDepth; depth += 1) id = (await findFilter(db, id))?.fk_parent_id ?? null;
+  return depth;
+}
+
+/** Creates a filter (with nested children for groups); depth and size are checked before anything is saved. */
 export async function createFilter(ports: MetaPorts, principal: Principal, viewId: string, body: FilterBody) {
   const { view } = await requireView(ports, principal, viewId, 'schema.write');
+  const problem = storedFilterTreeProblem(body, await depthOfParent(ports.db, body.fk_parent_id));
+  if (problem) throw errors.badRequest(problem);
   const id = await inMetaTransaction(ports, async (trx) => {
     const created = await insertTree(trx, view, body, body.fk_parent_id ?? null);
     await enqueueViewEvent(trx, 'updated', view, principal);

@@ -1,7 +1,8 @@
 import { errors } from '@tabula/http';
 import type { BaseInfo, SourceInfo, TableContext, TableInfo, ViewInfo } from '@tabula/contracts';
 import type { MetaPorts } from '../app';
-import { findBase, type BaseRow } from '../repositories/base.repository';
+import type { BaseCandidates } from '@tabula/auth';
+import { baseCandidates, findBase, type BaseRow } from '../repositories/base.repository';
 import { findSource, type SourceRow } from '../repositories/source.repository';
 import { findTable, findTableByRef, type TableRow } from '../repositories/table.repository';
 import { findView } from '../repositories/view.repository';
@@ -43,12 +44,17 @@ function missingTable(ref: string): never {
   throw errors.notFound('ERR_TABLE_NOT_FOUND', `Table '${ref}' not found`);
 }
 
-/** `GET /internal/bases/:baseRef` */
+/** `GET /internal/bases/:baseRef/candidates`: the base with that id, else the ids of the live bases with that title. */
+export async function internalBaseCandidates(ports: MetaPorts, baseRef: string): Promise<BaseCandidates> {
+  return baseCandidates(ports.db, baseRef);
+}
+
+/** `GET /internal/bases/:baseId` (ids only: titles are resolved per caller). */
 export async function internalBase(ports: MetaPorts, baseRef: string): Promise<BaseInfo> {
   return baseInfoOf((await findBase(ports.db, baseRef)) ?? missingBase(baseRef));
 }
 
-/** `GET /internal/bases/:baseRef/tables/:tableRef` (ids, titles or physical names). */
+/** `GET /internal/bases/:baseId/tables/:tableRef` (base by id; table by id, title or physical name). */
 export async function internalTableByRef(ports: MetaPorts, baseRef: string, tableRef: string): Promise<TableContext> {
   const base = (await findBase(ports.db, baseRef)) ?? missingBase(baseRef);
   const table = (await findTableByRef(ports.db, base.id, tableRef)) ?? missingTable(tableRef);

@@ -24,12 +24,32 @@ export function tableNameOf(requested: string | undefined, title: string): strin
   return name;
 }
 
-/** A column's physical name: validated when given (after the same replacements), else generated from the title. */
+/**
+ * Names the databases keep for themselves: PostgreSQL's system columns, MySQL's
+ * `_rowid` alias and SQLite's rowid aliases. A user column with one of them
+ * cannot be created (PostgreSQL) or would shadow the row id (MySQL, SQLite).
+ */
+export const RESERVED_COLUMN_NAMES = new Set(['ctid', 'xmin', 'xmax', 'cmin', 'cmax', 'tableoid', 'oid', '_rowid', 'rowid', '_rowid_']);
+
+/** True when a physical column name is reserved by one of the supported databases (any case). */
+export function isReservedColumnName(name: string): boolean {
+  return RESERVED_COLUMN_NAMES.has(name.toLowerCase());
+}
+
+/**
+ * A column's physical name: validated when given (after the same replacements;
+ * reserved system names refused with 400), else generated from the title
+ * (a reserved result gets a `_field` suffix).
+ */
 export function columnNameOf(requested: string | undefined, title: string): string {
-  if (requested === undefined || requested === '') return identifierFrom(title, 'field');
+  if (requested === undefined || requested === '') {
+    const generated = identifierFrom(title, 'field');
+    return isReservedColumnName(generated) ? `${generated}_field` : generated;
+  }
   if (/[./\\]/.test(requested)) throw errors.badRequest(`Column name '${requested}' may not contain '.', '/' or '\\'`);
   const name = requested.replace(/[$?\s-]/g, '_');
   if (!STRICT.test(name)) throw errors.badRequest(`Column name '${requested}' may contain only letters, digits and '_' (≤ 63)`);
+  if (isReservedColumnName(name)) throw errors.badRequest(`Column name '${requested}' is reserved by the database (system column)`);
   return name;
 }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { BaseCandidates } from '@tabula/auth';
 import { metaTable } from './meta-db';
 
 /** A row of meta.bases. */
@@ -20,11 +21,17 @@ export async function insertBase(db: Knex, row: Partial<BaseRow>): Promise<void>
   await metaTable(db, 'bases').insert({ ...row, meta: row.meta ? JSON.stringify(row.meta) : null });
 }
 
-/** A live base by id, or by title when no id matches. */
-export async function findBase(db: Knex, ref: string): Promise<BaseRow | undefined> {
-  const byId = await metaTable(db, 'bases').where({ id: ref, deleted: false }).first();
-  if (byId) return byId as BaseRow;
-  return (await metaTable(db, 'bases').where({ title: ref, deleted: false }).orderBy('created_at').first()) as BaseRow | undefined;
+/** A live base by id (titles are resolved per caller: {@link baseCandidates}). */
+export async function findBase(db: Knex, id: string): Promise<BaseRow | undefined> {
+  return (await metaTable(db, 'bases').where({ id, deleted: false }).first()) as BaseRow | undefined;
+}
+
+/** The live bases a reference could mean: the one with that id, else every one with that title (any tenant). */
+export async function baseCandidates(db: Knex, ref: string): Promise<BaseCandidates> {
+  const byId = await findBase(db, ref);
+  if (byId) return { byId: byId.id, byTitle: [] };
+  const rows = (await metaTable(db, 'bases').where({ title: ref, deleted: false }).orderBy('created_at').select('id')) as { id: string }[];
+  return { byTitle: rows.map((r) => r.id) };
 }
 
 /** Every live base, ordered (the list endpoint filters by membership). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { errors } from '@tabula/http';
 import { metaTable } from './meta-db';
 
 /** A row of meta.tables. */
@@ -27,11 +28,23 @@ export async function findTable(db: Knex, id: string): Promise<TableRow | undefi
   return (await metaTable(db, 'tables').where({ id, deleted: false }).first()) as TableRow | undefined;
 }
 
-/** A live table of a base by id, title or physical name. */
+/**
+ * A live table of a base by id, title or physical name (in that order of
+ * preference). Several tables answering to the same title (or, failing that,
+ * the same physical name) is a 409 naming their ids.
+ */
 export async function findTableByRef(db: Knex, baseId: string, ref: string): Promise<TableRow | undefined> {
   const rows = (await metaTable(db, 'tables').where({ base_id: baseId, deleted: false })
     .andWhere((q) => q.where('id', ref).orWhere('title', ref).orWhere('table_name', ref))) as TableRow[];
-  return rows.find((r) => r.id === ref) ?? rows.find((r) => r.title === ref) ?? rows[0];
+  const byId = rows.find((r) => r.id === ref);
+  if (byId) return byId;
+  const byTitle = rows.filter((r) => r.title === ref);
+  const matches = byTitle.length > 0 ? byTitle : rows.filter((r) => r.table_name === ref);
+  if (matches.length > 1) {
+    const ids = matches.map((r) => r.id);
+    throw errors.conflict('ERR_TABLE_AMBIGUOUS', `Table '${ref}' matches several tables of the base (${ids.join(', ')}); use the table id`, { ids });
+  }
+  return matches[0];
 }
 
 /** The live tables of a base (optionally one source), ordered. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { inputOf, validate } from '@tabula/http';
 import { requireService } from '@tabula/auth';
 import type { MetaPorts } from '../app';
-import { internalBase, internalTable, internalTableByRef, internalView } from '../domain/internal-context';
+import { internalBase, internalBaseCandidates, internalTable, internalTableByRef, internalView } from '../domain/internal-context';
 import { ref } from './route-schemas';
 
 const base = { params: z.object({ baseRef: ref }) };
@@ -17,6 +17,9 @@ export function internalRouter(ports: MetaPorts): Router {
   router.get('/bases/:baseRef/tables/:tableRef', requireService(), validate(byRef), async (ctx) => {
     const { params } = inputOf(ctx, byRef);
     ctx.body = await internalTableByRef(ports, params.baseRef, params.tableRef);
+  });
+  router.get('/bases/:baseRef/candidates', requireService(), validate(base), async (ctx) => {
+    ctx.body = await internalBaseCandidates(ports, inputOf(ctx, base).params.baseRef);
   });
   router.get('/bases/:baseRef', requireService(), validate(base), async (ctx) => {
     ctx.body = await internalBase(ports, inputOf(ctx, base).params.baseRef);

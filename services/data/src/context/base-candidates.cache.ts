@@ -1,0 +1,42 @@
+import { AppError, errors, type ServiceClient } from '@tabula/http';
+import type { BaseCandidates } from '@tabula/auth';
+
+/**
+ * Which live bases a `{baseName}` could mean (meta `GET /internal/bases/:ref/candidates`),
+ * cached briefly per reference. The caller-specific choice among them is made
+ * by libs/auth `resolveBaseRef`; this cache holds nothing caller-specific.
+ */
+export class BaseCandidatesCache {
+  private readonly entries = new Map<string, { value: BaseCandidates; until: number }>();
+  private generation = 0;
+
+  constructor(private readonly services: ServiceClient, private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+
+  /** The candidates of a reference, from the cache or meta. */
+  async get(ref: string): Promise<BaseCandidates> {
+    const hit = this.entries.get(ref);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const generation = this.generation;
+    const value = await this.load(ref);
+    if (generation === this.generation && this.ttlMs > 0) {
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(ref, { value, until: Date.now() + this.ttlMs });
+    }
+    return value;
+  }
+
+  /** Drops every entry (a meta event may have created, renamed or deleted a base). */
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+
+  private async load(ref: string): Promise<BaseCandidates> {
+    const res = await this.services.request<BaseCandidates & { error?: string; message?: string }>('meta', {
+      method: 'GET', path: `/internal/bases/${encodeURIComponent(ref)}/candidates`,
+    });
+    if (res.status === 200) return { byId: res.body.byId, byTitle: res.body.byTitle ?? [] };
+    if (res.status >= 400 && res.status < 500) throw new AppError(res.status, res.body?.error ?? 'ERR_BAD_REQUEST', res.body?.message ?? 'Bad request');
+    throw errors.unavailable('Metadata service unavailable');
+  }
+}

@@ -1,0 +1,51 @@
+import type { Middleware } from 'koa';
+import { AppError, CidrList, clientAddressOf, errors } from '@tabula/http';
+
+const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded', 'x-real-ip'];
+
+/**
+ * Sets the client's address (`ctx.ip`) from the peer, believing forwarded
+ * headers only from a trusted proxy (`SVC_TRUSTED_PROXIES`). From anyone
+ * else they are dropped, so services behind the gateway never read a
+ * client-written `X-Forwarded-*`; the gateway writes its own.
+ */
+export function clientAddressMiddleware(trusted: CidrList): Middleware {
+  return async (ctx, next) => {
+    const headers = ctx.req.headers;
+    const peer = ctx.req.socket.remoteAddress;
+    const fromProxy = trusted.has(peer);
+    const client = clientAddressOf(peer, ctx.get('x-forwarded-for') || undefined, trusted);
+    if (!fromProxy) {
+      for (const name of FORWARDED) delete headers[name];
+      headers['x-forwarded-proto'] = (ctx.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    }
+    headers['x-forwarded-for'] = client;
+    ctx.request.ip = client;
+    await next();
+  };
+}
+
+/** A path segment that is `.` or `..`, written raw or percent-encoded (any case), or a backslash. */
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)|\\|%5c/i;
+/** `/internal` in any spelling a proxy or a service could end up routing. */
+const INTERNAL = /^\/+(internal|%69nternal)(\/|$)/i;
+
+function decodedPath(raw: string): string {
+  try { return decodeURIComponent(raw); } catch { return raw; }
+}
+
+/**
+ * Refuses paths with dot segments (raw or encoded: a proxy or URL parser
+ * would normalise them towards another route) with 400, and any public
+ * request to `/internal/...` with 404.
+ */
+export function pathGuardMiddleware(): Middleware {
+  return async (ctx, next) => {
+    const raw = (ctx.req.url ?? '/').split('?')[0];
+    if (DOT_SEGMENT.test(raw) || DOT_SEGMENT.test(decodedPath(raw))) {
+      throw new AppError(400, 'ERR_INVALID_PATH', 'Paths may not contain dot segments');
+    }
+    if (INTERNAL.test(raw) || INTERNAL.test(decodedPath(raw))) throw errors.notFound('ERR_NOT_FOUND', `Route ${ctx.method} ${ctx.path} not found`);
+    await next();
+  };
+}
