@@ -30,7 +30,7 @@ export function hasCommand(cmd: string, args: string[]): boolean {
 /** Renders the chart with values files and an optional JSON override. */
 export function render(bin: string, values: string[] = [], setJson?: string): string {
   const args = [chartDir, ...values.flatMap((v) => ['-f', path.join(root, v)]), ...(setJson ? ['--set-json', setJson] : []), '--name', 'tabula', '--namespace', 'tabula'];
-  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Parses multi-document YAML into objects. */
