@@ -5,6 +5,21 @@ import { requestContext } from './request-context';
 import { errorMiddleware, type ErrorMapper } from './error-middleware';
 import { jsonBody } from './json-body';
 import { nulGuard } from './nul-guard';
+import { AppError, errorBody } from './app-error';
+
+/**
+ * The routers' 405 (known path, other method) and 501 (unknown method) as the
+ * JSON error body every client parses; `Allow` stays as the router set it.
+ */
+function methodNotAllowedAsJson(): Middleware {
+  return async (ctx, next) => {
+    await next();
+    if ((ctx.status === 405 || ctx.status === 501) && !ctx.body) {
+      ctx.status = 405;
+      ctx.body = errorBody(new AppError(405, 'ERR_METHOD_NOT_ALLOWED', `Method ${ctx.method} is not allowed on this path`));
+    }
+  };
+}
 
 /** A readiness probe: resolves when the dependency answers, throws otherwise. */
 export type ReadinessCheck = () => Promise<unknown>;
@@ -79,6 +94,7 @@ export function createServiceApp(options: ServiceAppOptions): Koa {
     app.use(nulGuard());
   }
   for (const mw of options.middleware ?? []) app.use(mw);
+  app.use(methodNotAllowedAsJson());
   for (const router of options.routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());
