@@ -16,7 +16,7 @@ export const authConfigSchema = z.object({
   /** Longest sign-in back-off in seconds. */
   SVC_AUTH_MAX_DELAY_SECONDS: envInt(900, 1),
   /** Sign-ups allowed per client address in one window. */
-  SVC_AUTH_MAX_SIGNUPS_PER_IP: envInt(20, 1),
+  SVC_AUTH_MAX_SIGNUPS_PER_IP: envInt(500, 1),
   /** Forgot-password requests allowed per e-mail in one window. */
   SVC_AUTH_MAX_FORGOT_PER_EMAIL: envInt(5, 1),
   /** Forgot-password requests allowed per client address in one window. */

@@ -9,9 +9,16 @@ export function commentNotFound(id: string): AppError {
   return new AppError(404, 'ERR_COMMENT_NOT_FOUND', `Comment '${id}' not found`);
 }
 
-/** The table (404 when unknown) after checking the caller may perform `action` in its base (403 otherwise). */
+/**
+ * The table after checking the caller may perform `action` in its base: an
+ * unknown table and a table of a base the caller has no role in (another
+ * tenant, another base's token) are the same 404; a member whose role lacks
+ * the action gets 403.
+ */
 export async function requireTable(ports: CommentsPorts, principal: Principal, tableId: string, action: BaseAction): Promise<TableScope> {
   const table = await ports.tables.get(tableId);
+  const role = await ports.baseAccess.roleOf(principal, table.baseId);
+  if (!role) throw new AppError(404, 'ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
   await ports.baseAccess.authorize(principal, table.baseId, action);
   return table;
 }
