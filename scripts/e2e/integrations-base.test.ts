@@ -35,7 +35,8 @@ function pgOf(url: string) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack(allServices);
+  // The integration points at this machine's PostgreSQL: a private address, allowed only by the flag.
+  stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
   db = knexFactory({ client: 'pg', connection: stack.database.url, pool: { min: 0, max: 2 } });
   ext = await createTestDatabase('tabula_intbase');
   const k = knexFactory({ client: 'pg', connection: ext.url });

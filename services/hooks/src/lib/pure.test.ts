@@ -1,6 +1,6 @@
 import { filterFromRows, type ColumnMeta } from '@tabula/query';
 import { matchesFilter } from './filter-evaluator';
-import { classifyAddress, refusalOf, urlRefusal } from '@tabula/http';
+import { classifyTarget, refusalOf, urlRefusal } from '@tabula/http';
 import { newHookSecret, signWebhook, verifyWebhook, webhookHeaders } from './signature';
 import { renderRequest } from '../delivery/render-request';
 import { nextDelayMs, outcomeOf } from '../delivery/retry-policy';
@@ -50,7 +50,7 @@ describe('SSRF address check', () => {
     ['127.0.0.1', 'loopback'], ['::1', 'loopback'], ['10.1.2.3', 'private'], ['192.168.0.1', 'private'], ['fd00::1', 'private'],
     ['169.254.169.254', 'link-local'], ['fe80::1', 'link-local'], ['::ffff:127.0.0.1', 'mapped'], ['::ffff:a9fe:a9fe', 'mapped'],
     ['0.0.0.0', 'reserved'], ['8.8.8.8', 'public'], ['2606:4700::1111', 'public'],
-  ])('%s is %s', (ip, kind) => expect(classifyAddress(ip)).toBe(kind));
+  ])('%s is %s', (ip, kind) => expect(classifyTarget(ip)).toBe(kind));
   it('the flag allows loopback and private but never metadata or mapped addresses', () => {
     expect(refusalOf('127.0.0.1', true)).toBeNull();
     expect(refusalOf('10.0.0.1', true)).toBeNull();
