@@ -4,7 +4,7 @@ import type { ColumnRow } from '../repositories/column.repository';
 import type { Dialect } from '../ddl/dialect';
 
 /** colOptions of a Formula column: `formula` names fields by id (rename-proof), `formula_raw` as the user wrote it. */
-export interface FormulaOptions {
+export interface FormulaOptions extends Record<string, unknown> {
   formula: string;
   formula_raw: string;
 }
