@@ -19,3 +19,4 @@ export * from './common/error-body';
 export * from './common/paging';
 export * from './registry';
 export * from './hooks';
+export * from './data';

@@ -1,5 +1,6 @@
 import type { AnyEndpoint } from './endpoint/define-endpoint';
 import { hooksInternalEndpoints } from './hooks';
+import { dataNestedEndpoints } from './data';
 
 /**
  * Every endpoint contract of Tabula, public and internal. Each service's
@@ -9,6 +10,7 @@ import { hooksInternalEndpoints } from './hooks';
  */
 export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
   hooksInternal: hooksInternalEndpoints,
+  dataNested: dataNestedEndpoints,
 };
 
 /** All endpoints as one list. */

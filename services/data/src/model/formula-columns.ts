@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ColumnInfo, TableContext } from '@tabula/contracts';
+import { linkPlanOf } from './link-columns';
 import { compileFormula, formulaKind, isQueryError, type CompiledFormula, type Dialect, type FormulaColumn } from '@tabula/query';
 
 /** A formula column as the data service reads it: the compiled SQL, or why it cannot compile. */
@@ -43,8 +44,13 @@ export function formulaPlanOf(column: ColumnInfo): FormulaPlan | undefined {
   return plans.get(column);
 }
 
-/** The SELECT item of a column: its name, or a formula's expression under the column's alias. */
+/** The SELECT item of a column: its name, or a formula's or link's expression under the column's alias. */
 export function selectItem(db: Knex, column: ColumnInfo): string | Knex.Raw {
+  const link = linkPlanOf(column);
+  if (link) {
+    const value = column.uidt === 'Links' ? link.count! : link.values!;
+    return db.raw(`${value.sql} AS ??`, [...value.bindings, column.column_name]);
+  }
   const plan = plans.get(column);
   if (!plan) return column.column_name;
   if (!plan.compiled) return db.raw('NULL AS ??', [column.column_name]);
@@ -52,8 +58,10 @@ export function selectItem(db: Knex, column: ColumnInfo): string | Knex.Raw {
   return db.raw(`${sql} AS ??`, [...bindings, column.column_name]);
 }
 
-/** The query library's computed-column info of a formula column. */
+/** The query library's computed-column info of a formula column (or a Links column: its count). */
 export function computedOf(column: ColumnInfo) {
+  const link = linkPlanOf(column);
+  if (link) return column.uidt === 'Links' ? { expression: link.count!, kind: 'number' as const } : undefined;
   const compiled = plans.get(column)?.compiled;
   return compiled ? { expression: compiled.expression, kind: formulaKind(compiled.type) } : undefined;
 }

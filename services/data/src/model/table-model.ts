@@ -2,6 +2,7 @@ import { AppError } from '@tabula/http';
 import type { ColumnInfo, TableContext, ViewInfo } from '@tabula/contracts';
 import { isHiddenSystem, isVirtual } from './column-roles';
 import { formulaColumns } from './formula-columns';
+import { linkColumns } from './link-columns';
 
 /**
  * A table as the data service uses it: its physical columns indexed by title,
@@ -22,7 +23,7 @@ export interface TableModel {
 
 /** Builds the model of a table context (pure; cached with the context). */
 export function buildTableModel(context: TableContext): TableModel {
-  const columns = [...context.table.columns.filter((c) => !isVirtual(c)), ...formulaColumns(context)].sort((a, b) => a.order - b.order);
+  const columns = [...context.table.columns.filter((c) => !isVirtual(c)), ...formulaColumns(context), ...linkColumns(context)].sort((a, b) => a.order - b.order);
   const byKey = new Map<string, ColumnInfo>();
   // Ids first, then names, then titles: a title wins when a name collides with another column's title.
   for (const c of columns) byKey.set(c.id, c);

@@ -3,6 +3,7 @@ import { parseInstant, utcText } from '../values/date.coercers';
 import { isCreatedAt, isUpdatedAt } from '../model/column-roles';
 import { presentFormulaValue } from '@tabula/query';
 import { formulaPlanOf } from '../model/formula-columns';
+import { linkPlanOf } from '../model/link-columns';
 
 /** A record as the API returns it: column title → formatted value. */
 export type ApiRecord = Record<string, unknown>;
@@ -38,6 +39,8 @@ const asNumber = (value: unknown): unknown => {
 
 /** The formatter of non-null values of a column, chosen once per column (list pages format thousands of values). */
 function formatOf(column: ColumnInfo): Format {
+  const link = linkPlanOf(column);
+  if (link) return column.uidt === 'Links' ? asNumber : (v) => parseJson(v, false);
   const formula = formulaPlanOf(column);
   if (formula) return (v) => (formula.compiled ? presentFormulaValue(formula.compiled.type, v) : null);
   if (column.uidt === 'DateTime' || isCreatedAt(column) || isUpdatedAt(column)) return presentDateTime;

@@ -1,0 +1,6 @@
+import { nestedAdd, nestedExcludedList, nestedList, nestedRemove } from './nested-records';
+
+export { nestedAdd, nestedExcludedList, nestedList, nestedRemove } from './nested-records';
+
+/** The data service's nested record (link) endpoints. */
+export const dataNestedEndpoints = { nestedList, nestedExcludedList, nestedAdd, nestedRemove };

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+import { Api } from 'nocodb-sdk';
+import { backendUrl, createTestDatabase, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
+import { allServices } from '../services';
+
+let stack: TestStack;
+let token: string;
+const cleanups: (() => Promise<void>)[] = [];
+
+async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${stack.url}${path}`, {
+    method, headers: { 'content-type': 'application/json', 'xc-auth': token }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+function pgConnection(url: string) {
+  const u = new URL(url);
+  return { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: u.pathname.slice(1) };
+}
+
+/** How a base of each source variant is created. */
+const variants: { name: string; body: () => Promise<Record<string, unknown> | undefined> }[] = [
+  { name: 'default source', body: async () => ({}) },
+  {
+    name: 'external PostgreSQL', body: async () => {
+      const db: TestDatabase = await createTestDatabase('tabula_rel');
+      cleanups.push(() => db.drop());
+      return { external: true, sources: [{ type: 'pg', config: { client: 'pg', connection: pgConnection(db.url) } }] };
+    },
+  },
+  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `rel-${randomBytes(3).toString('hex')}.db` } } }] }) },
+  {
+    name: 'external MariaDB', body: async () => {
+      const admin = backendUrl('mysql');
+      if (!admin) return undefined;
+      const database = `tabula_rel_${randomBytes(4).toString('hex')}`;
+      const k = knexFactory({ client: 'mysql2', connection: admin });
+      await k.raw('CREATE DATABASE ??', [database]);
+      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
+      const u = new URL(admin);
+      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
+        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
+      } } }] };
+    },
+  },
+];
+
+beforeAll(async () => {
+  stack = await startTestStack(allServices);
+  const signup = await fetch(`${stack.url}/api/v1/auth/user/signup`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'relations-e2e@example.com', password: 'Password123!' }),
+  });
+  token = ((await signup.json()) as { token: string }).token;
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  for (const c of cleanups) await c().catch(() => undefined);
+});
+
+const titles = (list: { Name?: string; Title?: string }[]) => list.map((r) => r.Name ?? r.Title).sort();
+
+describe.each(variants)('relations on $name', ({ name, body }) => {
+  let api: Api<unknown>;
+  let baseId: string;
+  let authors: string;
+  let books: string;
+  let tags: string;
+  let skip = false;
+
+  beforeAll(async () => {
+    api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
+    const extra = await body();
+    if (!extra) { skip = true; return; }
+    baseId = (await raw('POST', '/api/v1/db/meta/projects', { title: `Rel ${name}`, ...extra })).body.id;
+    const table = async (title: string) => (await api.dbTable.create(baseId, {
+      title, table_name: title.toLowerCase(),
+      columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'name', title: 'Name', uidt: 'SingleLineText' }],
+    } as never)).id as string;
+    [authors, books, tags] = [await table('Authors'), await table('Books'), await table('Tags')];
+    await api.dbTableRow.bulkCreate('noco', baseId, 'Authors', [{ Name: 'Ann' }, { Name: 'Bob' }]);
+    await api.dbTableRow.bulkCreate('noco', baseId, 'Books', [{ Name: 'B1' }, { Name: 'B2' }, { Name: 'B3' }]);
+    await api.dbTableRow.bulkCreate('noco', baseId, 'Tags', [{ Name: 'red' }, { Name: 'blue' }]);
+  }, 120_000);
+
+  it('creates hm, mm and oo links with their reverse columns and NocoDB colOptions', async () => {
+    if (skip) return;
+    const hm = await api.dbTableColumn.create(authors, { title: 'Books', uidt: 'Links', parentId: authors, childId: books, type: 'hm' } as never) as any;
+    expect(hm.colOptions).toMatchObject({ type: 'hm', fk_related_model_id: books });
+    const mm = await api.dbTableColumn.create(books, { title: 'Tags', uidt: 'LinkToAnotherRecord', parentId: books, childId: tags, type: 'mm' } as never) as any;
+    expect(mm.colOptions).toMatchObject({ type: 'mm', fk_related_model_id: tags });
+    expect(mm.colOptions.fk_mm_model_id).toBeTruthy();
+    const bookMeta = (await raw('GET', `/api/v1/db/meta/tables/${books}`)).body;
+    const reverse = bookMeta.columns.find((c: any) => c.colOptions?.type === 'bt');
+    expect(reverse.colOptions).toMatchObject({ fk_related_model_id: authors, fk_child_column_id: hm.colOptions.fk_child_column_id });
+    const fk = bookMeta.columns.find((c: any) => c.id === hm.colOptions.fk_child_column_id);
+    expect(fk).toMatchObject({ uidt: 'ForeignKey', system: true });
+    const oo = await raw('POST', `/api/v1/db/meta/tables/${tags}/columns`, { title: 'Owner', uidt: 'LinkToAnotherRecord', parentId: tags, childId: authors, type: 'oo' });
+    expect(oo.status).toBe(200);
+  });
+
+  it('links, lists nested and excluded records, shows link values in lists, and unlinks', async () => {
+    if (skip) return;
+    expect(await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', 1, 'hm', 'Books', 1)).toBeTruthy();
+    await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', 1, 'hm', 'Books', 2);
+    await api.dbTableRow.nestedAdd('noco', baseId, 'Books', 1, 'mm', 'Tags', 2);
+    const nested = await api.dbTableRow.nestedList('noco', baseId, 'Authors', 1, 'hm', 'Books', {}) as any;
+    expect(titles(nested.list)).toEqual(['B1', 'B2']);
+    expect(nested.pageInfo.totalRows).toBe(2);
+    const excluded = await api.dbTableRow.nestedChildrenExcludedList('noco', baseId, 'Authors', 1, 'hm', 'Books', {}) as any;
+    expect(titles(excluded.list)).toEqual(['B3']);
+    const mmList = await api.dbTableRow.nestedList('noco', baseId, 'Books', 1, 'mm', 'Tags', {}) as any;
+    expect(titles(mmList.list)).toEqual(['blue']);
+    const authorsPage = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?sort=-Books`)).body;
+    expect(authorsPage.list.map((r: any) => [r.Name, r.Books])).toEqual([['Ann', 2], ['Bob', 0]]);
+    const booksPage = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Books?sort=Id`)).body;
+    expect(booksPage.list[0].Tags).toEqual([{ Id: 2, Name: 'blue' }]);
+    const counted = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?where=${encodeURIComponent('(Books,gt,1)')}`)).body;
+    expect(counted.list.map((r: any) => r.Name)).toEqual(['Ann']);
+    await api.dbTableRow.nestedRemove('noco', baseId, 'Authors', 1, 'hm', 'Books', 2);
+    const after = await api.dbTableRow.nestedList('noco', baseId, 'Authors', 1, 'hm', 'Books', {}) as any;
+    expect(titles(after.list)).toEqual(['B1']);
+  });
+
+  it('refuses bad link input', async () => {
+    if (skip) return;
+    const col = (b: unknown) => raw('POST', `/api/v1/db/meta/tables/${authors}/columns`, b);
+    expect((await col({ title: 'X', uidt: 'Links', parentId: authors, childId: books, type: 'xx' })).status).toBe(400);
+    const other = (await raw('POST', '/api/v1/db/meta/projects', { title: `Other ${name}` })).body.id;
+    const foreign = (await api.dbTable.create(other, { title: 'F', table_name: 'f', columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }] } as never)).id;
+    const cross = await col({ title: 'X', uidt: 'Links', parentId: authors, childId: foreign, type: 'hm' });
+    expect([cross.status, cross.body.msg]).toEqual([400, expect.stringMatching(/across bases/)]);
+    const missing = await raw('POST', `/api/v1/db/data/noco/${baseId}/Authors/1/hm/Books/999`);
+    expect(missing.status).toBe(404);
+    const notLinked = await raw('DELETE', `/api/v1/db/data/noco/${baseId}/Authors/2/hm/Books/3`);
+    expect(notLinked.status).toBe(400);
+  });
+
+  it('deleting a link column drops its reverse and foreign key; deleting a linked table drops its links', async () => {
+    if (skip) return;
+    const meta = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body;
+    const link = meta.columns.find((c: any) => c.title === 'Books');
+    expect((await raw('DELETE', `/api/v1/db/meta/columns/${link.id}`)).status).toBe(200);
+    const bookMeta = (await raw('GET', `/api/v1/db/meta/tables/${books}`)).body;
+    expect(bookMeta.columns.filter((c: any) => c.uidt === 'ForeignKey' || c.colOptions?.type === 'bt')).toEqual([]);
+    expect((await raw('DELETE', `/api/v1/db/meta/tables/${tags}`)).status).toBe(200);
+    const after = (await raw('GET', `/api/v1/db/meta/tables/${books}`)).body;
+    expect(after.columns.filter((c: any) => ['Links', 'LinkToAnotherRecord'].includes(c.uidt))).toEqual([]);
+    expect((await raw('GET', `/api/v1/db/data/noco/${baseId}/Books`)).status).toBe(200);
+  });
+});
