@@ -103,9 +103,9 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
 
   it('links, lists nested and excluded records, shows link values in lists, and unlinks', async () => {
     if (skip) return;
-    expect(await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', 1, 'hm', 'Books', 1)).toBeTruthy();
-    await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', 1, 'hm', 'Books', 2);
-    await api.dbTableRow.nestedAdd('noco', baseId, 'Books', 1, 'mm', 'Tags', 2);
+    expect(await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', '1', 'hm', 'Books', '1')).toBeTruthy();
+    await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', '1', 'hm', 'Books', '2');
+    await api.dbTableRow.nestedAdd('noco', baseId, 'Books', '1', 'mm', 'Tags', '2');
     const nested = await api.dbTableRow.nestedList('noco', baseId, 'Authors', 1, 'hm', 'Books', {}) as any;
     expect(titles(nested.list)).toEqual(['B1', 'B2']);
     expect(nested.pageInfo.totalRows).toBe(2);
@@ -119,7 +119,7 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect(booksPage.list[0].Tags).toEqual([{ Id: 2, Name: 'blue' }]);
     const counted = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?where=${encodeURIComponent('(Books,gt,1)')}`)).body;
     expect(counted.list.map((r: any) => r.Name)).toEqual(['Ann']);
-    await api.dbTableRow.nestedRemove('noco', baseId, 'Authors', 1, 'hm', 'Books', 2);
+    await api.dbTableRow.nestedRemove('noco', baseId, 'Authors', '1', 'hm', 'Books', '2');
     const after = await api.dbTableRow.nestedList('noco', baseId, 'Authors', 1, 'hm', 'Books', {}) as any;
     expect(titles(after.list)).toEqual(['B1']);
   });

@@ -113,7 +113,9 @@ export function linkValuesExpression(plan: LinkPlan, context: TableContext, sche
   const dialect = dialectOf(context);
   const from = relatedFrom(plan, schema);
   const { pk, pv } = plan.related;
-  const pairs = pk.id === pv.id ? '?, ??' : '?, ??, ?, ??';
+  // PostgreSQL cannot infer the type of a bound key name inside json_build_object.
+  const key = dialect === 'pg' ? 'CAST(? AS TEXT)' : '?';
+  const pairs = pk.id === pv.id ? `${key}, ??` : `${key}, ??, ${key}, ??`;
   const pairBindings = pk.id === pv.id ? [pk.title, `__nc_r.${pk.column_name}`] : [pk.title, `__nc_r.${pk.column_name}`, pv.title, `__nc_r.${pv.column_name}`];
   const object = dialect === 'pg' ? `json_build_object(${pairs})` : dialect === 'mysql2' ? `JSON_OBJECT(${pairs})` : `json_object(${pairs})`;
   if (!plan.many) return new Fragment(`(SELECT ${object} FROM ${from.sql} LIMIT 1)`, [...pairBindings, ...from.bindings]);

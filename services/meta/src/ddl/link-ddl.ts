@@ -75,7 +75,7 @@ export async function createJunctionTable(
       t.foreign(side.fk.columnName, `fk_${side.fk.columnId}`).references(side.parent.pkName)
         .inTable(qualified(source, side.parent.tableName)).onDelete('CASCADE');
     });
-    t.primary(sides.map((s) => s.fk.columnName), { constraintName: `pk_${sides[0].fk.columnId}` });
+    t.primary(sides.map((s) => s.fk.columnName), `pk_${sides[0].fk.columnId}`);
     t.index([sides[1].fk.columnName], `ix_${sides[1].fk.columnId}`);
   });
 }
