@@ -124,6 +124,18 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect(titles(after.list)).toEqual(['B1']);
   });
 
+  it('sets links from record create/update bodies in the same transaction', async () => {
+    if (skip) return;
+    const created = await api.dbTableRow.create('noco', baseId, 'Authors', { Name: 'Cy', Books: [3, { Id: 2 }] }) as any;
+    expect(created.Books).toBe(2);
+    const updated = await api.dbTableRow.update('noco', baseId, 'Authors', created.Id, { Books: [3] }) as any;
+    expect(updated.Books).toBe(1);
+    const bad = await raw('POST', `/api/v1/db/data/noco/${baseId}/Authors`, { Name: 'Dee', Books: [999] });
+    expect(bad.status).toBe(404);
+    const none = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?where=${encodeURIComponent('(Name,eq,Dee)')}`)).body;
+    expect(none.list).toEqual([]);
+  });
+
   it('refuses bad link input', async () => {
     if (skip) return;
     const col = (b: unknown) => raw('POST', `/api/v1/db/meta/tables/${authors}/columns`, b);

@@ -11,6 +11,8 @@ import { checkBulkSize } from './bulk-limits';
 import type { DataPorts } from '../app';
 import type { TableHandle } from '../context/table-handle';
 import { formulaPlanOf } from '../model/formula-columns';
+import { linkPlanOf } from '../model/link-columns';
+import { applyLinkFields, linkFieldsOf } from './link-fields';
 
 /** Options of {@link insertRecords}. */
 export interface InsertOptions {
@@ -26,7 +28,7 @@ export interface InsertOptions {
  * on pg/sqlite; re-read on mysql) and enqueues one `records.after.insert` event.
  */
 function hasFormulas(model: TableHandle['model']): boolean {
-  return model.outputColumns.some((c) => formulaPlanOf(c));
+  return model.outputColumns.some((c) => formulaPlanOf(c) || linkPlanOf(c));
 }
 
 export async function insertRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<ApiRecord[]> {
@@ -35,11 +37,15 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
   const rows = prepareRows(handle, bodies, { mode: 'insert', userId: userIdOf(principal) }, options.bulk);
   if (!rows.length) return [];
   const op = options.bulk ? 'bulkInsert' : 'insert';
+  const links = bodies.map((b) => linkFieldsOf(handle, b));
   return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
     await checkUnique(trx, handle, rows, [], options.bulk);
     await assignOrder(trx, handle, rows, options.before);
     const stored = await insertRows(trx, handle, rows, handle.model.outputColumns);
-    // Formula values are computed by SELECT: re-read when the table has any (no RETURNING for them).
+    for (const [i, fields] of links.entries()) {
+      if (fields.length) await applyLinkFields(ports, trx, Object.values(keyOf(handle, stored[i]))[0], fields, false);
+    }
+    // Formula and link values are computed by SELECT: re-read when the table has any (no RETURNING for them).
     const records = handle.source.dialect === 'mysql2' || hasFormulas(handle.model)
       ? await readBack(trx, handle, stored.map((r) => keyOf(handle, r)))
       : stored.map((r) => presentRecord(handle.model.outputColumns, r));

@@ -49,7 +49,7 @@ export interface LinkRequest {
 export async function linkRequestOf(trx: Knex, table: TableRow, body: Record<string, unknown>): Promise<LinkRequest> {
   const options = (body.colOptions ?? {}) as Record<string, unknown>;
   const type = body.type ?? options.type;
-  if (!['hm', 'bt', 'mm', 'oo'].includes(String(type))) throw errors.badRequest(`Link type must be one of hm, bt, mm, oo (got '${String(type)}')`);
+  if (!['hm', 'bt', 'mm', 'oo'].includes(String(type))) throw errors.badRequest(`${String(body.uidt)} column: link type must be one of hm, bt, mm, oo (got '${String(type)}')`);
   const parentId = body.parentId ?? table.id;
   if (parentId !== table.id) throw errors.badRequest('parentId must be the table the link column is added to');
   const childId = body.childId ?? options.fk_related_model_id;
