@@ -136,6 +136,34 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect(none.list).toEqual([]);
   });
 
+  it('computes Lookup and Rollup columns (filterable, sortable, usable in formulas) and refuses bad ones', async () => {
+    if (skip) return;
+    const authorsMeta = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body;
+    const booksMeta = (await raw('GET', `/api/v1/db/meta/tables/${books}`)).body;
+    const link = authorsMeta.columns.find((c: any) => c.title === 'Books');
+    const authorOfBook = booksMeta.columns.find((c: any) => c.colOptions?.type === 'bt');
+    const pages = await raw('POST', `/api/v1/db/meta/tables/${books}/columns`, { title: 'Pages', uidt: 'Number' });
+    for (const [id, n] of [[1, 100], [2, 200], [3, 300]]) await api.dbTableRow.update('noco', baseId, 'Books', id, { Pages: n });
+    const nameOf = (meta: any) => meta.columns.find((c: any) => c.title === 'Name').id;
+    const col = (table: string, b: unknown) => raw('POST', `/api/v1/db/meta/tables/${table}/columns`, b);
+    expect((await col(authors, { title: 'Total', uidt: 'Rollup', fk_relation_column_id: link.id, fk_rollup_column_id: pages.body.id, rollup_function: 'sum' })).status).toBe(200);
+    expect((await col(authors, { title: 'Titles', uidt: 'Lookup', colOptions: { fk_relation_column_id: link.id, fk_lookup_column_id: nameOf(booksMeta) } })).status).toBe(200);
+    expect((await col(books, { title: 'Writer', uidt: 'Lookup', fk_relation_column_id: authorOfBook.id, fk_lookup_column_id: nameOf(authorsMeta) })).status).toBe(200);
+    expect((await col(authors, { title: 'Double', uidt: 'Formula', formula_raw: '{Total} * 2' })).status).toBe(200);
+    const page = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?sort=Id`)).body.list;
+    expect(page.map((r: any) => [r.Name, r.Total, r.Titles, r.Double])).toEqual([['Ann', 100, ['B1'], 200], ['Bob', null, [], null], ['Cy', 300, ['B3'], 600]]);
+    const big = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?where=${encodeURIComponent('(Total,gt,150)')}`)).body.list;
+    expect(big.map((r: any) => r.Name)).toEqual(['Cy']);
+    const byWriter = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Books?sort=-Writer&where=${encodeURIComponent('(Writer,isnot,null)')}`)).body.list;
+    expect(byWriter.map((r: any) => [r.Name, r.Writer])).toEqual([['B3', 'Cy'], ['B1', 'Ann']]);
+    const bad = [
+      { title: 'R1', uidt: 'Rollup', fk_relation_column_id: link.id, fk_rollup_column_id: nameOf(booksMeta), rollup_function: 'sum' },
+      { title: 'R2', uidt: 'Rollup', fk_relation_column_id: link.id, fk_rollup_column_id: pages.body.id, rollup_function: 'median' },
+      { title: 'R3', uidt: 'Lookup', fk_relation_column_id: nameOf(authorsMeta), fk_lookup_column_id: nameOf(booksMeta) },
+    ];
+    for (const b of bad) expect([b.title, (await col(authors, b)).status]).toEqual([b.title, 400]);
+  });
+
   it('refuses bad link input', async () => {
     if (skip) return;
     const col = (b: unknown) => raw('POST', `/api/v1/db/meta/tables/${authors}/columns`, b);

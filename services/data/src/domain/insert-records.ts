@@ -12,6 +12,7 @@ import type { DataPorts } from '../app';
 import type { TableHandle } from '../context/table-handle';
 import { formulaPlanOf } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
+import { relationPlanOf } from '../model/relation-columns';
 import { applyLinkFields, linkFieldsOf } from './link-fields';
 
 /** Options of {@link insertRecords}. */
@@ -28,7 +29,7 @@ export interface InsertOptions {
  * on pg/sqlite; re-read on mysql) and enqueues one `records.after.insert` event.
  */
 function hasFormulas(model: TableHandle['model']): boolean {
-  return model.outputColumns.some((c) => formulaPlanOf(c) || linkPlanOf(c));
+  return model.outputColumns.some((c) => formulaPlanOf(c) || linkPlanOf(c) || relationPlanOf(c));
 }
 
 export async function insertRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<ApiRecord[]> {

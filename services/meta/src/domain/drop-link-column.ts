@@ -58,12 +58,22 @@ export async function dropLinkIn(ddl: SourceHandle, trx: Knex, column: ColumnRow
   const columns = await relationColumns(trx, column);
   await refuseIfUsed(trx, columns);
   const link = linkOf(column);
+  for (const c of await dependentsOf(trx, column.base_id, columns.map((x) => x.id), 'fk_relation_column_id')) {
+    await deleteRow(trx, c.id);
+    await enqueueColumnEvent(trx, 'deleted', c, principal);
+  }
   for (const c of columns) {
     await deleteRow(trx, c.id);
     await enqueueColumnEvent(trx, 'deleted', c, principal);
   }
   if (link.type === 'mm' && link.fk_mm_model_id) await dropJunction(ddl, trx, link.fk_mm_model_id, principal);
   else await dropKeyColumn(ddl, trx, link.fk_child_column_id, principal);
+}
+
+/** Lookup/Rollup columns of a base whose colOptions name one of the columns under `key`. */
+export async function dependentsOf(trx: Knex, baseId: string, ids: string[], key: string): Promise<ColumnRow[]> {
+  const rows = (await metaTable(trx, 'columns').where({ base_id: baseId }).whereIn('uidt', ['Lookup', 'Rollup'])) as ColumnRow[];
+  return rows.filter((c) => ids.includes(String((c.col_options ?? {})[key])));
 }
 
 /** Refuses to delete a junction table on its own (its link columns would dangle). */
