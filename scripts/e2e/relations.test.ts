@@ -117,6 +117,10 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect(authorsPage.list.map((r: any) => [r.Name, r.Books])).toEqual([['Ann', 2], ['Bob', 0]]);
     const booksPage = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Books?sort=Id`)).body;
     expect(booksPage.list[0].Tags).toEqual([{ Id: 2, Name: 'blue' }]);
+    const byTagCount = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Books?sort=${encodeURIComponent('~-Tags')}`)).body;
+    expect(byTagCount.list[0].Name).toBe('B1');
+    const fewestFirst = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Books?sort=${encodeURIComponent('~+Tags')}`)).body;
+    expect(fewestFirst.list.map((r: any) => r.Name)).toEqual(['B2', 'B3', 'B1']);
     const counted = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?where=${encodeURIComponent('(Books,gt,1)')}`)).body;
     expect(counted.list.map((r: any) => r.Name)).toEqual(['Ann']);
     await api.dbTableRow.nestedRemove('noco', baseId, 'Authors', '1', 'hm', 'Books', '2');
