@@ -97,14 +97,34 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect(reverse.colOptions).toMatchObject({ fk_related_model_id: authors, fk_child_column_id: hm.colOptions.fk_child_column_id });
     const fk = bookMeta.columns.find((c: any) => c.id === hm.colOptions.fk_child_column_id);
     expect(fk).toMatchObject({ uidt: 'ForeignKey', system: true });
-    const oo = await raw('POST', `/api/v1/db/meta/tables/${tags}/columns`, { title: 'Owner', uidt: 'LinkToAnotherRecord', parentId: tags, childId: authors, type: 'oo' });
-    expect(oo.status).toBe(200);
+    const oo = await api.dbTableColumn.create(tags, { title: 'Owner', uidt: 'LinkToAnotherRecord', parentId: tags, childId: authors, type: 'oo' } as never) as any;
+    expect(oo.colOptions).toMatchObject({ type: 'oo', fk_related_model_id: authors });
+    const ownerKey = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body.columns.find((c: any) => c.id === oo.colOptions.fk_child_column_id);
+    expect(ownerKey).toMatchObject({ uidt: 'ForeignKey', unique: true });
+    const bt = await api.dbTableColumn.create(tags, { title: 'Book', uidt: 'LinkToAnotherRecord', parentId: tags, childId: books, type: 'bt' } as never) as any;
+    expect(bt.colOptions).toMatchObject({ type: 'bt', fk_related_model_id: books });
+    const tagMeta = (await raw('GET', `/api/v1/db/meta/tables/${tags}`)).body;
+    expect(tagMeta.columns.find((c: any) => c.id === bt.colOptions.fk_child_column_id)).toMatchObject({ uidt: 'ForeignKey', system: true });
+    await api.dbTableRow.nestedAdd('noco', baseId, 'Tags', '1', 'bt', 'Book', '3');
+    const tagPage = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Tags?sort=Id`)).body.list;
+    expect(tagPage.map((r: any) => r.Book)).toEqual([{ Id: 3, Name: 'B3' }, null]);
   });
 
   it('links, lists nested and excluded records, shows link values in lists, and unlinks', async () => {
     if (skip) return;
+    const events = async () => {
+      const k = knexFactory({ client: 'pg', connection: stack.database.url });
+      try {
+        return (await k.withSchema('data').from('outbox').whereIn('key', [authors, books]).where('type', 'like', '%update%').select('key')).map((r) => r.key as string);
+      } finally { await k.destroy(); }
+    };
+    const before = await events();
     expect(await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', '1', 'hm', 'Books', '1')).toBeTruthy();
     await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', '1', 'hm', 'Books', '2');
+    // Each link is an update event of both records, through the outbox (so hooks of both tables fire).
+    const after = await events();
+    expect(after.filter((k) => k === authors).length - before.filter((k) => k === authors).length).toBe(2);
+    expect(after.filter((k) => k === books).length - before.filter((k) => k === books).length).toBe(2);
     await api.dbTableRow.nestedAdd('noco', baseId, 'Books', '1', 'mm', 'Tags', '2');
     const nested = await api.dbTableRow.nestedList('noco', baseId, 'Authors', 1, 'hm', 'Books', {}) as any;
     expect(titles(nested.list)).toEqual(['B1', 'B2']);
@@ -124,8 +144,8 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     const counted = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?where=${encodeURIComponent('(Books,gt,1)')}`)).body;
     expect(counted.list.map((r: any) => r.Name)).toEqual(['Ann']);
     await api.dbTableRow.nestedRemove('noco', baseId, 'Authors', '1', 'hm', 'Books', '2');
-    const after = await api.dbTableRow.nestedList('noco', baseId, 'Authors', 1, 'hm', 'Books', {}) as any;
-    expect(titles(after.list)).toEqual(['B1']);
+    const remaining = await api.dbTableRow.nestedList('noco', baseId, 'Authors', 1, 'hm', 'Books', {}) as any;
+    expect(titles(remaining.list)).toEqual(['B1']);
   });
 
   it('sets links from record create/update bodies in the same transaction', async () => {
