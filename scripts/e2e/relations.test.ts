@@ -200,6 +200,14 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect(missing.status).toBe(404);
     const notLinked = await raw('DELETE', `/api/v1/db/data/noco/${baseId}/Authors/2/hm/Books/3`);
     expect(notLinked.status).toBe(400);
+    const notes = (await api.dbTable.create(baseId, { title: 'Notes', table_name: 'notes', columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'body', title: 'Body', uidt: 'SingleLineText' }] } as never)).id as string;
+    await api.dbTableColumn.create(notes, { title: 'Author', uidt: 'LinkToAnotherRecord', parentId: notes, childId: authors, type: 'bt', rqd: true } as never);
+    const orphan = await raw('POST', `/api/v1/db/data/noco/${baseId}/Notes`, { Body: 'x' });
+    expect([orphan.status, orphan.body.error]).toEqual([422, 'ERR_REQUIRED_FIELD_MISSING']);
+    const note = await raw('POST', `/api/v1/db/data/noco/${baseId}/Notes`, { Body: 'y', Author: { Id: 1 } });
+    expect([note.status, note.body.Author]).toEqual([200, { Id: 1, Name: 'Ann' }]);
+    expect((await raw('POST', `/api/v1/db/data/noco/${baseId}/Authors/1/hm/Nope/1`)).status).toBe(404);
+    expect((await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors/1/xx/Books`)).status).toBe(400);
   });
 
   it('deleting a link column drops its reverse and foreign key; deleting a linked table drops its links', async () => {

@@ -13,7 +13,8 @@ import type { TableHandle } from '../context/table-handle';
 import { formulaPlanOf } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
 import { relationPlanOf } from '../model/relation-columns';
-import { applyLinkFields, linkFieldsOf } from './link-fields';
+import { applyLinkFields, checkRequiredLinks, linkFieldsOf } from './link-fields';
+import { atIndex } from '../values/value-errors';
 
 /** Options of {@link insertRecords}. */
 export interface InsertOptions {
@@ -38,7 +39,11 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
   const rows = prepareRows(handle, bodies, { mode: 'insert', userId: userIdOf(principal) }, options.bulk);
   if (!rows.length) return [];
   const op = options.bulk ? 'bulkInsert' : 'insert';
-  const links = bodies.map((b) => linkFieldsOf(handle, b));
+  const links = bodies.map((b, i) => {
+    const fields = linkFieldsOf(handle, b);
+    try { checkRequiredLinks(handle, fields); } catch (err) { throw options.bulk ? atIndex(err, i) : err; }
+    return fields;
+  });
   return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
     await checkUnique(trx, handle, rows, [], options.bulk);
     await assignOrder(trx, handle, rows, options.before);

@@ -2,6 +2,7 @@ import { AppError } from '@tabula/http';
 import type { TableHandle } from '../context/table-handle';
 import { linkPlanOf } from '../model/link-columns';
 import { recordNotFound } from '../model/row-id';
+import { requiredMissing } from '../values/value-errors';
 import { selectByKeys, tableOf, type Db } from '../repositories/records.repository';
 import { keyIn, type OpenLink } from './link-scope';
 import { writeLink } from './link-records';
@@ -36,6 +37,14 @@ export function linkFieldsOf(handle: TableHandle, body: unknown): LinkFields[] {
     out.push({ link: { handle, column, plan }, refs: items.map((item) => refOf(item, plan.related.pk.title, column.title)) });
   }
   return out;
+}
+
+/** 422 when an insert body leaves a required bt link out (before anything is written). */
+export function checkRequiredLinks(handle: TableHandle, fields: LinkFields[]): void {
+  for (const column of handle.model.columns) {
+    const plan = linkPlanOf(column);
+    if (plan?.required && !fields.some((f) => f.link.column === column && f.refs.length)) throw requiredMissing(column.title);
+  }
 }
 
 async function clearLinks(trx: Db, link: OpenLink, row: Value): Promise<void> {

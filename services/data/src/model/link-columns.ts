@@ -21,6 +21,8 @@ export interface LinkPlan {
   fkHere: boolean;
   /** mm: junction table and its columns referencing this table / the related table. */
   junction?: { name: string; self: string; other: string };
+  /** A required bt link: an insert must name the related record. */
+  required?: boolean;
   /** The number of linked records (a correlated subquery). */
   count?: Fragment;
   /** The linked records' key and primary value as JSON (a correlated subquery). */
@@ -74,6 +76,7 @@ export function linkColumns(context: TableContext): ColumnInfo[] {
     const plan = planOf(context, c);
     if (!plan) return [];
     const column: ColumnInfo = { ...c, column_name: `__nc_link_${c.id}`, rqd: false, unique: false, pk: false, ai: false };
+    plan.required = c.rqd && plan.fkHere;
     plan.count = linkCountExpression(plan, context.source.schema);
     plan.values = linkValuesExpression(plan, context, context.source.schema);
     plans.set(column, plan);

@@ -109,6 +109,8 @@ export async function addLinkColumnIn(ddl: SourceHandle, trx: Knex, table: Table
   const other = related.id === table.id ? self : await sideOf(trx, related);
   const [mine, theirs] = await relationOptions(ddl, trx, type, self, other, principal);
   const column = linkColumnRow(table, fields.uidt, fields.title, nextOrder(self.columns), mine, (fields.meta as ColumnRow['meta']) ?? null);
+  // A required link makes sense where the key is this table's own column (bt, the child side of oo).
+  column.rqd = !!fields.rqd && type === 'bt';
   self.columns.push(column);
   const reverseTitle = freeTitle(type === 'hm' || type === 'oo' ? table.title : `${table.title}List`, other.columns);
   const reverse = linkColumnRow(related, fields.uidt, reverseTitle, nextOrder(other.columns), theirs, type === 'oo' ? { bt: true } : null);
