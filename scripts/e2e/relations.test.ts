@@ -210,6 +210,18 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect((await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors/1/xx/Books`)).status).toBe(400);
   });
 
+  it('renames a link column keeping its relation, refuses type changes, duplicates a linked table without its relations', async () => {
+    if (skip) return;
+    const meta = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body;
+    const link = meta.columns.find((c: any) => c.title === 'Books');
+    const renamed = await raw('PATCH', `/api/v1/db/meta/columns/${link.id}`, { title: 'Works' });
+    expect([renamed.status, renamed.body.colOptions]).toEqual([200, link.colOptions]);
+    expect((await raw('PATCH', `/api/v1/db/meta/columns/${link.id}`, { title: 'Books' })).status).toBe(200);
+    expect((await raw('PATCH', `/api/v1/db/meta/columns/${link.id}`, { uidt: 'SingleLineText' })).status).toBe(400);
+    const copy = await raw('POST', `/api/v1/db/meta/duplicate/${baseId}/table/${books}`, {});
+    expect(copy.status).toBeLessThan(300);
+  });
+
   it('deleting a link column drops its reverse and foreign key; deleting a linked table drops its links', async () => {
     if (skip) return;
     const meta = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body;
