@@ -208,6 +208,11 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect([note.status, note.body.Author]).toEqual([200, { Id: 1, Name: 'Ann' }]);
     expect((await raw('POST', `/api/v1/db/data/noco/${baseId}/Authors/1/hm/Nope/1`)).status).toBe(404);
     expect((await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors/1/xx/Books`)).status).toBe(400);
+    // Deleting a record leaves its former links empty (constraints; on SQLite the data service clears them).
+    const temp = await api.dbTableRow.create('noco', baseId, 'Authors', { Name: 'Tmp', Books: [2] }) as any;
+    await api.dbTableRow.delete('noco', baseId, 'Authors', temp.Id);
+    const next = await api.dbTableRow.create('noco', baseId, 'Authors', { Name: 'Next' }) as any;
+    expect([next.Books, (await api.dbTableRow.read('noco', baseId, 'Books', '2') as any).Authors]).toEqual([0, 0]);
   });
 
   it('renames a link column keeping its relation, refuses type changes, duplicates a linked table without its relations', async () => {

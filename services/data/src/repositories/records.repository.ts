@@ -6,6 +6,7 @@ import type { KeyWhere } from '../model/row-id';
 import type { DbRow } from '../model/record-writer';
 import { selectItem } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
+import { detachLinks } from './link.repository';
 import { AppError } from '@tabula/http';
 
 /** A knex or an open transaction on the table's source. */
@@ -119,6 +120,7 @@ export async function updateByKeys(db: Db, handle: TableHandle, keys: KeyWhere[]
 /** Deletes rows by key; answers how many went. */
 export async function deleteByKeys(db: Db, handle: TableHandle, keys: KeyWhere[]): Promise<number> {
   if (!keys.length) return 0;
+  if (handle.source.dialect === 'sqlite3') await detachLinks(db, handle, keys);
   return whereKeys(tableOf(db, handle), handle, keys).delete();
 }
 
