@@ -148,6 +148,19 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect(titles(remaining.list)).toEqual(['B1']);
   });
 
+  it('links a table to itself', async () => {
+    if (skip) return;
+    const mentees = await api.dbTableColumn.create(authors, { title: 'Mentees', uidt: 'Links', parentId: authors, childId: authors, type: 'hm' } as never) as any;
+    await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', '1', 'hm', 'Mentees', '2');
+    const list = await api.dbTableRow.nestedList('noco', baseId, 'Authors', '1', 'hm', 'Mentees', {}) as any;
+    expect(titles(list.list)).toEqual(['Bob']);
+    const page = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?sort=Id&limit=2`)).body.list;
+    expect([page[0].Mentees, page[1].Mentees, page[0].Authors, page[1].Authors]).toEqual([1, 0, 0, 1]);
+    expect((await raw('DELETE', `/api/v1/db/meta/columns/${mentees.id}`)).status).toBe(200);
+    const after = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body.columns.map((c: any) => c.title);
+    expect(after.filter((t: string) => ['Mentees', 'Authors'].includes(t))).toEqual([]);
+  });
+
   it('sets links from record create/update bodies in the same transaction', async () => {
     if (skip) return;
     const created = await api.dbTableRow.create('noco', baseId, 'Authors', { Name: 'Cy', Books: [3, { Id: 2 }] }) as any;

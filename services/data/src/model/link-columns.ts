@@ -59,11 +59,11 @@ function planOf(context: TableContext, c: ColumnInfo): LinkPlan | undefined {
     if (!junction || !self || !other) return undefined;
     return { ...base, many: true, fkHere: false, junction: { name: junction.table_name, self: self.column_name, other: other.column_name } };
   }
-  const here = context.table.columns.find((x) => x.id === o.fk_child_column_id);
-  const there = related.columns.find((x) => x.id === o.fk_child_column_id);
-  const fk = here ?? there;
+  // The key is here for bt and for the child side of oo (meta.bt), also when a table links to itself.
+  const fkHere = o.type === 'bt' || (o.type === 'oo' && (c.meta as { bt?: boolean } | null | undefined)?.bt === true);
+  const fk = (fkHere ? context.table.columns : related.columns).find((x) => x.id === o.fk_child_column_id);
   if (!fk) return undefined;
-  return { ...base, many: !here && o.type === 'hm', fkHere: !!here, fk: fk.column_name };
+  return { ...base, many: o.type === 'hm', fkHere, fk: fk.column_name };
 }
 
 /**
