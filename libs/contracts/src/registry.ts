@@ -3,7 +3,7 @@ import { hooksInternalEndpoints } from './hooks';
 import { integrationsEndpoints } from './integrations';
 import { metaIntegrationSourcesEndpoints } from './meta/integration-sources';
 import { commentsEndpoints } from './comments';
-import { dataInternalEndpoints } from './data';
+import { dataInternalEndpoints, dataNestedEndpoints } from './data';
 import { metaInternalEndpoints } from './meta';
 import { storageEndpoints } from './storage';
 import { storageInternalEndpoints, dataAttachmentEndpoints } from './storage/storage-internal.endpoints';
@@ -24,6 +24,7 @@ export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
   storage: storageEndpoints,
   storageInternal: storageInternalEndpoints,
   dataAttachments: dataAttachmentEndpoints,
+  dataNested: dataNestedEndpoints,
 };
 
 /** All endpoints as one list. */

@@ -18,7 +18,7 @@ export { normaliseFilterArr, parseFilterArrJson } from './filter/filter-arr-json
 export { filterFromRows, type FilterRowsOptions, type StoredFilterRow } from './filter/filter-rows.loader';
 export { applyFilter, compileFilter } from './compile/filter.compiler';
 export type { FilterCompileOptions } from './compile/compile-context';
-export { Fragment } from './compile/sql-fragment';
+export { Fragment, ident } from './compile/sql-fragment';
 export type { SortDirection, SortItem, StoredSortRow } from './sort/sort.types';
 export { parseSort, parseSortArrJson, sortsFromRows } from './sort/sort.parser';
 export { applySort, type SortCompileOptions } from './sort/sort.compiler';

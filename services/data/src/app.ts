@@ -12,6 +12,7 @@ import { recordsRouter } from './routes/records.routes';
 import { bulkRouter } from './routes/bulk.routes';
 import { internalRouter } from './routes/internal.routes';
 import { attachmentsInternalRouter } from './routes/attachments-internal.routes';
+import { nestedRouter } from './routes/nested.routes';
 
 /** What the data service is handed at start-up. */
 export interface DataPorts extends CommonPorts {
@@ -32,7 +33,7 @@ const queryErrorMapper: ErrorMapper = (err) =>
 /** Builds the data service app; never listens, reads no environment. */
 export function createApp(ports: DataPorts): Koa {
   return standardServiceApp(ports, {
-    routers: [bulkRouter(ports), recordsRouter(ports), internalRouter(ports), attachmentsInternalRouter(ports)],
+    routers: [bulkRouter(ports), recordsRouter(ports), nestedRouter(ports), internalRouter(ports), attachmentsInternalRouter(ports)],
     errorMappers: [queryErrorMapper],
     bodyLimit: 50 * 1024 * 1024,
   });

@@ -108,4 +108,10 @@ export interface TableContext {
   base: BaseInfo;
   source: SourceInfo;
   table: TableInfo;
+  /**
+   * The tables this table's link columns reach (related tables and mm junction
+   * tables, views left out), so the data service can build relation subqueries
+   * without asking again. Absent when the table has no links.
+   */
+  related?: TableInfo[];
 }

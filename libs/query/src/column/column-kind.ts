@@ -19,7 +19,7 @@ export function columnKind(column: ColumnMeta): ColumnKind {
   if (column.computed) return column.computed.kind;
   if (VIRTUAL_UIDTS.has(uidt)) return 'virtual';
   if (NUMBER_UIDTS.has(uidt)) return 'number';
-  if (uidt === 'ID') return isTextDt(column.dt) ? 'text' : 'number';
+  if (uidt === 'ID' || uidt === 'ForeignKey') return isTextDt(column.dt) ? 'text' : 'number';
   if (uidt === 'Checkbox') return 'checkbox';
   if (uidt === 'Date') return 'date';
   if (DATETIME_UIDTS.has(uidt)) return 'datetime';

@@ -4,7 +4,7 @@
  * by table id or base id when a `tabula.meta` event arrives; a short TTL is the
  * safety net for a lost event. Concurrent misses for one key share a load.
  */
-export class TableContextCache<T extends { baseId: string; tableId: string }> {
+export class TableContextCache<T extends { baseId: string; tableId: string; dependsOn?: string[] }> {
   private readonly entries = new Map<string, { value: T; until: number }>();
   private readonly loading = new Map<string, Promise<T>>();
 
@@ -34,11 +34,13 @@ export class TableContextCache<T extends { baseId: string; tableId: string }> {
     this.entries.set(key, { value, until: this.now() + this.ttlMs });
   }
 
-  /** Drops every entry of a table (any ref spelling) or of a whole base. */
+  /** Drops every entry of a table (any ref spelling), of tables depending on it (links), or of a whole base. */
   invalidate(ids: { tableId?: string; baseId?: string }): void {
     this.generation += 1;
     for (const [key, entry] of this.entries) {
-      if ((ids.tableId && entry.value.tableId === ids.tableId) || (ids.baseId && entry.value.baseId === ids.baseId)) this.entries.delete(key);
+      const { value } = entry;
+      const dependent = !!ids.tableId && !!value.dependsOn?.includes(ids.tableId);
+      if ((ids.tableId && value.tableId === ids.tableId) || (ids.baseId && value.baseId === ids.baseId) || dependent) this.entries.delete(key);
     }
   }
 

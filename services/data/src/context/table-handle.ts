@@ -16,6 +16,8 @@ export interface TableHandle {
   model: TableModel;
   index: ColumnIndex;
   source: SourceHandle;
+  /** Tables whose metadata this handle's link columns read (a change to one drops the handle). */
+  dependsOn: string[];
 }
 
 /** The query library's view of a column. */
@@ -56,6 +58,7 @@ export class TableResolver {
         baseId: context.base.id, tableId: context.table.id, model,
         index: new ColumnIndex(model.columns.map(toColumnMeta)),
         source: this.sources.handleOf(context.source),
+        dependsOn: (context.related ?? []).map((t) => t.id),
       };
     });
   }

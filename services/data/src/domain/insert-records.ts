@@ -12,6 +12,10 @@ import type { DataPorts } from '../app';
 import type { TableHandle } from '../context/table-handle';
 import { formulaPlanOf } from '../model/formula-columns';
 import { claimAttachments } from '../attachments/attachment-claims';
+import { linkPlanOf } from '../model/link-columns';
+import { relationPlanOf } from '../model/relation-columns';
+import { applyLinkFields, checkRequiredLinks, linkFieldsOf } from './link-fields';
+import { atIndex } from '../values/value-errors';
 
 /** Options of {@link insertRecords}. */
 export interface InsertOptions {
@@ -21,15 +25,16 @@ export interface InsertOptions {
   before?: string;
 }
 
+/** True when the table has columns computed by SELECT (formulas, links, lookups, rollups). */
+function hasFormulas(model: TableHandle['model']): boolean {
+  return model.outputColumns.some((c) => formulaPlanOf(c) || linkPlanOf(c) || relationPlanOf(c));
+}
+
 /**
  * POST .../{tableName} and the bulk insert: validates every body first, then
  * one transaction inserts all rows (one statement RETURNING the stored rows
  * on pg/sqlite; re-read on mysql) and enqueues one `records.after.insert` event.
  */
-function hasFormulas(model: TableHandle['model']): boolean {
-  return model.outputColumns.some((c) => formulaPlanOf(c));
-}
-
 export async function insertRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<ApiRecord[]> {
   if (options.bulk) checkBulkSize(ports, bodies);
   const { handle } = await openTable(ports, principal, ref, 'data.write');
@@ -37,11 +42,19 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
   await claimAttachments(ports, handle, bodies);
   if (!rows.length) return [];
   const op = options.bulk ? 'bulkInsert' : 'insert';
+  const links = bodies.map((b, i) => {
+    const fields = linkFieldsOf(handle, b);
+    try { checkRequiredLinks(handle, fields); } catch (err) { throw options.bulk ? atIndex(err, i) : err; }
+    return fields;
+  });
   return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
     await checkUnique(trx, handle, rows, [], options.bulk);
     await assignOrder(trx, handle, rows, options.before);
     const stored = await insertRows(trx, handle, rows, handle.model.outputColumns);
-    // Formula values are computed by SELECT: re-read when the table has any (no RETURNING for them).
+    for (const [i, fields] of links.entries()) {
+      if (fields.length) await applyLinkFields(ports, trx, Object.values(keyOf(handle, stored[i]))[0], fields, false);
+    }
+    // Formula and link values are computed by SELECT: re-read when the table has any (no RETURNING for them).
     const records = handle.source.dialect === 'mysql2' || hasFormulas(handle.model)
       ? await readBack(trx, handle, stored.map((r) => keyOf(handle, r)))
       : stored.map((r) => presentRecord(handle.model.outputColumns, r));

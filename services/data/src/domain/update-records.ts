@@ -11,6 +11,7 @@ import { keyText, readBack } from './record-reader';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
+import { applyLinkFields, linkFieldsOf } from './link-fields';
 import type { DataPorts } from '../app';
 import { claimAttachments } from '../attachments/attachment-claims';
 
@@ -38,11 +39,15 @@ async function updateMany(ports: DataPorts, principal: Principal, ref: TableRef,
   await claimAttachments(ports, handle, bodies);
   if (!rows.length) return [];
   const op = opt.bulk ? 'bulkUpdate' : 'update';
+  const links = bodies.map((b) => linkFieldsOf(handle, b));
   return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
     const previous = await readBack(trx, handle, keys);
     if (previous.length !== keys.length) await throwMissing(trx, handle, keys, opt.rowId);
     await checkUnique(trx, handle, rows, keys, opt.bulk);
-    for (const [i, row] of rows.entries()) await updateByKeys(trx, handle, [keys[i]], row);
+    for (const [i, row] of rows.entries()) {
+      await updateByKeys(trx, handle, [keys[i]], row);
+      if (links[i].length) await applyLinkFields(ports, trx, Object.values(keys[i])[0], links[i], true);
+    }
     const records = await readBack(trx, handle, keys);
     return { result: records, change: { op, rows: records, previousRows: previous, principal } };
   });

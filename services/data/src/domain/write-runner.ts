@@ -30,7 +30,7 @@ export async function runWrite<T>(
   let committed: CommittedChange[] = [];
   const enqueueAll = async (trx: Knex.Transaction, changes: RecordsChange[]) => {
     committed = [];
-    for (const change of changes) committed.push(await enqueueRecordsChanged(trx, handle, change));
+    for (const change of changes) committed.push(await enqueueRecordsChanged(trx, change.table ?? handle, change));
   };
   const outcome = await handle.source.knex.transaction(async (trx) => {
     const out = await work(trx);
@@ -42,6 +42,9 @@ export async function runWrite<T>(
   if (!changes.length) return outcome.result;
   if (!handle.source.sharesOutboxDatabase) await ports.dataDb.transaction((trx) => enqueueAll(trx, changes));
   ports.relay.flush().catch((err: unknown) => ports.logger.warn({ err }, 'outbox flush failed'));
-  await ports.syncHooks.dispatch(handle, committed);
+  // Each table's synchronous hooks see their own table's changes (a link changes both sides).
+  for (const table of new Set([handle, ...changes.map((c) => c.table ?? handle)])) {
+    await ports.syncHooks.dispatch(table, committed.filter((c) => (c.change.table ?? handle) === table));
+  }
   return outcome.result;
 }

@@ -31,6 +31,8 @@ export interface RecordsChange {
   rows: ApiRecord[];
   previousRows?: ApiRecord[];
   principal?: Principal;
+  /** The table the rows belong to when not the write's own table (the other side of a link). */
+  table?: TableHandle;
 }
 
 function message(handle: TableHandle, stage: 'before' | 'after', change: RecordsChange, eventId: string = randomUUID()) {

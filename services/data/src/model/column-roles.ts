@@ -26,7 +26,8 @@ export function isAutoColumn(column: ColumnInfo): boolean {
 
 /** True for the system columns responses leave out. */
 export function isHiddenSystem(column: ColumnInfo): boolean {
-  return HIDDEN_SYSTEM_NAMES.has(column.column_name);
+  // A link's foreign key column is NocoDB's hidden system `ForeignKey`.
+  return HIDDEN_SYSTEM_NAMES.has(column.column_name) || column.uidt === 'ForeignKey';
 }
 
 /** The physical column maintained as creation time, if any. */

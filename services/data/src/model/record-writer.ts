@@ -5,6 +5,8 @@ import { requiredMissing, systemColumnWrite } from '../values/value-errors';
 import { utcText } from '../values/date.coercers';
 import { isAutoColumn, isCreatedAt, isUpdatedAt } from './column-roles';
 import { formulaPlanOf } from './formula-columns';
+import { linkPlanOf } from './link-columns';
+import { relationPlanOf } from './relation-columns';
 import type { TableModel } from './table-model';
 
 /** A row as written to the database: physical column name → stored value. */
@@ -35,7 +37,7 @@ export function toDbRow(model: TableModel, body: unknown, options: WriteOptions)
     if (!column) continue;
     if (column.pk && options.allowKeys) continue;
     // Computed values are read-only: clients that send back a whole record (n8n, scripts) are not refused.
-    if (formulaPlanOf(column)) continue;
+    if (formulaPlanOf(column) || linkPlanOf(column) || relationPlanOf(column)) continue;
     if (isAutoColumn(column)) throw systemColumnWrite(column.title);
     const value = coerceValue(column, raw);
     if (value === null && column.rqd && !(options.mode === 'insert' && hasDefault(column))) throw requiredMissing(column.title);

@@ -2,6 +2,8 @@ import { AppError } from '@tabula/http';
 import type { ColumnInfo, TableContext, ViewInfo } from '@tabula/contracts';
 import { isHiddenSystem, isVirtual } from './column-roles';
 import { formulaColumns } from './formula-columns';
+import { linkColumns } from './link-columns';
+import { formulaVirtuals, relationColumns } from './relation-columns';
 
 /**
  * A table as the data service uses it: its physical columns indexed by title,
@@ -22,7 +24,10 @@ export interface TableModel {
 
 /** Builds the model of a table context (pure; cached with the context). */
 export function buildTableModel(context: TableContext): TableModel {
-  const columns = [...context.table.columns.filter((c) => !isVirtual(c)), ...formulaColumns(context)].sort((a, b) => a.order - b.order);
+  const links = linkColumns(context);
+  const relations = relationColumns(context, links);
+  const formulas = formulaColumns(context, formulaVirtuals(context, [...links, ...relations]));
+  const columns = [...context.table.columns.filter((c) => !isVirtual(c)), ...formulas, ...links, ...relations].sort((a, b) => a.order - b.order);
   const byKey = new Map<string, ColumnInfo>();
   // Ids first, then names, then titles: a title wins when a name collides with another column's title.
   for (const c of columns) byKey.set(c.id, c);

@@ -3,6 +3,8 @@ import { parseInstant, utcText } from '../values/date.coercers';
 import { isCreatedAt, isUpdatedAt } from '../model/column-roles';
 import { presentFormulaValue } from '@tabula/query';
 import { formulaPlanOf } from '../model/formula-columns';
+import { linkPlanOf } from '../model/link-columns';
+import { relationPlanOf, type RelationValuePlan } from '../model/relation-columns';
 
 /** A record as the API returns it: column title → formatted value. */
 export type ApiRecord = Record<string, unknown>;
@@ -36,8 +38,22 @@ const asNumber = (value: unknown): unknown => {
   return Number.isFinite(n) ? n : value;
 };
 
+/** Lookup lists are JSON arrays; scalar lookups and rollups format as their kind. */
+function presentRelationValue(rel: RelationValuePlan): Format {
+  if (rel.list) return (v) => parseJson(v, true);
+  if (rel.kind === 'number') return asNumber;
+  if (rel.kind === 'checkbox') return (v) => v === true || v === 1 || v === '1' || v === 't' || v === 'true';
+  if (rel.kind === 'datetime') return presentDateTime;
+  if (rel.kind === 'date') return (v) => (v instanceof Date ? utcText(v).slice(0, 10) : String(v).slice(0, 10));
+  return (v) => v;
+}
+
 /** The formatter of non-null values of a column, chosen once per column (list pages format thousands of values). */
 function formatOf(column: ColumnInfo): Format {
+  const link = linkPlanOf(column);
+  if (link) return column.uidt === 'Links' ? asNumber : (v) => parseJson(v, false);
+  const rel = relationPlanOf(column);
+  if (rel) return presentRelationValue(rel);
   const formula = formulaPlanOf(column);
   if (formula) return (v) => (formula.compiled ? presentFormulaValue(formula.compiled.type, v) : null);
   if (column.uidt === 'DateTime' || isCreatedAt(column) || isUpdatedAt(column)) return presentDateTime;

@@ -4,10 +4,12 @@ import type { DbRow } from '../model/record-writer';
 import type { KeyWhere } from '../model/row-id';
 import { tableOf, type Db } from './records.repository';
 import { formulaPlanOf } from '../model/formula-columns';
+import { linkPlanOf } from '../model/link-columns';
+import { relationPlanOf } from '../model/relation-columns';
 
-/** Stored columns to return (formula values are computed by SELECT, never returned by INSERT). */
+/** Stored columns to return (formula and link values are computed by SELECT, never returned by INSERT). */
 function names(columns: ColumnInfo[]): string[] {
-  return columns.filter((c) => !formulaPlanOf(c)).map((c) => c.column_name);
+  return columns.filter((c) => !formulaPlanOf(c) && !linkPlanOf(c) && !relationPlanOf(c)).map((c) => c.column_name);
 }
 
 /**

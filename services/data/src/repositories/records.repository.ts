@@ -5,6 +5,9 @@ import type { TableHandle } from '../context/table-handle';
 import type { KeyWhere } from '../model/row-id';
 import type { DbRow } from '../model/record-writer';
 import { selectItem } from '../model/formula-columns';
+import { linkPlanOf } from '../model/link-columns';
+import { detachLinks } from './link.repository';
+import { AppError } from '@tabula/http';
 
 /** A knex or an open transaction on the table's source. */
 export type Db = Knex | Knex.Transaction;
@@ -16,6 +19,8 @@ export interface RowQuery {
   columns: ColumnInfo[];
   limit: number;
   offset: number;
+  /** Further restricts the rows (e.g. to the records linked to one row). */
+  scope?: (qb: Knex.QueryBuilder) => void;
 }
 
 /** The table's query builder (schema-qualified on pg). */
@@ -36,15 +41,26 @@ export function filtered(qb: Knex.QueryBuilder, handle: TableHandle, filter: Fil
 /** One page: user sorts, then nc_order, then the primary key (a stable order for paging). */
 export async function selectPage(db: Db, handle: TableHandle, q: RowQuery): Promise<DbRow[]> {
   const qb = filtered(tableOf(db, handle).select(names(db, q.columns)), handle, q.filter);
-  applySort(qb, q.sorts, handle.source.dialect);
+  q.scope?.(qb);
+  applySort(qb, q.sorts, handle.source.dialect, { linkCount: (meta) => linkCountRaw(db, handle, meta.id) });
   if (handle.model.orderColumn) qb.orderBy(handle.model.orderColumn.column_name, 'asc');
   for (const pk of handle.model.primaryKeys) qb.orderBy(pk.column_name, 'asc');
   return qb.limit(q.limit).offset(q.offset);
 }
 
+/** The count subquery of a link column, for count-asc/count-desc sorts. */
+function linkCountRaw(db: Db, handle: TableHandle, columnId: string): Knex.Raw {
+  const column = handle.model.columns.find((c) => c.id === columnId);
+  const plan = column ? linkPlanOf(column) : undefined;
+  if (!plan?.count) throw new AppError(422, 'ERR_INVALID_SORT', 'Count sorts apply to link columns only');
+  return db.raw(plan.count.sql, [...plan.count.bindings]);
+}
+
 /** Exact number of rows matching the filter. */
-export async function countRows(db: Db, handle: TableHandle, filter: FilterGroup): Promise<number> {
-  const row = await filtered(tableOf(db, handle), handle, filter).count({ n: '*' }).first();
+export async function countRows(db: Db, handle: TableHandle, filter: FilterGroup, scope?: RowQuery['scope']): Promise<number> {
+  const qb = filtered(tableOf(db, handle), handle, filter);
+  scope?.(qb);
+  const row = await qb.count({ n: '*' }).first();
   return Number((row as { n?: unknown } | undefined)?.n ?? 0);
 }
 
@@ -104,6 +120,7 @@ export async function updateByKeys(db: Db, handle: TableHandle, keys: KeyWhere[]
 /** Deletes rows by key; answers how many went. */
 export async function deleteByKeys(db: Db, handle: TableHandle, keys: KeyWhere[]): Promise<number> {
   if (!keys.length) return 0;
+  if (handle.source.dialect === 'sqlite3') await detachLinks(db, handle, keys);
   return whereKeys(tableOf(db, handle), handle, keys).delete();
 }
 

@@ -15,11 +15,11 @@ export const ALL_UIDTS = [
   'Button', 'GeoData', 'Geometry', 'AI', 'UUID',
 ] as const;
 
-/** Relationship/formula types that belong to a later issue. */
-export const UNSUPPORTED_UIDTS = new Set(['LinkToAnotherRecord', 'Links', 'Lookup', 'Rollup']);
+/** Types refused as not yet supported (none left). */
+export const UNSUPPORTED_UIDTS = new Set<string>();
 
-/** Virtual types: metadata only, no physical column of their own. */
-export const VIRTUAL_UIDTS = new Set(['QrCode', 'Barcode', 'Button', 'Formula']);
+/** Virtual types: metadata only, no physical column of their own (a link's foreign key is a column of its own). */
+export const VIRTUAL_UIDTS = new Set(['QrCode', 'Barcode', 'Button', 'Formula', 'LinkToAnotherRecord', 'Links', 'Lookup', 'Rollup']);
 
 /** Types that point at a system column instead of having their own. */
 export const SYSTEM_POINTER: Record<string, string> = {

@@ -13,9 +13,14 @@ import { newId } from '../lib/ids';
 import { requireTable } from './access';
 import type { ColumnFields } from './column-input';
 import { buildColumnDraft } from './column-draft';
+import { LINK_UIDTS } from './link-column';
+import { addLinkColumnIn } from './add-link-column';
+import { addRelationColumnIn } from './add-relation-column';
 
 /** Adds one column inside the caller's transactions (shared with bulk). */
 export async function addColumnIn(ddl: SourceHandle, trx: Knex, table: TableRow, fields: ColumnFields, principal: Principal): Promise<ColumnRow> {
+  if (LINK_UIDTS.has(fields.uidt)) return addLinkColumnIn(ddl, trx, table, fields, principal);
+  if (fields.uidt === 'Lookup' || fields.uidt === 'Rollup') return addRelationColumnIn(trx, table, fields, principal);
   const existing = await listColumns(trx, table.id);
   const draft = buildColumnDraft(fields, {
     tableId: table.id, baseId: table.base_id, dialect: ddl.dialect, existing,

@@ -41,6 +41,8 @@ export function patchedColumn(before: ColumnRow, patch: ColumnPatch, existing: C
   after.col_options = uidt === 'Formula'
     ? formulaOptions(formulaTextOf(patch as Record<string, unknown>) ?? before.col_options?.formula_raw, after, existing, dialect)
     : optionsOf({ ...patch, uidt }, uidt === before.uidt || before.uidt.endsWith('Select') ? before.col_options : null);
+  // A relation's colOptions (link, lookup, rollup) are fixed at creation; a patch renames or describes it only.
+  if (['Links', 'LinkToAnotherRecord', 'Lookup', 'Rollup'].includes(uidt)) after.col_options = before.col_options;
   const problem = cdfProblem(uidt, after.cdf, after.col_options?.options?.map((o) => o.title) ?? []);
   if (problem) throw errors.badRequest(problem);
   return after;

@@ -47,6 +47,8 @@ async function copyRows(from: SourceHandle, fromName: string, to: SourceHandle, 
   }
 }
 
+const RELATION_UIDTS = new Set(['Links', 'LinkToAnotherRecord', 'Lookup', 'Rollup', 'ForeignKey']);
+
 /**
  * Creates the copy's physical table and copies its rows (unless
  * `excludeData`); a failure drops what it created and rethrows. The copy is
@@ -58,7 +60,8 @@ export async function copyPhysicalTable(
 ): Promise<TableCopy> {
   const target = ports.sources.handleOf(to.source);
   const id = newId('m');
-  const sourceColumns = await listColumns(ports.db, from.table.id);
+  // Relations are not copied: links, their keys, lookups and rollups point at the original tables.
+  const sourceColumns = (await listColumns(ports.db, from.table.id)).filter((c) => !RELATION_UIDTS.has(c.uidt));
   const columnMap = new Map<string, string>();
   const columns: ColumnRow[] = sourceColumns.map((c) => {
     columnMap.set(c.id, newId('c'));

@@ -9,6 +9,8 @@ import { dropPhysicalColumn } from '../ddl/column-ddl';
 import type { SourceHandle } from '../ddl/dialect';
 import { requireColumn } from './access';
 import { formulasUsing } from './formula-column';
+import { isLink } from './link-column';
+import { dependentsOf, dropLinkIn } from './drop-link-column';
 
 /** Refuses to drop what the table cannot live without. */
 export function assertDroppable(column: ColumnRow): void {
@@ -19,6 +21,9 @@ export function assertDroppable(column: ColumnRow): void {
 /** Drops one column's data and metadata inside the caller's transactions. */
 export async function dropColumnIn(ddl: SourceHandle, trx: Knex, tableName: string, column: ColumnRow, principal: Principal): Promise<void> {
   assertDroppable(column);
+  if (isLink(column)) return dropLinkIn(ddl, trx, column, principal);
+  const targets = [...await dependentsOf(trx, column.base_id, [column.id], 'fk_lookup_column_id'), ...await dependentsOf(trx, column.base_id, [column.id], 'fk_rollup_column_id')];
+  if (targets.length) throw errors.badRequest(`Column '${column.title}' is used by ${targets.map((c) => `${c.uidt} '${c.title}'`).join(', ')}: delete those first`);
   const using = formulasUsing(column.id, await listColumns(trx, column.fk_model_id));
   if (using.length) {
     throw errors.badRequest(`Column '${column.title}' is used by formula ${using.map((c) => `'${c.title}'`).join(', ')}: change or delete the formula first`);

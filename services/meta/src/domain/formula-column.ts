@@ -1,10 +1,12 @@
 import { AppError, errors } from '@tabula/http';
-import { compileFormula, isQueryError, parseFormula, fieldReferences, type FormulaColumn } from '@tabula/query';
+import { Fragment, compileFormula, isQueryError, parseFormula, fieldReferences, type FormulaColumn, type FormulaType } from '@tabula/query';
+
+type Compiled = { sql: Fragment; type: FormulaType };
 import type { ColumnRow } from '../repositories/column.repository';
 import type { Dialect } from '../ddl/dialect';
 
 /** colOptions of a Formula column: `formula` names fields by id (rename-proof), `formula_raw` as the user wrote it. */
-export interface FormulaOptions {
+export interface FormulaOptions extends Record<string, unknown> {
   formula: string;
   formula_raw: string;
 }
@@ -53,6 +55,14 @@ function toIdForm(text: string, columns: ColumnRow[]): string {
   return out;
 }
 
+/** Lookups, rollups and link counts type-check by their value's type (the data service compiles their SQL). */
+function typeOnly(column: FormulaColumn): Compiled | undefined {
+  if (column.uidt === 'Links') return { sql: new Fragment('NULL', []), type: 'number' };
+  const type = (column.colOptions as { result_type?: string } | undefined)?.result_type;
+  if ((column.uidt === 'Lookup' || column.uidt === 'Rollup') && type) return { sql: new Fragment('NULL', []), type: type as Compiled['type'] };
+  return undefined;
+}
+
 /**
  * Validates a formula against the table's columns (parse, types, cycles) and
  * returns the options to store. 400 ERR_INVALID_FORMULA names the position.
@@ -64,7 +74,7 @@ export function formulaOptions(text: string | undefined, self: ColumnRow, existi
   const selfColumn = asFormulaColumn({ ...self, col_options: options as never });
   try {
     // The text as written (positions in errors are the user's), then the stored id form.
-    for (const form of [text, options.formula]) compileFormula(form, { dialect, columns: [...others.map(asFormulaColumn), selfColumn] }, selfColumn);
+    for (const form of [text, options.formula]) compileFormula(form, { dialect, columns: [...others.map(asFormulaColumn), selfColumn], virtual: typeOnly }, selfColumn);
   } catch (err) {
     if (isQueryError(err)) throw new AppError(err.status, err.code, err.message, err.details);
     throw err;

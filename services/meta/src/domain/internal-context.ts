@@ -6,7 +6,8 @@ import { baseCandidates, findBase, type BaseRow } from '../repositories/base.rep
 import { findSource, type SourceRow } from '../repositories/source.repository';
 import { findTable, findTableByRef, type TableRow } from '../repositories/table.repository';
 import { findView } from '../repositories/view.repository';
-import { listColumns } from '../repositories/column.repository';
+import { listColumns, listColumnsOf, type ColumnRow } from '../repositories/column.repository';
+import { isLink, linkOf } from './link-column';
 import { presentColumn } from '../presenters/column.presenter';
 import { loadViews } from './table-detail';
 
@@ -33,7 +34,25 @@ async function contextOf(ports: MetaPorts, base: BaseRow, table: TableRow): Prom
     id: table.id, base_id: table.base_id, source_id: table.source_id, table_name: table.table_name, title: table.title,
     type: table.type, columns: columns.map(presentColumn), views,
   };
-  return { base: baseInfoOf(base), source: sourceInfoOf(ports, source), table: info };
+  const related = await relatedTables(ports, columns);
+  return { base: baseInfoOf(base), source: sourceInfoOf(ports, source), table: info, ...(related.length ? { related } : {}) };
+}
+
+/** The tables reached by link columns (related and junction tables), with their columns. */
+async function relatedTables(ports: MetaPorts, columns: ColumnRow[]): Promise<TableInfo[]> {
+  const ids = new Set<string>();
+  for (const c of columns.filter(isLink)) {
+    const link = linkOf(c);
+    ids.add(link.fk_related_model_id);
+    if (link.fk_mm_model_id) ids.add(link.fk_mm_model_id);
+  }
+  if (!ids.size) return [];
+  const tables = (await Promise.all([...ids].map((id) => findTable(ports.db, id)))).filter((t): t is TableRow => !!t);
+  const all = await listColumnsOf(ports.db, tables.map((t) => t.id));
+  return tables.map((t) => ({
+    id: t.id, base_id: t.base_id, source_id: t.source_id, table_name: t.table_name, title: t.title, type: t.type,
+    columns: all.filter((c) => c.fk_model_id === t.id).map(presentColumn), views: [],
+  }));
 }
 
 function missingBase(ref: string): never {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
+import { errors } from '@tabula/http';
 import type { MetaPorts } from '../app';
 import { inSourceAndMetaTransaction } from '../lib/source-transaction';
 import { clearPrimaryValue, findColumn, listColumns, updateColumn as updateRow, type ColumnRow } from '../repositories/column.repository';
@@ -13,11 +14,22 @@ import type { ColumnPatch } from './column-input';
 import { patchedColumn } from './column-change';
 import { prepareTypeChange, rewriteRenamedOptions } from './convert-values';
 
+const RELATION_UIDTS = new Set(['Links', 'LinkToAnotherRecord', 'Lookup', 'Rollup', 'ForeignKey']);
+
+/** A relation column cannot become another type, nor a column a relation one: delete and create instead. */
+function refuseRelationTypeChange(before: ColumnRow, patch: ColumnPatch): void {
+  if (patch.uidt === undefined || patch.uidt === before.uidt) return;
+  if (RELATION_UIDTS.has(before.uidt) || RELATION_UIDTS.has(patch.uidt)) {
+    throw errors.badRequest(`Column '${before.title}' cannot change type from ${before.uidt} to ${patch.uidt}: delete it and create a new column`);
+  }
+}
+
 /** Changes one column inside the caller's transactions (shared with bulk). */
 export async function changeColumnIn(
   ddl: SourceHandle, trx: Knex, table: TableRow, before: ColumnRow, patch: ColumnPatch, principal: Principal,
 ): Promise<ColumnRow> {
   const existing = await listColumns(trx, table.id);
+  refuseRelationTypeChange(before, patch);
   const after = patchedColumn(before, patch, existing, ddl.dialect);
   const pkName = existing.find((c) => c.pk)?.column_name ?? 'id';
   await prepareTypeChange(ddl, table.table_name, pkName, before, after);

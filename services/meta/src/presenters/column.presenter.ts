@@ -15,7 +15,7 @@ export function presentColumn(row: ColumnRow): ColumnInfo & { base_id: string; c
     pk: row.pk, pv: row.pv, rqd: row.rqd, unique: row.unique, ai: row.ai, au: row.au, cdf: row.cdf, system: row.system,
     meta: row.meta ?? {}, order: Number(row.order), description: row.description,
     colOptions: options ? { options: [...options].sort((a, b) => a.order - b.order) }
-      : row.col_options?.formula !== undefined ? { formula: row.col_options.formula, formula_raw: row.col_options.formula_raw } : undefined,
+      : row.col_options ? { ...row.col_options } : undefined,
     created_at: row.created_at, updated_at: row.updated_at,
   };
 }

@@ -23,8 +23,8 @@ export interface ColumnRow {
   meta: Record<string, unknown> | null;
   order: number;
   description: string | null;
-  /** Select options, or a Formula's `{ formula, formula_raw }`. */
-  col_options: { options?: SelectOption[]; formula?: string; formula_raw?: string } | null;
+  /** Select options, a Formula's `{ formula, formula_raw }`, or a link's relation (see domain/link-column). */
+  col_options: ({ options?: SelectOption[]; formula?: string; formula_raw?: string } & Record<string, unknown>) | null;
   created_at?: Date;
   updated_at?: Date;
 }

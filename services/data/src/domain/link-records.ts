@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+import { AppError } from '@tabula/http';
+import type { Principal } from '@tabula/auth';
+import type { KeyWhere } from '../model/row-id';
+import { tableOf, type Db } from '../repositories/records.repository';
+import type { RecordsChange } from '../events/records-event.producer';
+import { readBack } from './record-reader';
+import { runWrite } from './write-runner';
+import { openLink, requireRow, type OpenLink } from './link-scope';
+import type { NestedRef } from './nested-records';
+import type { DataPorts } from '../app';
+
+type Value = string | number;
+
+function junctionOf(link: OpenLink, db: Db): Knex.QueryBuilder {
+  const name = link.plan.junction!.name;
+  return db.from(link.handle.source.schema ? `${link.handle.source.schema}.${name}` : name);
+}
+
+/** Writes one link (row ↔ ref) in the transaction; answers how many rows changed. */
+export async function writeLink(trx: Db, link: OpenLink, row: Value, ref: Value): Promise<number> {
+  const { plan } = link;
+  if (plan.junction) {
+    const j = plan.junction;
+    const existing = await junctionOf(link, trx).where({ [j.self]: row, [j.other]: ref }).first();
+    if (existing) return 0;
+    await junctionOf(link, trx).insert({ [j.self]: row, [j.other]: ref });
+    return 1;
+  }
+  if (plan.fkHere) return tableOf(trx, link.handle).where(plan.table.pk, row).update({ [plan.fk!]: ref });
+  // The parent side of oo has one child at most: the previous one is unlinked first.
+  if (plan.type === 'oo') await tableOf(trx, link.related).where(plan.fk!, row).update({ [plan.fk!]: null });
+  return tableOf(trx, link.related).where(plan.related.pk.column_name, ref).update({ [plan.fk!]: row });
+}
+
+/** Removes one link; answers how many rows changed (0: the pair was not linked). */
+export async function removeLink(trx: Db, link: OpenLink, row: Value, ref: Value): Promise<number> {
+  const { plan } = link;
+  if (plan.junction) return junctionOf(link, trx).where({ [plan.junction.self]: row, [plan.junction.other]: ref }).delete();
+  if (plan.fkHere) return tableOf(trx, link.handle).where({ [plan.table.pk]: row, [plan.fk!]: ref }).update({ [plan.fk!]: null });
+  return tableOf(trx, link.related).where({ [plan.related.pk.column_name]: ref, [plan.fk!]: row }).update({ [plan.fk!]: null });
+}
+
+/** The update events of both sides of a link change (hooks of both tables fire). */
+export async function linkChanges(trx: Db, link: OpenLink, key: KeyWhere, refKey: KeyWhere, principal: Principal): Promise<RecordsChange[]> {
+  const rows = await readBack(trx, link.handle, [key]);
+  const related = await readBack(trx, link.related, [refKey]);
+  return [
+    { op: 'update', rows, principal },
+    { op: 'update', rows: related, principal, table: link.related },
+  ];
+}
+
+async function changeLink(ports: DataPorts, principal: Principal, ref: NestedRef & { refRowId: string }, mode: 'link' | 'unlink') {
+  const link = await openLink(ports, principal, ref, ref.columnName, 'data.write');
+  return runWrite(ports, link.handle, undefined, async (trx) => {
+    const key = await requireRow(trx, link.handle, ref.rowId);
+    const refKey = await requireRow(trx, link.related, ref.refRowId);
+    const [row, other] = [Object.values(key)[0], Object.values(refKey)[0]];
+    const changed = mode === 'link' ? await writeLink(trx, link, row, other) : await removeLink(trx, link, row, other);
+    if (mode === 'unlink' && !changed) {
+      throw new AppError(400, 'ERR_NOT_LINKED', `Record '${ref.refRowId}' is not linked to record '${ref.rowId}' through '${link.column.title}'`);
+    }
+    return { result: { msg: mode === 'link' ? 'The relation data has been created successfully' : 'The relation data has been deleted successfully' },
+      change: changed ? await linkChanges(trx, link, key, refKey, principal) : undefined };
+  });
+}
+
+/** POST .../{rowId}/{relationType}/{columnName}/{refRowId}: links two records (404 when either is missing). */
+export function linkRecord(ports: DataPorts, principal: Principal, ref: NestedRef & { refRowId: string }) {
+  return changeLink(ports, principal, ref, 'link');
+}
+
+/** DELETE .../{rowId}/{relationType}/{columnName}/{refRowId}: unlinks them (400 when they are not linked). */
+export function unlinkRecord(ports: DataPorts, principal: Principal, ref: NestedRef & { refRowId: string }) {
+  return changeLink(ports, principal, ref, 'unlink');
+}

@@ -1,0 +1,34 @@
+import { buildPageInfo, parsePagination } from '@tabula/query';
+import type { Principal } from '@tabula/auth';
+import { presentRecord } from '../presenters/record.presenter';
+import { countRows, selectPage } from '../repositories/records.repository';
+import type { TableRef } from './table-access';
+import { readOptions } from './read-options';
+import type { ListQuery, RecordPage } from './list-records';
+import { keyIn, linkedScope, openLink } from './link-scope';
+import type { DataPorts } from '../app';
+
+/** Where a nested route points: the table, the row and the link column. */
+export interface NestedRef extends TableRef {
+  rowId: string;
+  columnName: string;
+}
+
+/**
+ * GET .../{rowId}/{relationType}/{columnName}[/exclude]: a page of the records
+ * linked to the row (or, `exclude`, the candidates not linked to it), with the
+ * related table's where/sort/fields. Two statements: the page and its count.
+ */
+export async function nestedList(ports: DataPorts, principal: Principal, ref: NestedRef, query: ListQuery, exclude: boolean): Promise<RecordPage> {
+  const link = await openLink(ports, principal, ref, ref.columnName, 'data.read');
+  const db = link.related.source.knex;
+  const key = keyIn(link.handle, ref.rowId);
+  const scope = linkedScope(link, db, Object.values(key)[0], exclude);
+  const options = readOptions(link.related, undefined, query);
+  const { limit, offset } = parsePagination(query, {
+    defaultLimit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, maxLimit: ports.config.SVC_DB_QUERY_LIMIT_MAX,
+  });
+  const rows = await selectPage(db, link.related, { ...options, limit, offset, scope });
+  const totalRows = await countRows(db, link.related, options.filter, scope);
+  return { list: rows.map((r) => presentRecord(options.columns, r)), pageInfo: buildPageInfo({ totalRows, limit, offset }) };
+}

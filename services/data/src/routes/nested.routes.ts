@@ -1,0 +1,21 @@
+import Router from '@koa/router';
+import { requireUser, principalOf } from '@tabula/auth';
+import { route } from '@tabula/http';
+import { dataNestedEndpoints as e } from '@tabula/contracts';
+import { nestedList } from '../domain/nested-records';
+import { linkRecord, unlinkRecord } from '../domain/link-records';
+import type { DataPorts } from '../app';
+
+/**
+ * Nested records (v1): linked records, link candidates, link and unlink.
+ * Registered after the records router, whose view routes share the shape.
+ */
+export function nestedRouter(ports: DataPorts): Router {
+  const router = new Router();
+  const auth = requireUser({ allowApiToken: true });
+  route(router, e.nestedExcludedList, auth, (ctx) => nestedList(ports, principalOf(ctx), ctx.input.params, ctx.input.query, true));
+  route(router, e.nestedList, auth, (ctx) => nestedList(ports, principalOf(ctx), ctx.input.params, ctx.input.query, false));
+  route(router, e.nestedAdd, auth, (ctx) => linkRecord(ports, principalOf(ctx), ctx.input.params));
+  route(router, e.nestedRemove, auth, (ctx) => unlinkRecord(ports, principalOf(ctx), ctx.input.params));
+  return router;
+}
