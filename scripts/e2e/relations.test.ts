@@ -49,7 +49,8 @@ const variants: { name: string; body: () => Promise<Record<string, unknown> | un
 ];
 
 beforeAll(async () => {
-  stack = await startTestStack(allServices);
+  // External sources on this machine's databases: private addresses, allowed only by the flag.
+  stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
   const signup = await fetch(`${stack.url}/api/v1/auth/user/signup`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'relations-e2e@example.com', password: 'Password123!' }),
   });
