@@ -1,4 +1,8 @@
 import type { AnyEndpoint } from './endpoint/define-endpoint';
+import { authEndpoints } from './auth';
+import { metaEndpoints } from './meta';
+import { dataEndpoints } from './data';
+import { hooksEndpoints } from './hooks';
 
 /**
  * Every endpoint contract of Tabula, public and internal. Each service's
@@ -6,7 +10,12 @@ import type { AnyEndpoint } from './endpoint/define-endpoint';
  * endpoints; add it here once. The gateway's OpenAPI document, the route
  * coverage test and the isolation matrix read this list.
  */
-export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {};
+export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
+  auth: authEndpoints,
+  meta: metaEndpoints,
+  data: dataEndpoints,
+  hooks: hooksEndpoints,
+};
 
 /** All endpoints as one list. */
 export function allEndpoints(): AnyEndpoint[] {

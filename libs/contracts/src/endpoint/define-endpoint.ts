@@ -35,7 +35,7 @@ export interface Endpoint<
   access: EndpointAccess;
   summary: string;
   description?: string;
-  tags: string[];
+  tags: readonly string[];
   params?: P;
   query?: Q;
   body?: B;
@@ -45,7 +45,7 @@ export interface Endpoint<
   /** Success status (200 unless said). */
   status?: number;
   /** Error statuses this endpoint answers, besides 400/401/500. */
-  errors?: number[];
+  errors?: readonly number[];
   example?: { request?: unknown; response?: unknown };
   /** API tokens refused (account-level endpoints). */
   jwtOnly?: boolean;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errors } from '@tabula/http';
+import { clientOf, errors } from '@tabula/http';
 import { isSuper, type Principal } from '@tabula/auth';
 import type { MetaPorts } from '../app';
 import { newId } from '../lib/ids';
@@ -10,16 +10,7 @@ import { enqueueBaseEvent } from '../events/meta-event.producer';
 import { createSourceSchema } from '../ddl/table-ddl';
 import { checkExternalSource, importSourceTables } from './external-source';
 import type { SealedSourceConfig } from '../sources/source-registry';
-
-/** Body of base create (spec "Bases"). */
-export const createBaseSchema = z.object({
-  title: z.string().trim().min(1, 'title is required').max(255),
-  description: z.string().max(8192).nullish(),
-  color: z.string().regex(/^#[0-9a-fA-F]{3,8}$/, 'color must be a hex color').nullish(),
-  meta: z.union([z.record(z.string(), z.unknown()), z.string()]).nullish(),
-  external: z.boolean().default(false),
-  sources: z.array(z.object({ type: z.enum(['pg', 'mysql2', 'sqlite3']), config: z.unknown(), alias: z.string().optional() }).passthrough()).default([]),
-}).passthrough();
+import { authInternal, createBaseSchema } from '@tabula/contracts';
 
 /** Only org-level creators (and super) create bases. */
 export function assertMayCreateBase(principal: Principal): void {
@@ -36,10 +27,8 @@ export function metaObject(meta: unknown): Record<string, unknown> | null {
 
 /** Makes the creator the base's owner in the auth service (the source of truth for roles). */
 export async function grantOwner(ports: MetaPorts, baseId: string, principal: Principal): Promise<void> {
-  const res = await ports.services.request('auth', {
-    method: 'PUT', path: `/internal/bases/${encodeURIComponent(baseId)}/members/${encodeURIComponent(principal.id)}`, body: { role: 'owner' },
-  }).catch((err: unknown) => ({ status: 503, body: err }));
-  if (res.status >= 300) ports.logger.warn({ baseId, status: res.status }, 'could not record the base owner in auth');
+  await clientOf(ports.services, authInternal).setRole({ params: { baseId, userId: principal.id }, body: { role: 'owner' } })
+    .catch((err: unknown) => ports.logger.warn({ baseId, status: (err as { status?: number }).status ?? 503 }, 'could not record the base owner in auth'));
   ports.baseAccess.invalidate(baseId, principal.id);
 }
 

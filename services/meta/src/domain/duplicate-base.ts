@@ -6,7 +6,7 @@ import { listTables } from '../repositories/table.repository';
 import { requireBase } from './access';
 import { assertMayCreateBase, createBase } from './create-base';
 import { copyTable } from './copy-table';
-import type { duplicateSchema } from './duplicate-table';
+import type { duplicateSchema } from '@tabula/contracts';
 
 /**
  * Copies a base onto a new default source: every table's schema, its data

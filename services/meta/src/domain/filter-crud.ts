@@ -13,18 +13,8 @@ import type { ViewRow } from '../repositories/view.repository';
 import { enqueueViewEvent } from '../events/meta-event.producer';
 import { filterTree, presentFilter } from '../presenters/view.presenter';
 import { requireView } from './access';
+import { filterBodySchema } from '@tabula/contracts';
 
-/** Body of a view filter (compat-notes "Sorts and filters"). */
-export const filterBodySchema = z.object({
-  fk_column_id: z.string().nullish(),
-  comparison_op: z.string().max(32).nullish(),
-  comparison_sub_op: z.string().max(32).nullish(),
-  value: z.unknown().optional(),
-  fk_parent_id: z.string().nullish(),
-  is_group: z.boolean().optional(),
-  logical_op: z.enum(['and', 'or', 'not']).nullish(),
-  children: z.array(z.lazy((): z.ZodTypeAny => filterBodySchema)).optional(),
-}).passthrough();
 type FilterBody = z.infer<typeof filterBodySchema>;
 
 async function checkFilter(db: Knex, view: ViewRow, body: FilterBody): Promise<void> {

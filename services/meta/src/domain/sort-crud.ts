@@ -11,19 +11,7 @@ import { enqueueViewEvent } from '../events/meta-event.producer';
 import { presentSort } from '../presenters/view.presenter';
 import { singlePage } from '../lib/paging';
 import { requireView } from './access';
-
-const direction = z.enum(['asc', 'desc', 'count-asc', 'count-desc']);
-
-/** Body of sort create. */
-export const createSortSchema = z.object({
-  fk_column_id: z.string().min(1, 'fk_column_id is required'),
-  direction: direction.default('asc'),
-  push_to_top: z.boolean().default(false),
-  fk_level_id: z.string().optional(),
-});
-
-/** Body of sort update. */
-export const updateSortSchema = z.object({ fk_column_id: z.string().min(1).optional(), direction: direction.optional() });
+import { createSortSchema, updateSortSchema } from '@tabula/contracts';
 
 async function checkSortColumn(ports: MetaPorts, view: ViewRow, columnId: string, dir: string): Promise<void> {
   const column = await findColumn(ports.db, columnId);
