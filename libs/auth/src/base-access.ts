@@ -1,4 +1,5 @@
-import { errors, type ServiceClient } from '@tabula/http';
+import { authInternal } from '@tabula/contracts';
+import { AppError, clientOf, errors, type ServiceClient } from '@tabula/http';
 import { isSuper, type Principal } from './principal';
 import { roleAllows, isBaseRole, type BaseAction, type BaseRole } from './roles';
 
@@ -16,11 +17,15 @@ interface CachedRole {
 export class BaseAccess {
   private readonly cache = new Map<string, CachedRole>();
 
+  private readonly auth;
+
   constructor(
-    private readonly services: ServiceClient,
+    services: ServiceClient,
     private readonly ttlMs = 30_000,
     private readonly negativeTtlMs = 1_000,
-  ) {}
+  ) {
+    this.auth = clientOf(services, authInternal);
+  }
 
   /** The principal's role in the base, or undefined when it has none. */
   async roleOf(principal: Principal, baseId: string): Promise<BaseRole | undefined> {
@@ -30,15 +35,21 @@ export class BaseAccess {
     const key = `${baseId}:${principal.id}`;
     const hit = this.cache.get(key);
     if (hit && hit.until > Date.now()) return hit.role;
-    const res = await this.services.request<{ role?: string | null }>('auth', {
-      method: 'GET', path: `/internal/bases/${encodeURIComponent(baseId)}/members/${encodeURIComponent(principal.id)}`,
-    });
-    if (res.status >= 500) throw errors.unavailable('Authorization service unavailable');
-    const raw = res.status === 200 ? res.body?.role ?? undefined : undefined;
+    const raw = await this.askRole(baseId, principal.id);
     const role = raw && isBaseRole(raw) ? raw : undefined;
     if (this.cache.size > 50_000) this.cache.clear();
     this.cache.set(key, { role, until: Date.now() + (role ? this.ttlMs : this.negativeTtlMs) });
     return role;
+  }
+
+  /** Auth's answer: the role, undefined on any refusal (404: no membership), 503 when auth fails. */
+  private async askRole(baseId: string, userId: string): Promise<string | undefined> {
+    try {
+      return (await this.auth.roleOf({ params: { baseId, userId } })).role;
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) return undefined;
+      throw errors.unavailable('Authorization service unavailable');
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { AnyEndpoint } from './endpoint/define-endpoint';
+import { gatewayEndpoints } from './gateway';
 import { authEndpoints } from './auth';
 import { metaEndpoints } from './meta';
 import { dataEndpoints } from './data';
@@ -11,6 +12,7 @@ import { hooksEndpoints } from './hooks';
  * coverage test and the isolation matrix read this list.
  */
 export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
+  gateway: gatewayEndpoints,
   auth: authEndpoints,
   meta: metaEndpoints,
   data: dataEndpoints,

@@ -10,3 +10,4 @@ export * from './local-service-client';
 export * from './http-service-client';
 export * from './endpoint-route';
 export * from './endpoint-client';
+export * from './in-memory-services';

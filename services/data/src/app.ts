@@ -10,6 +10,7 @@ import type { RowCounter } from './domain/row-counter';
 import type { SyncHooksDispatcher } from './events/sync-hooks.dispatcher';
 import { recordsRouter } from './routes/records.routes';
 import { bulkRouter } from './routes/bulk.routes';
+import { internalRouter } from './routes/internal.routes';
 
 /** What the data service is handed at start-up. */
 export interface DataPorts extends CommonPorts {
@@ -30,7 +31,7 @@ const queryErrorMapper: ErrorMapper = (err) =>
 /** Builds the data service app; never listens, reads no environment. */
 export function createApp(ports: DataPorts): Koa {
   return standardServiceApp(ports, {
-    routers: [bulkRouter(ports), recordsRouter(ports)],
+    routers: [bulkRouter(ports), recordsRouter(ports), internalRouter(ports)],
     errorMappers: [queryErrorMapper],
     bodyLimit: 50 * 1024 * 1024,
   });

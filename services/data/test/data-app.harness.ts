@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { Server } from 'node:http';
 import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
-import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
-import type { TableContext } from '@tabula/contracts';
+import { errors, InMemoryServices } from '@tabula/http';
+import { authInternal, metaInternal, type TableContext } from '@tabula/contracts';
 import type { EventMessage } from '@tabula/events';
 import { buildSharedPorts, loadPlatformConfig, prepareService, stopWorkers, type Worker } from '@tabula/runtime';
 import { createLogger } from '@tabula/telemetry';
@@ -12,29 +12,37 @@ import { dataService } from '../src/service';
 const INTERNAL = 'internal-secret-for-the-data-service-tests-0123456789';
 
 /**
- * Stands in for the meta and auth services' internal APIs (this test must not
- * import other services): table contexts and base roles registered by the test.
+ * Typed in-memory meta and auth internal APIs (this test must not import other
+ * services): table contexts and base roles registered by the test.
  */
-export class FakeInternalApis implements ServiceClient {
+export class FakeInternalApis extends InMemoryServices {
   readonly tables = new Map<string, TableContext>();
   readonly roles = new Map<string, string>();
-  metaCalls = 0;
 
-  async request<T>(service: string, req: ServiceRequest): Promise<ServiceResponse<T>> {
-    const table = /^\/internal\/bases\/([^/]+)\/tables\/([^/]+)$/.exec(req.path);
-    if (service === 'meta' && table) {
-      this.metaCalls += 1;
-      const [baseRef, tableRef] = [decodeURIComponent(table[1]), decodeURIComponent(table[2])];
-      const ctx = [...this.tables.values()].find((c) => [c.base.id, c.base.title].includes(baseRef)
-        && [c.table.id, c.table.title, c.table.table_name].includes(tableRef));
-      return (ctx ? { status: 200, body: ctx } : { status: 404, body: { error: 'ERR_TABLE_NOT_FOUND', message: `Table '${tableRef}' not found` } }) as ServiceResponse<T>;
-    }
-    const member = /^\/internal\/bases\/([^/]+)\/members\/([^/]+)$/.exec(req.path);
-    if (service === 'auth' && member) {
-      const role = this.roles.get(`${member[1]}:${member[2]}`);
-      return (role ? { status: 200, body: { role } } : { status: 404, body: {} }) as ServiceResponse<T>;
-    }
-    return { status: 404, body: {} as T };
+  constructor() {
+    super();
+    const findTable = (match: (c: TableContext) => boolean, ref: string) => {
+      const found = [...this.tables.values()].find(match);
+      if (!found) throw errors.notFound('ERR_TABLE_NOT_FOUND', `Table '${ref}' not found`);
+      return found;
+    };
+    this.implement(metaInternal, {
+      tableContextByRef: ({ params: { baseRef, tableRef } }) => findTable((c) => [c.base.id, c.base.title].includes(baseRef)
+        && [c.table.id, c.table.title, c.table.table_name].includes(tableRef), tableRef),
+      tableContext: ({ params: { tableId } }) => findTable((c) => c.table.id === tableId, tableId),
+    });
+    this.implement(authInternal, {
+      roleOf: ({ params: { baseId, userId } }) => {
+        const role = this.roles.get(`${baseId}:${userId}`);
+        if (!role) throw errors.notFound('ERR_MEMBER_NOT_FOUND', 'no role');
+        return { role };
+      },
+    });
+  }
+
+  /** Calls to meta's table lookups so far. */
+  get metaCalls(): number {
+    return (this.calls.get(metaInternal.tableContextByRef.id) ?? 0) + (this.calls.get(metaInternal.tableContext.id) ?? 0);
   }
 }
 

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
-import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
+import { errors, InMemoryServices } from '@tabula/http';
+import { authInternal } from '@tabula/contracts';
 import type { EventBus, EventMessage } from '@tabula/events';
 import { buildSharedPorts, loadPlatformConfig, prepareService, stopWorkers, type Worker } from '@tabula/runtime';
 import { createLogger } from '@tabula/telemetry';
@@ -15,19 +16,23 @@ import { metaService } from '../src/service';
 /** The internal secret of the harness (tests forge identities with it). */
 export const INTERNAL = 'internal-secret-for-the-meta-service-tests-0123456789';
 
-/** Stands in for the auth service's membership endpoints (a service test must not import auth). */
-export class FakeAuth implements ServiceClient {
+/** A typed in-memory auth internal API (membership roles); a service test must not import auth. */
+export class FakeAuth extends InMemoryServices {
   readonly roles = new Map<string, string>();
 
-  async request<T>(service: string, req: ServiceRequest): Promise<ServiceResponse<T>> {
-    const member = /^\/internal\/bases\/([^/]+)\/members\/([^/]+)$/.exec(req.path);
-    if (service === 'auth' && member) {
-      const key = `${decodeURIComponent(member[1])}:${decodeURIComponent(member[2])}`;
-      if (req.method === 'PUT') this.roles.set(key, (req.body as { role: string }).role);
-      const role = this.roles.get(key);
-      return (role ? { status: 200, body: { role } } : { status: 404, body: {} }) as ServiceResponse<T>;
-    }
-    return { status: 404, body: {} as T };
+  constructor() {
+    super();
+    this.implement(authInternal, {
+      roleOf: ({ params: { baseId, userId } }) => {
+        const role = this.roles.get(`${baseId}:${userId}`);
+        if (!role) throw errors.notFound('ERR_MEMBER_NOT_FOUND', 'no role');
+        return { role };
+      },
+      setRole: ({ params: { baseId, userId }, body }) => {
+        this.roles.set(`${baseId}:${userId}`, body.role);
+        return { role: body.role };
+      },
+    });
   }
 }
 

@@ -42,6 +42,8 @@ export interface Endpoint<
   /** Body content type when not JSON (e.g. `multipart/form-data`). */
   bodyContentType?: string;
   response: R;
+  /** Response content type when not JSON (e.g. `text/html` for a docs page). */
+  responseContentType?: string;
   /** Success status (200 unless said). */
   status?: number;
   /** Error statuses this endpoint answers, besides 400/401/500. */

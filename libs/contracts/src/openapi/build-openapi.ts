@@ -18,10 +18,20 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Unprocessable', 429: 'Too many requests', 500: 'Internal error', 503: 'Service unavailable',
 };
 
-/** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema. */
+/** Responses may carry more fields than a contract lists (NocoDB shapes are open): drop `additionalProperties: false`. */
+function opened(node: unknown): void {
+  if (Array.isArray(node)) { node.forEach(opened); return; }
+  if (!node || typeof node !== 'object') return;
+  const obj = node as JsonSchema;
+  if (obj.additionalProperties === false) delete obj.additionalProperties;
+  Object.values(obj).forEach(opened);
+}
+
+/** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema; response schemas are left open. */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   delete out.$schema;
+  if (io === 'output') opened(out);
   return out;
 }
 
@@ -58,7 +68,7 @@ function operation(endpoint: AnyEndpoint): JsonSchema {
   const responses: Record<string, JsonSchema> = {
     [ok]: ok === 204 ? { description: STATUS_TEXT[204] } : {
       description: STATUS_TEXT[ok] ?? 'OK',
-      content: { 'application/json': { schema: jsonSchemaOf(endpoint.response, 'output'), ...(endpoint.example?.response !== undefined ? { example: endpoint.example.response } : {}) } },
+      content: { [endpoint.responseContentType ?? 'application/json']: { schema: jsonSchemaOf(endpoint.response, 'output'), ...(endpoint.example?.response !== undefined ? { example: endpoint.example.response } : {}) } },
     },
   };
   const errorStatuses = new Set([400, ...(endpoint.access === 'public' ? [] : [401]), ...(endpoint.errors ?? [])]);

@@ -1,4 +1,5 @@
-import type { ServiceClient } from '@tabula/http';
+import { hooksInternal } from '@tabula/contracts';
+import { AppError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 import type { Logger } from '@tabula/telemetry';
 import type { TableHandle } from '../context/table-handle';
 import type { RecordsChange } from './records-event.producer';
@@ -21,27 +22,30 @@ export interface CommittedChange {
 export class SyncHooksDispatcher {
   private pausedUntil = 0;
 
-  constructor(private readonly services: ServiceClient, private readonly logger: Logger, private readonly pauseMs = 2_000) {}
+  private readonly hooks: EndpointClient<typeof hooksInternal>;
+
+  constructor(services: ServiceClient, private readonly logger: Logger, private readonly pauseMs = 2_000) {
+    this.hooks = clientOf(services, hooksInternal);
+  }
 
   async dispatch(handle: TableHandle, committed: CommittedChange[]): Promise<void> {
     if (this.pausedUntil > Date.now()) return;
     for (const { change, eventId, type } of committed) {
       const user = change.principal?.kind === 'user' ? { id: change.principal.id, email: change.principal.email ?? '' } : undefined;
       try {
-        const res = await this.services.request<{ sync_hooks?: boolean }>('hooks', {
-          method: 'POST', path: '/internal/hooks/dispatch-sync',
+        const answer = await this.hooks.dispatchSync({
           body: {
             eventId, type, operation: change.op, baseId: handle.baseId, tableId: handle.tableId,
             tableTitle: handle.model.context.table.title, user, rows: change.rows, previousRows: change.previousRows,
           },
         });
-        if (res.status !== 200) {
+        if (!answer.sync_hooks) return;
+      } catch (err) {
+        if (err instanceof AppError) {
           this.pausedUntil = Date.now() + this.pauseMs;
-          this.logger.warn({ status: res.status, table: handle.tableId }, 'sync hook dispatch refused; the bus delivers');
+          this.logger.warn({ status: err.status, table: handle.tableId }, 'sync hook dispatch refused; the bus delivers');
           return;
         }
-        if (res.body?.sync_hooks === false) return;
-      } catch (err) {
         this.pausedUntil = Date.now() + this.pauseMs;
         this.logger.warn({ err, table: handle.tableId }, 'sync hook dispatch failed; the bus delivers');
         return;
