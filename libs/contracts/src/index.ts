@@ -14,6 +14,7 @@ export * from './internal/meta-internal';
 export * from './internal/auth-internal';
 export * from './endpoint/define-endpoint';
 export * from './openapi/build-openapi';
+export * from './openapi/docs-page';
 export * from './common/error-body';
 export * from './common/paging';
 export * from './common/refs';

@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config';
 import type { Authenticator } from './authenticator';
 import type { Dispatcher } from './dispatcher';
 import { systemRoutes } from './routes/system.routes';
+import { docsRoutes } from './routes/docs.routes';
 import { dispatchMiddleware } from './dispatch.middleware';
 
 /** The gateway's ports: the common ones plus how it reaches services. */
@@ -37,7 +38,7 @@ export function createApp(ports: GatewayPorts): Koa {
     metrics: ports.metrics,
     readiness: sharedReadiness(ports),
     middleware: [corsMiddleware],
-    routers: [systemRoutes(ports.startedAt)],
+    routers: [systemRoutes(ports.startedAt), docsRoutes()],
     bodyLimit: false,
     fallback: dispatchMiddleware({
       authenticator: ports.authenticator,

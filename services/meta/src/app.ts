@@ -9,6 +9,7 @@ import { columnsRouter } from './routes/columns.routes';
 import { viewsRouter } from './routes/views.routes';
 import { sortsRouter } from './routes/sorts.routes';
 import { filtersRouter } from './routes/filters.routes';
+import { swaggerRouter } from './routes/swagger.routes';
 import { internalRouter } from './routes/internal.routes';
 
 /** What the meta service is handed at start-up. */
@@ -25,7 +26,7 @@ export function createApp(ports: MetaPorts): Koa {
   return standardServiceApp(ports, {
     routers: [
       basesRouter(ports), tablesRouter(ports), columnsRouter(ports), viewsRouter(ports),
-      sortsRouter(ports), filtersRouter(ports), internalRouter(ports),
+      sortsRouter(ports), filtersRouter(ports), swaggerRouter(ports), internalRouter(ports),
     ],
   });
 }

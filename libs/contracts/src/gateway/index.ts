@@ -25,7 +25,7 @@ export const systemV2 = systemEndpoints('v2');
 /** This document. */
 export const openApiDocument = defineEndpoint({
   ...common, id: 'openApiDocument', method: 'GET', path: '/api/v1/openapi.json', summary: 'The OpenAPI 3.1 document of the API',
-  response: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
+  response: z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.1 document' }),
 });
 /** The docs page rendering the document (swagger-ui-dist, served by the gateway). */
 export const apiDocsPage = defineEndpoint({
@@ -35,7 +35,8 @@ export const apiDocsPage = defineEndpoint({
 /** The docs page's scripts and styles. */
 export const apiDocsAsset = defineEndpoint({
   ...common, id: 'apiDocsAsset', method: 'GET', path: '/api/docs/{file}', summary: 'A file of the docs page', errors: [404],
-  params: z.object({ file: z.string().regex(/^[A-Za-z0-9._-]+$/) }), response: z.string(), responseContentType: 'application/octet-stream',
+  params: z.object({ file: z.string().regex(/^[A-Za-z0-9._-]+$/) }), responseContentType: 'application/octet-stream',
+  response: z.custom<Buffer | string>((v) => typeof v === 'string' || Buffer.isBuffer(v)).meta({ type: 'string', format: 'binary' }),
 });
 
 /** Every endpoint the gateway serves itself, by operation id. */

@@ -6,6 +6,7 @@ import { gridCreate, viewDelete, viewList, viewUpdate } from './views';
 import { sortCreate, sortDelete, sortGet, sortList, sortUpdate } from './sorts';
 import { filterChildren, filterCreate, filterDelete, filterGet, filterList, filterUpdate } from './filters';
 import { metaInternal } from './internal';
+import { baseSwagger, baseSwaggerPage } from './swagger';
 
 export * from './paging';
 export * from './resources';
@@ -16,10 +17,11 @@ export * from './views';
 export * from './sorts';
 export * from './filters';
 export * from './internal';
+export * from './swagger';
 
 /** Every endpoint of the meta service, by operation id. */
 export const metaEndpoints: Record<string, AnyEndpoint> = Object.fromEntries([
-  baseList, baseCreate, baseGet, baseUpdate, baseDelete, baseInfoGet, baseDuplicate,
+  baseList, baseCreate, baseGet, baseUpdate, baseDelete, baseInfoGet, baseDuplicate, baseSwagger, baseSwaggerPage,
   tableList, tableListOfSource, tableCreate, tableCreateInSource, tableGet, tableUpdate, tableDelete, tableReorder, tableDuplicate,
   columnCreate, columnsHash, columnsBulk, columnGet, columnUpdate, columnDelete, columnSetPrimary,
   viewList, gridCreate, viewUpdate, viewDelete, sortList, sortCreate, sortGet, sortUpdate, sortDelete,
