@@ -1,7 +1,13 @@
-import { authInternal } from '@tabula/contracts';
-import { AppError, clientOf, errors, type ServiceClient } from '@tabula/http';
+import { errors } from '@tabula/errors';
 import { isSuper, type Principal } from './principal';
 import { roleAllows, isBaseRole, type BaseAction, type BaseRole } from './roles';
+
+/**
+ * Asks the auth service for a user's role in a base: the role, undefined when
+ * there is none; throws when auth cannot answer. Built by the runtime from
+ * auth's typed client (`roleLookupOf` in @tabula/runtime), a fake in tests.
+ */
+export type RoleLookup = (baseId: string, userId: string) => Promise<string | undefined>;
 
 interface CachedRole {
   role: BaseRole | undefined;
@@ -17,15 +23,11 @@ interface CachedRole {
 export class BaseAccess {
   private readonly cache = new Map<string, CachedRole>();
 
-  private readonly auth;
-
   constructor(
-    services: ServiceClient,
+    private readonly lookup: RoleLookup,
     private readonly ttlMs = 30_000,
     private readonly negativeTtlMs = 1_000,
-  ) {
-    this.auth = clientOf(services, authInternal);
-  }
+  ) {}
 
   /** The principal's role in the base, or undefined when it has none. */
   async roleOf(principal: Principal, baseId: string): Promise<BaseRole | undefined> {
@@ -42,12 +44,11 @@ export class BaseAccess {
     return role;
   }
 
-  /** Auth's answer: the role, undefined on any refusal (404: no membership), 503 when auth fails. */
+  /** Auth's answer; 503 when auth cannot answer. */
   private async askRole(baseId: string, userId: string): Promise<string | undefined> {
     try {
-      return (await this.auth.roleOf({ params: { baseId, userId } })).role;
-    } catch (err) {
-      if (err instanceof AppError && err.status < 500) return undefined;
+      return await this.lookup(baseId, userId);
+    } catch {
       throw errors.unavailable('Authorization service unavailable');
     }
   }

@@ -1,9 +1,4 @@
-import { MemoryEventBus } from './memory/memory-event-bus';
-import { RedisEventBus } from './redis/redis-event-bus';
-import type { RedisBusOptions } from './redis/redis-event-bus';
-import { KafkaEventBus } from './kafka/kafka-event-bus';
-import type { KafkaBusOptions } from './kafka/kafka-event-bus';
-import type { BackoffOptions } from './delivery/retry';
+import type { BackoffOptions, KafkaBusOptions, RedisBusOptions } from './bus-options';
 
 /** String headers of a message (metadata, trace context, caller extras). */
 export interface EventHeaders {
@@ -110,20 +105,4 @@ export interface EventBusConfig {
   kafka?: Partial<KafkaBusOptions>;
   /** memory: messages kept per topic for groups that join later with fromBeginning. Default 1000. */
   memoryRetention?: number;
-}
-
-/** Builds the bus for the configured backend. Connections open lazily. */
-export function createEventBus(config: EventBusConfig): EventBus {
-  switch (config.kind) {
-    case 'memory':
-      return new MemoryEventBus(config);
-    case 'redis':
-      if (!config.redisUrl) throw new Error('createEventBus: redisUrl is required for kind "redis"');
-      return new RedisEventBus({ ...config, redisUrl: config.redisUrl });
-    case 'kafka':
-      if (!config.kafkaBrokers?.length) throw new Error('createEventBus: kafkaBrokers is required for kind "kafka"');
-      return new KafkaEventBus({ ...config, kafkaBrokers: config.kafkaBrokers });
-    default:
-      throw new Error(`createEventBus: unknown kind ${String((config as { kind: unknown }).kind)}`);
-  }
 }

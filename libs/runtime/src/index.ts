@@ -8,3 +8,4 @@ export * from './lifecycle';
 export * from './secrets';
 export * from './service-app';
 export * from './access-invalidation';
+export * from './role-lookup';

@@ -1,6 +1,7 @@
 import { defineService, type CommonPorts } from '@tabula/runtime';
 import { authConfigSchema, type AuthConfig } from './config';
-import { createApp, type AuthPorts } from './app';
+import { createApp } from './app';
+import type { AuthPorts } from './ports';
 import { migrations } from '../migrations';
 import { MemoryRateLimiter, type RateLimiter } from './adapters/rate-limiter';
 import { RedisRateLimiter } from './adapters/redis-rate-limiter';

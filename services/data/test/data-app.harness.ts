@@ -4,7 +4,7 @@ import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
 import { errors, InMemoryServices } from '@tabula/http';
 import { authInternal, metaInternal, type TableContext } from '@tabula/contracts';
 import type { EventMessage } from '@tabula/events';
-import { buildSharedPorts, loadPlatformConfig, prepareService, stopWorkers, type Worker } from '@tabula/runtime';
+import { buildSharedPorts, loadPlatformConfig, prepareService, roleLookupOf, stopWorkers, type Worker } from '@tabula/runtime';
 import { createLogger } from '@tabula/telemetry';
 import { createTestDatabase, type TestDatabase } from '@tabula/testing';
 import { dataService } from '../src/service';
@@ -64,7 +64,7 @@ export async function startDataHarness(env: Record<string, string> = {}): Promis
   const platform = loadPlatformConfig(fullEnv);
   const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger: createLogger('test', 'silent'), caller: 'data' });
   const apis = new FakeInternalApis();
-  const prepared = await prepareService(dataService, { ...shared, services: apis, baseAccess: new BaseAccess(apis) }, fullEnv);
+  const prepared = await prepareService(dataService, { ...shared, services: apis, baseAccess: new BaseAccess(roleLookupOf(apis)) }, fullEnv);
   const workers: Worker[] = await prepared.start();
   const events: EventMessage[] = [];
   const sub = await shared.bus.subscribe({ group: 'test-records', topics: ['tabula.records'], handler: async (m) => { events.push(m); } });

@@ -1,8 +1,6 @@
 import type Koa from 'koa';
-import { standardServiceApp, type CommonPorts } from '@tabula/runtime';
-import type { OutboxRelay } from '@tabula/events';
-import type { MetaConfig } from './config';
-import type { SourceRegistry } from './sources/source-registry';
+import { standardServiceApp } from '@tabula/runtime';
+import type { MetaPorts } from './ports';
 import { basesRouter } from './routes/bases.routes';
 import { tablesRouter } from './routes/tables.routes';
 import { columnsRouter } from './routes/columns.routes';
@@ -12,14 +10,6 @@ import { filtersRouter } from './routes/filters.routes';
 import { swaggerRouter } from './routes/swagger.routes';
 import { internalRouter } from './routes/internal.routes';
 
-/** What the meta service is handed at start-up. */
-export interface MetaPorts extends CommonPorts {
-  config: MetaConfig;
-  /** One knex pool per data source. */
-  sources: SourceRegistry;
-  /** Publishes what our transactions put in the outbox. */
-  relay: OutboxRelay;
-}
 
 /** Builds the meta service app; never listens, reads no environment. */
 export function createApp(ports: MetaPorts): Koa {

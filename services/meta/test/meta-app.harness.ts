@@ -8,7 +8,7 @@ import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
 import { errors, InMemoryServices } from '@tabula/http';
 import { authInternal } from '@tabula/contracts';
 import type { EventBus, EventMessage } from '@tabula/events';
-import { buildSharedPorts, loadPlatformConfig, prepareService, stopWorkers, type Worker } from '@tabula/runtime';
+import { buildSharedPorts, loadPlatformConfig, prepareService, roleLookupOf, stopWorkers, type Worker } from '@tabula/runtime';
 import { createLogger } from '@tabula/telemetry';
 import { createTestDatabase, type TestDatabase } from '@tabula/testing';
 import { metaService } from '../src/service';
@@ -75,7 +75,7 @@ export async function startMetaHarness(options: MetaHarnessOptions = {}): Promis
   const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger: createLogger('test', 'silent'), caller: 'meta' });
   const auth = new FakeAuth();
   const bus = options.wrapBus ? options.wrapBus(shared.bus) : shared.bus;
-  const prepared = await prepareService(metaService, { ...shared, bus, services: auth, baseAccess: new BaseAccess(auth) }, fullEnv);
+  const prepared = await prepareService(metaService, { ...shared, bus, services: auth, baseAccess: new BaseAccess(roleLookupOf(auth)) }, fullEnv);
   const events: EventMessage[] = [];
   const sub = await shared.bus.subscribe({ group: 'test-meta', topics: ['tabula.meta'], handler: async (m) => { events.push(m); } });
   const workers: Worker[] = await prepared.start();

@@ -1,6 +1,6 @@
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { publishPrincipalInvalidated } from '../events/auth-events.producer';
 import { userRepository } from '../repositories/user.repository';
 import { hashPassword, verifyPassword } from '../security/password-hasher';

@@ -1,7 +1,7 @@
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
 import { isSuper, type Principal } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { publishPrincipalInvalidated } from '../events/auth-events.producer';
 import { apiTokenRepository } from '../repositories/api-token.repository';
 

@@ -1,5 +1,5 @@
 import { InvalidationReason } from '@tabula/contracts';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { publishPrincipalInvalidated } from '../events/auth-events.producer';
 import { revokeSessions } from './revoke-sessions';
 

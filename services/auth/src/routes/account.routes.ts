@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { accountV1, accountV2 } from '@tabula/contracts';
 import { errors, route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { signUp } from '../domain/sign-up';
 import { signIn } from '../domain/sign-in';
 import { signOut } from '../domain/sign-out';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { baseTokenCreate, baseTokenDelete, baseTokenList, orgTokenCreate, orgTokenDelete, orgTokenList } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { createApiToken } from '../domain/create-api-token';
 import { listApiTokens } from '../domain/list-api-tokens';
 import { deleteApiToken } from '../domain/delete-api-token';

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { memberInvite, memberList, memberRemove, memberUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { inviteMembers } from '../domain/invite-members';
 import { updateMember } from '../domain/update-member';
 import { removeMember } from '../domain/remove-member';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { authInternal } from '@tabula/contracts';
 import { errors, route } from '@tabula/http';
 import { requireService } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { authenticate } from '../domain/authenticate';
 import { applyMembership } from '../domain/apply-membership';
 import { baseMemberRepository } from '../repositories/base-member.repository';

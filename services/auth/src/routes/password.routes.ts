@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { passwordV1, passwordV2 } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { forgotPassword } from '../domain/forgot-password';
 import { resetPassword } from '../domain/reset-password';
 import { changePassword } from '../domain/change-password';

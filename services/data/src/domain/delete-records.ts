@@ -5,7 +5,7 @@ import { readBack } from './record-reader';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** DELETE .../{rowId}: 1 when deleted, 0 when there was no such row (NocoDB). */
 export async function deleteRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string): Promise<number> {

@@ -4,7 +4,7 @@ import { presentRecord, type ApiRecord } from '../presenters/record.presenter';
 import { countRows, selectPage } from '../repositories/records.repository';
 import { openTable, type TableRef } from './table-access';
 import { readOptions, readFilter, type ReadQuery } from './read-options';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** List parameters: the read options plus the page window. */
 export interface ListQuery extends ReadQuery {

@@ -1,7 +1,7 @@
 import { parseRowId, recordNotFound } from '../model/row-id';
 import type { ApiRecord } from '../presenters/record.presenter';
 import { readBack } from './record-reader';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /**
  * Internal read of one record by table id and primary key (all columns), for

@@ -11,7 +11,7 @@ import { keyText, readBack } from './record-reader';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** PATCH .../{rowId}: updates one record, answers it re-read (404 when missing). */
 export async function updateRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string, body: unknown): Promise<ApiRecord> {

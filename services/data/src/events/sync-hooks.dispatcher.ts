@@ -2,14 +2,10 @@ import { hooksInternal } from '@tabula/contracts';
 import { AppError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 import type { Logger } from '@tabula/telemetry';
 import type { TableHandle } from '../context/table-handle';
-import type { RecordsChange } from './records-event.producer';
+import type { CommittedChange } from './records-event.producer';
 
-/** A committed change and the id its outbox event carries. */
-export interface CommittedChange {
-  change: RecordsChange;
-  eventId: string;
-  type: string;
-}
+export type { CommittedChange } from './records-event.producer';
+
 
 /**
  * `async: false` hooks are delivered before the record API answers: after the

@@ -10,7 +10,7 @@ import { upsertRecords } from '../domain/upsert-records';
 import { checkBulkSize } from '../domain/bulk-limits';
 import { recordsJson } from '../presenters/record.presenter';
 import { tableRefOf } from './route-input';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** Bulk (v1): insert, update, update-all, delete, delete-all, upsert — each one transaction. Bodies go to the domain as sent. */
 export function bulkRouter(ports: DataPorts): Router {

@@ -3,7 +3,7 @@ import { dataInternal } from '@tabula/contracts';
 import { requireService } from '@tabula/auth';
 import { route } from '@tabula/http';
 import { readRecordById } from '../domain/read-record-by-id';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** The internal API of libs/contracts/src/data (services only). */
 export function internalRouter(ports: DataPorts): Router {

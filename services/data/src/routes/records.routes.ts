@@ -8,7 +8,7 @@ import { insertRecords } from '../domain/insert-records';
 import { updateRecord } from '../domain/update-records';
 import { deleteRecord } from '../domain/delete-records';
 import { tableRefOf } from './route-input';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /**
  * Records (v1): list, find-one, count, read, exist, create, update, delete — on

@@ -1,4 +1,4 @@
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { findHook, updateHook } from '../repositories/hook.repository';
 import { finishDelivery, rescheduleDelivery, type DeliveryRow } from '../repositories/delivery.repository';
 import { logAttempt } from './attempt-log';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { activeHooksOf } from '../repositories/hook.repository';
 import { claimDue, deliveriesOfEvent, type DeliveryRow } from '../repositories/delivery.repository';
 import { processDelivery } from '../delivery/process-delivery';

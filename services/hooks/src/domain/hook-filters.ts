@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { singlePage } from '../lib/paging';
 import { filtersOfHooks, insertHookFilter, nextFilterOrder } from '../repositories/hook-filter.repository';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ColumnMeta } from '@tabula/query';
 import { handleOnce } from '@tabula/events';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { activeHooksOf, type HookRow } from '../repositories/hook.repository';
 import { filtersOfHooks } from '../repositories/hook-filter.repository';
 import { insertDeliveries, type NewDelivery } from '../repositories/delivery.repository';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ColumnInfo } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { buildPayload, type EventOperation } from './payload-builder';
 import { requireTable } from './hook-access';
 import { sampleParamsSchema } from '@tabula/contracts';

@@ -1,7 +1,7 @@
 import { metaInternal, type ColumnInfo, type TableContext } from '@tabula/contracts';
 import { AppError, clientOf, errors } from '@tabula/http';
 import type { ColumnMeta } from '@tabula/query';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 
 /** A table's context from meta's internal API; 404 ERR_TABLE_NOT_FOUND when missing. */
 export async function loadTable(ports: HooksPorts, tableId: string): Promise<TableContext> {

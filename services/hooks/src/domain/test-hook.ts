@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { newHookSecret } from '../lib/signature';
 import { findHook, type HookRow } from '../repositories/hook.repository';
 import { logAttempt } from '../delivery/attempt-log';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { dataInternal, metaInternal } from '@tabula/contracts';
 import { clientOf } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { insertDeliveries } from '../repositories/delivery.repository';
 import { buildPayload } from './payload-builder';
 import { requireHook } from './hook-access';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { hookFilterCreate, hookFilterList, hookSamplePayload, hookTest, hookTrigger } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { createHookFilter, listHookFilters } from '../domain/hook-filters';
 import { samplePayload } from '../domain/sample-payload';
 import { testHook } from '../domain/test-hook';

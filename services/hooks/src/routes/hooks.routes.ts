@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { hookCreate, hookDelete, hookList, hookLogList, hookUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { createHook, deleteHook, listHooks, updateHook } from '../domain/hook-crud';
 import { listHookLogs } from '../domain/hook-logs';
 

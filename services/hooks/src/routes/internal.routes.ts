@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { hooksInternal } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { requireService } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { dispatchSync } from '../domain/dispatch-sync';
 
 /** Internal API: synchronous delivery of `async: false` hooks (called by data before it answers). */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import type { BaseAction, Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { findBase, type BaseRow } from '../repositories/base.repository';
 import { findSource, type SourceRow } from '../repositories/source.repository';
 import { findTable, type TableRow } from '../repositories/table.repository';

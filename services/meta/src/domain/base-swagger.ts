@@ -1,6 +1,6 @@
 import type { Principal } from '@tabula/auth';
 import { errorBodySchema, jsonSchemaOf, pageInfoSchema } from '@tabula/contracts';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { listTables } from '../repositories/table.repository';
 import { listColumnsOf } from '../repositories/column.repository';
 import { presentColumn } from '../presenters/column.presenter';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inSourceAndMetaTransaction } from '../lib/source-transaction';
 import { findColumn, listColumns } from '../repositories/column.repository';
 import { metaTable } from '../repositories/meta-db';

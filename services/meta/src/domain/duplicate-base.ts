@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { listSources } from '../repositories/source.repository';
 import { listTables } from '../repositories/table.repository';
 import { requireBase } from './access';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { findSource } from '../repositories/source.repository';
 import { requireBase, requireTable } from './access';
 import { copyTable } from './copy-table';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { findColumn } from '../repositories/column.repository';

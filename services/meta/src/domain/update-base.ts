@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { updateBase as updateRow, type BaseRow } from '../repositories/base.repository';
 import { enqueueBaseEvent } from '../events/meta-event.producer';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { listTables, updateTable as updateRow, type TableRow } from '../repositories/table.repository';
 import { enqueueTableEvent } from '../events/meta-event.producer';

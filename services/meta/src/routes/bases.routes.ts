@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { baseCreate, baseDelete, baseDuplicate, baseGet, baseInfoGet, baseList, baseUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { createBase } from '../domain/create-base';
 import { listBases } from '../domain/list-bases';
 import { getBase } from '../domain/get-base';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { columnCreate, columnDelete, columnGet, columnSetPrimary, columnsBulk, columnsHash, columnUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { addColumn } from '../domain/add-column';
 import { getColumn, getColumnsHash } from '../domain/column-reads';
 import { updateColumn } from '../domain/update-column';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { filterChildren, filterCreate, filterDelete, filterGet, filterList, filterUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { createFilter, deleteFilter, getFilter, listFilterChildren, listFilters, updateFilter } from '../domain/filter-crud';
 
 /** View filters (compat-notes "Sorts and filters"). */

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { metaInternal } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { requireService } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { internalBase, internalTable, internalTableByRef, internalView } from '../domain/internal-context';
 
 /** The internal API of libs/contracts/src/meta/internal.ts (services only). */

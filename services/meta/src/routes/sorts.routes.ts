@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { sortCreate, sortDelete, sortGet, sortList, sortUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { createSort, deleteSort, getSort, listSorts, updateSort } from '../domain/sort-crud';
 
 /** Sorts (spec "Sorts"). */

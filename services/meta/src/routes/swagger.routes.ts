@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { baseSwagger, baseSwaggerPage, docsPageHtml } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { baseSwagger as buildBaseSwagger } from '../domain/base-swagger';
 
 /** A base's own OpenAPI document and its docs page (assets served by the gateway under /api/docs/). */

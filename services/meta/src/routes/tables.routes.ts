@@ -4,7 +4,7 @@ import {
 } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { createTable } from '../domain/create-table';
 import { listTables } from '../domain/list-tables';
 import { getTable } from '../domain/get-table';

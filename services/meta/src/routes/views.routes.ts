@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { gridCreate, viewDelete, viewList, viewUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { createGridView, deleteView, listViews, updateView } from '../domain/view-crud';
 
 /** Views: list, grid create, rename, delete. */
