@@ -2,22 +2,11 @@ import type Koa from 'koa';
 import cors from '@koa/cors';
 import { createServiceApp } from '@tabula/http';
 import { identitySigner } from '@tabula/auth';
-import type { CommonPorts } from '@tabula/runtime';
 import { sharedReadiness } from '@tabula/runtime';
-import type { GatewayConfig } from './config';
-import type { Authenticator } from './authenticator';
-import type { Dispatcher } from './dispatcher';
+import type { GatewayPorts } from './ports';
 import { systemRoutes } from './routes/system.routes';
 import { docsRoutes } from './routes/docs.routes';
 import { dispatchMiddleware } from './dispatch.middleware';
-
-/** The gateway's ports: the common ones plus how it reaches services. */
-export interface GatewayPorts extends CommonPorts {
-  config: GatewayConfig;
-  authenticator: Authenticator;
-  dispatcher: Dispatcher;
-  startedAt: number;
-}
 
 /** Builds the gateway app: CORS, health/version, then route-table dispatch. */
 export function createApp(ports: GatewayPorts): Koa {
