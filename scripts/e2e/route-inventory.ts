@@ -28,7 +28,9 @@ export function routesOf(service: string, app: Koa): ServedRoute[] {
 /** Builds every service's app on a fresh database (migrations applied, nothing started) and lists its routes. */
 export async function servedRoutes(definitions: ServiceDefinition<any, any>[]): Promise<ServedRoute[]> {
   const database = await createTestDatabase();
-  const env = { ...process.env, TABULA_MODE: 'standalone', DATABASE_URL: database.url, EVENT_BUS: 'memory', LOG_LEVEL: 'silent', DATA_DIR: '/tmp' };
+  // No Redis or Kafka: nothing is started, and a connected client would keep the test process alive.
+  const { REDIS_URL: _redis, KAFKA_BROKERS: _kafka, ...rest } = process.env;
+  const env = { ...rest, TABULA_MODE: 'standalone', DATABASE_URL: database.url, EVENT_BUS: 'memory', LOG_LEVEL: 'silent', DATA_DIR: '/tmp' };
   const platform = loadPlatformConfig(env);
   const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger: createLogger('test', 'silent'), caller: 'gateway' });
   try {
