@@ -1,4 +1,5 @@
 // Container entry: runs the compiled service named by SERVICE (dist/<SERVICE>/main.js).
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS entry that loads the compiled bundle named at run time */
 'use strict';
 const path = require('node:path');
 const fs = require('node:fs');

@@ -1,6 +1,13 @@
-import { errors, type ServiceClient } from '@tabula/http';
+import { errors } from '@tabula/errors';
 import { isSuper, type Principal } from './principal';
 import { roleAllows, isBaseRole, type BaseAction, type BaseRole } from './roles';
+
+/**
+ * Asks the auth service for a user's role in a base: the role, undefined when
+ * there is none; throws when auth cannot answer. Built by the runtime from
+ * auth's typed client (`roleLookupOf` in @tabula/runtime), a fake in tests.
+ */
+export type RoleLookup = (baseId: string, userId: string) => Promise<string | undefined>;
 
 interface CachedRole {
   role: BaseRole | undefined;
@@ -17,7 +24,7 @@ export class BaseAccess {
   private readonly cache = new Map<string, CachedRole>();
 
   constructor(
-    private readonly services: ServiceClient,
+    private readonly lookup: RoleLookup,
     private readonly ttlMs = 30_000,
     private readonly negativeTtlMs = 1_000,
   ) {}
@@ -30,15 +37,20 @@ export class BaseAccess {
     const key = `${baseId}:${principal.id}`;
     const hit = this.cache.get(key);
     if (hit && hit.until > Date.now()) return hit.role;
-    const res = await this.services.request<{ role?: string | null }>('auth', {
-      method: 'GET', path: `/internal/bases/${encodeURIComponent(baseId)}/members/${encodeURIComponent(principal.id)}`,
-    });
-    if (res.status >= 500) throw errors.unavailable('Authorization service unavailable');
-    const raw = res.status === 200 ? res.body?.role ?? undefined : undefined;
+    const raw = await this.askRole(baseId, principal.id);
     const role = raw && isBaseRole(raw) ? raw : undefined;
     if (this.cache.size > 50_000) this.cache.clear();
     this.cache.set(key, { role, until: Date.now() + (role ? this.ttlMs : this.negativeTtlMs) });
     return role;
+  }
+
+  /** Auth's answer; 503 when auth cannot answer. */
+  private async askRole(baseId: string, userId: string): Promise<string | undefined> {
+    try {
+      return await this.lookup(baseId, userId);
+    } catch {
+      throw errors.unavailable('Authorization service unavailable');
+    }
   }
 
   /**

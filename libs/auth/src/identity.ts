@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import type { Middleware } from 'koa';
-import { errors } from '@tabula/http';
+import { errors } from '@tabula/errors';
 import type { Principal } from './principal';
 import { hmacKey } from './hmac-key';
 

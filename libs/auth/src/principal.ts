@@ -1,18 +1,8 @@
-/** Who is calling: a user (by JWT or API token) or another service. */
-export interface Principal {
-  kind: 'user' | 'service';
-  /** User id (`us...`) or the calling service's name. */
-  id: string;
-  email?: string;
-  /** Organisation roles, e.g. ['org-level-creator', 'super']. */
-  roles: string[];
-  /** How the user authenticated. */
-  via?: 'jwt' | 'api-token';
-  /** Set when authenticated by an API token. */
-  tokenId?: string;
-  /** Set for a base-scoped API token: the only base it may touch. */
-  baseScope?: string;
-}
+import type { z } from 'zod';
+import type { principalSchema } from '@tabula/contracts';
+
+/** Who is calling: a user (by JWT or API token) or another service (defined once, in libs/contracts/src/auth/principal.ts). */
+export type Principal = z.infer<typeof principalSchema>;
 
 /** True for the super admin (acts as owner everywhere). */
 export function isSuper(principal: Principal): boolean {

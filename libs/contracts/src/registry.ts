@@ -1,10 +1,12 @@
 import type { AnyEndpoint } from './endpoint/define-endpoint';
-import { hooksInternalEndpoints } from './hooks';
+import { gatewayEndpoints } from './gateway';
+import { authEndpoints } from './auth';
+import { metaEndpoints } from './meta';
+import { dataEndpoints } from './data';
+import { hooksEndpoints } from './hooks';
 import { integrationsEndpoints } from './integrations';
 import { metaIntegrationSourcesEndpoints } from './meta/integration-sources';
 import { commentsEndpoints } from './comments';
-import { dataInternalEndpoints, dataNestedEndpoints } from './data';
-import { metaInternalEndpoints } from './meta';
 import { storageEndpoints } from './storage';
 import { storageInternalEndpoints, dataAttachmentEndpoints } from './storage/storage-internal.endpoints';
 
@@ -15,16 +17,17 @@ import { storageInternalEndpoints, dataAttachmentEndpoints } from './storage/sto
  * coverage test and the isolation matrix read this list.
  */
 export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
-  hooksInternal: hooksInternalEndpoints,
+  gateway: gatewayEndpoints,
+  auth: authEndpoints,
+  meta: metaEndpoints,
+  data: dataEndpoints,
+  hooks: hooksEndpoints,
   integrations: integrationsEndpoints,
   metaIntegrationSources: metaIntegrationSourcesEndpoints,
   comments: commentsEndpoints,
-  dataInternal: dataInternalEndpoints,
-  metaInternal: metaInternalEndpoints,
   storage: storageEndpoints,
   storageInternal: storageInternalEndpoints,
   dataAttachments: dataAttachmentEndpoints,
-  dataNested: dataNestedEndpoints,
 };
 
 /** All endpoints as one list. */

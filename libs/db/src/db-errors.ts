@@ -1,4 +1,4 @@
-import { AppError } from '@tabula/http';
+import { AppError } from '@tabula/errors';
 
 interface DriverError {
   code?: string;

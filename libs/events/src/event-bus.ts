@@ -1,8 +1,4 @@
-import { MemoryEventBus } from './memory/memory-event-bus';
-import type { RedisBusOptions } from './redis/redis-event-bus';
-import type { KafkaBusOptions } from './kafka/kafka-event-bus';
-import type { BackoffOptions } from './delivery/retry';
-import { NamespacedEventBus, type NamespaceOptions } from './namespaced-event-bus';
+import type { BackoffOptions, EventLogger, KafkaBusOptions, NamespaceOptions, RedisBusOptions } from './bus-options';
 
 /** String headers of a message (metadata, trace context, caller extras). */
 export interface EventHeaders {
@@ -93,11 +89,7 @@ export interface EventBus {
 }
 
 /** Structured logger (pino's signature); console works too. */
-export interface EventLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type { EventLogger } from './bus-options';
 
 /** Settings of {@link createEventBus}. */
 export interface EventBusConfig {
@@ -117,36 +109,4 @@ export interface EventBusConfig {
   memoryRetention?: number;
   /** The deployment's names on a shared broker (EVENT_TOPIC_PREFIX); without it topics and groups are used as given. */
   namespace?: Omit<NamespaceOptions, 'logger'>;
-}
-
-/**
- * Builds the bus for the configured backend. Connections open lazily, and the
- * Redis and Kafka clients are loaded only by the process that uses them.
- */
-export function createEventBus(config: EventBusConfig): EventBus {
-  const bus = createAdapter(config);
-  return config.namespace ? new NamespacedEventBus(bus, { ...config.namespace, logger: config.logger }) : bus;
-}
-
-function createAdapter(config: EventBusConfig): EventBus {
-  switch (config.kind) {
-    case 'memory':
-      return new MemoryEventBus(config);
-    case 'redis':
-      if (!config.redisUrl) throw new Error('createEventBus: redisUrl is required for kind "redis"');
-      {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const { RedisEventBus } = require('./redis/redis-event-bus') as typeof import('./redis/redis-event-bus');
-        return new RedisEventBus({ ...config, redisUrl: config.redisUrl });
-      }
-    case 'kafka':
-      if (!config.kafkaBrokers?.length) throw new Error('createEventBus: kafkaBrokers is required for kind "kafka"');
-      {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const { KafkaEventBus } = require('./kafka/kafka-event-bus') as typeof import('./kafka/kafka-event-bus');
-        return new KafkaEventBus({ ...config, kafkaBrokers: config.kafkaBrokers });
-      }
-    default:
-      throw new Error(`createEventBus: unknown kind ${String((config as { kind: unknown }).kind)}`);
-  }
 }

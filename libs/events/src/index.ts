@@ -3,7 +3,7 @@
  * one interface), the transactional outbox and its relay, and idempotent
  * consumption. Services receive an `EventBus` as a port and never pick an adapter.
  */
-export { createEventBus } from './event-bus';
+export { createEventBus } from './create-event-bus';
 export type {
   EventBus,
   EventBusConfig,

@@ -1,4 +1,4 @@
-import type { EventLogger } from './event-bus';
+import type { EventLogger } from './bus-options';
 
 /**
  * Used when the caller passes no logger: failures still reach stderr (a failed

@@ -1,5 +1,6 @@
-import type { EventBus, EventLogger, EventMessage, PublishInput, SubscribeOptions, Subscription } from './event-bus';
+import type { EventBus, EventMessage, PublishInput, SubscribeOptions, Subscription } from './event-bus';
 import { fallbackLogger } from './logger';
+import type { NamespaceOptions } from './bus-options';
 
 /** Implemented by adapters whose groups outlive the process (Redis Streams, Kafka). */
 export interface GroupExpiry {
@@ -11,16 +12,7 @@ export interface GroupExpiry {
   expireGroups(topics: string[], groupPrefix: string, idleMs: number): Promise<string[]>;
 }
 
-/** Settings of {@link NamespacedEventBus}. */
-export interface NamespaceOptions {
-  /** The deployment prefix (EVENT_TOPIC_PREFIX): topics become `<prefix>.<topic>`, groups `<prefix>.<group>`. */
-  prefix: string;
-  /** An ephemeral group idle this long is abandoned (its process died without closing it). Default 15 min. */
-  ephemeralGroupTtlMs?: number;
-  /** How often this process looks for abandoned ephemeral groups. Default a quarter of the TTL, at most 5 min. */
-  sweepIntervalMs?: number;
-  logger?: EventLogger;
-}
+export type { NamespaceOptions } from './bus-options';
 
 const EPHEMERAL = 'ephemeral';
 

@@ -6,8 +6,16 @@ import { routerPath, type AnyEndpoint, type EndpointInput, type EndpointResponse
 /** The context of a contract route: the validated, typed input is on `ctx.input`. */
 export type EndpointContext<E extends AnyEndpoint> = RouterContext & { input: EndpointInput<E> };
 
-/** A contract route's handler: returns the response body (typed by the contract). */
-export type EndpointHandler<E extends AnyEndpoint> = (ctx: EndpointContext<E>) => Promise<EndpointResponse<E>> | EndpointResponse<E>;
+/**
+ * A response body already serialized to JSON text (a hot path that made the
+ * text once for another use, e.g. the records event). The route sends it as is.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** A contract route's handler: returns the response body (typed by the contract) or its JSON text. */
+export type EndpointHandler<E extends AnyEndpoint> = (ctx: EndpointContext<E>) => Promise<EndpointResponse<E> | RawJson> | EndpointResponse<E> | RawJson;
 
 /**
  * Parses params, query and body with the endpoint's zod schemas and puts them
@@ -17,11 +25,10 @@ export type EndpointHandler<E extends AnyEndpoint> = (ctx: EndpointContext<E>) =
 export function validateEndpoint(endpoint: AnyEndpoint): Middleware {
   return async (ctx, next) => {
     const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
-    (ctx as unknown as { input: unknown }).input = {
-      params: endpoint.params ? endpoint.params.parse(params) : undefined,
-      query: endpoint.query ? endpoint.query.parse(ctx.query) : undefined,
-      body: endpoint.body ? endpoint.body.parse(ctx.request.body ?? {}) : undefined,
-    };
+    // Body first, then query, then params: the first failure named is the one `validate` named.
+    const body = endpoint.body ? endpoint.body.parse(ctx.request.body ?? {}) : undefined;
+    const query = endpoint.query ? endpoint.query.parse(ctx.query) : undefined;
+    (ctx as unknown as { input: unknown }).input = { params: endpoint.params ? endpoint.params.parse(params) : undefined, query, body };
     await next();
   };
 }
@@ -38,7 +45,16 @@ export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...sta
   const final: Middleware = async (ctx) => {
     const result = await handler(ctx as EndpointContext<E>);
     if (endpoint.status === 204) { ctx.status = 204; return; }
-    ctx.body = result;
+    if (result instanceof RawJson) {
+      ctx.type = 'json';
+      ctx.body = result.text;
+    } else if (result === null) {
+      // Koa turns a null body into 204; a JSON null answer is sent as text.
+      ctx.type = 'json';
+      ctx.body = 'null';
+    } else {
+      ctx.body = result;
+    }
     ctx.status = endpoint.status ?? 200;
   };
   router[method](endpoint.id, routerPath(endpoint.path), ...middleware, validateEndpoint(endpoint), final);

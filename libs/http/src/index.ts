@@ -10,6 +10,7 @@ export * from './local-service-client';
 export * from './http-service-client';
 export * from './endpoint-route';
 export * from './endpoint-client';
+export * from './in-memory-services';
 export * from './upstream-error';
 export * from './net';
 export * from './nul-guard';

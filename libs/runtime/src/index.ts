@@ -8,6 +8,7 @@ export * from './lifecycle';
 export * from './secrets';
 export * from './service-app';
 export * from './access-invalidation';
+export * from './role-lookup';
 export * from './settings';
 export * from './service-metrics';
 export * from './metrics-server';

@@ -8,6 +8,7 @@ import type { Logger } from '@tabula/telemetry';
 import type { PlatformConfig } from './platform-config';
 import type { SharedPorts } from './boot';
 import { persistentSecret } from './secrets';
+import { roleLookupOf } from './role-lookup';
 
 /** Where each service listens in cluster mode. */
 export function serviceUrls(platform: PlatformConfig): Partial<Record<ServiceName, string>> {
@@ -56,7 +57,7 @@ export function buildSharedPorts(input: SharedPortsInput): SharedPorts & { close
   }
   return {
     platform, db, dataDb, bus, services, localHandler, internalSecret, jwtSecret,
-    baseAccess: new BaseAccess(services),
+    baseAccess: new BaseAccess(roleLookupOf(services)),
     async close() {
       await bus.close();
       if (services instanceof HttpServiceClient) await services.close();

@@ -2,3 +2,4 @@ export * from './backends';
 export * from './database';
 export * from './test-stack';
 export * from './cluster';
+export * from './openapi-tools';

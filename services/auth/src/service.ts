@@ -1,7 +1,8 @@
 import { defineService, observeOutbox, type CommonPorts } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
 import { authConfigSchema, type AuthConfig } from './config';
-import { createApp, type AuthPorts } from './app';
+import { createApp } from './app';
+import type { AuthPorts } from './ports';
 import { migrations } from '../migrations';
 import { MemoryRateLimiter, type RateLimiter } from './adapters/rate-limiter';
 import { RedisRateLimiter } from './adapters/redis-rate-limiter';

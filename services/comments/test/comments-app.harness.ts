@@ -8,7 +8,7 @@ import { dataInternalEndpoints, metaInternalEndpoints } from '@tabula/contracts'
 import { AppError, LocalServiceClient, errorMiddleware, route } from '@tabula/http';
 import { loadConfig } from '@tabula/config';
 import { runMigrations } from '@tabula/db';
-import { buildSharedPorts, loadPlatformConfig } from '@tabula/runtime';
+import { buildSharedPorts, loadPlatformConfig, roleLookupOf } from '@tabula/runtime';
 import { createLogger, createServiceMetrics } from '@tabula/telemetry';
 import { createTestDatabase, type TestDatabase } from '@tabula/testing';
 import { buildCommentsPorts } from '../src/service';
@@ -95,7 +95,7 @@ export async function startCommentsHarness(): Promise<CommentsHarness> {
   const world = new FakeWorld();
   await runMigrations(shared.db, COMMENTS_SCHEMA, migrations);
   const ports = buildCommentsPorts({
-    ...shared, services: world.client, baseAccess: new BaseAccess(world.client),
+    ...shared, services: world.client, baseAccess: new BaseAccess(roleLookupOf(world.client)),
     service: 'comments', logger: createLogger('comments', 'silent'), metrics: createServiceMetrics('comments'),
   }, loadConfig(commentsConfigSchema, env));
   return {

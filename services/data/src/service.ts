@@ -2,7 +2,8 @@ import { defineService, observeOutbox, type CommonPorts, type Worker } from '@ta
 import { OutboxRelay } from '@tabula/events';
 import { runMigrations } from '@tabula/db';
 import { dataConfigSchema, type DataConfig } from './config';
-import { createApp, type DataPorts } from './app';
+import { createApp } from './app';
+import type { DataPorts } from './ports';
 import { migrations } from '../migrations';
 import { SourceRegistry } from './sources/source-registry';
 import { TableResolver } from './context/table-handle';

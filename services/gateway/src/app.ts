@@ -2,22 +2,12 @@ import type Koa from 'koa';
 import cors from '@koa/cors';
 import { CidrList, createServiceApp } from '@tabula/http';
 import { identitySigner } from '@tabula/auth';
-import type { CommonPorts } from '@tabula/runtime';
 import { sharedReadiness } from '@tabula/runtime';
-import type { GatewayConfig } from './config';
-import type { Authenticator } from './authenticator';
-import type { Dispatcher } from './dispatcher';
+import type { GatewayPorts } from './ports';
 import { systemRoutes } from './routes/system.routes';
+import { docsRoutes } from './routes/docs.routes';
 import { dispatchMiddleware } from './dispatch.middleware';
 import { clientAddressMiddleware, pathGuardMiddleware } from './edge.middleware';
-
-/** The gateway's ports: the common ones plus how it reaches services. */
-export interface GatewayPorts extends CommonPorts {
-  config: GatewayConfig;
-  authenticator: Authenticator;
-  dispatcher: Dispatcher;
-  startedAt: number;
-}
 
 /**
  * CORS: an origin listed in `SVC_CORS_ORIGINS` may send credentialed requests
@@ -43,7 +33,7 @@ export function createApp(ports: GatewayPorts): Koa {
     metrics: ports.metrics,
     readiness: sharedReadiness(ports),
     middleware: [clientAddressMiddleware(new CidrList(ports.config.SVC_TRUSTED_PROXIES)), pathGuardMiddleware(), corsMiddleware(ports.config.SVC_CORS_ORIGINS)],
-    routers: [systemRoutes(ports.startedAt)],
+    routers: [systemRoutes(ports.startedAt), docsRoutes()],
     bodyLimit: false,
     accessLog: ports.platform.SVC_ACCESS_LOG,
     // The gateway's port is the public one: scrapers use METRICS_PORT unless this is switched on.

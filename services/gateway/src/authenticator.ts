@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { errors, type ServiceClient } from '@tabula/http';
+import { authInternal } from '@tabula/contracts';
+import { AppError, clientOf, errors, type ServiceClient } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { Credential } from './credentials';
 
@@ -18,22 +19,32 @@ interface Entry {
 export class Authenticator {
   private readonly cache = new Map<string, Entry>();
 
-  constructor(private readonly services: ServiceClient, private readonly ttlMs: number) {}
+  private readonly auth;
+
+  constructor(services: ServiceClient, private readonly ttlMs: number) {
+    this.auth = clientOf(services, authInternal);
+  }
 
   async authenticate(credential: Credential): Promise<Principal> {
     const key = createHash('sha256').update(credential.token).digest('base64url');
     const hit = this.cache.get(key);
     if (hit && hit.until > Date.now()) return hit.principal;
-    const res = await this.services.request<{ principal?: Principal }>('auth', {
-      method: 'POST', path: '/internal/authenticate', body: { token: credential.token, kind: credential.kind },
-    });
-    if (res.status >= 500) throw errors.unavailable('Authentication service unavailable');
-    if (res.status !== 200 || !res.body?.principal) throw errors.unauthorized();
+    const principal = await this.ask(credential);
     if (this.ttlMs > 0) {
       if (this.cache.size > 100_000) this.cache.clear();
-      this.cache.set(key, { principal: res.body.principal, until: Date.now() + this.ttlMs });
+      this.cache.set(key, { principal, until: Date.now() + this.ttlMs });
     }
-    return res.body.principal;
+    return principal;
+  }
+
+  /** Auth's answer: a 5xx (or no answer) is "unavailable", any other refusal is 401. */
+  private async ask(credential: Credential): Promise<Principal> {
+    try {
+      return (await this.auth.authenticate({ body: { token: credential.token, kind: credential.kind } })).principal;
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) throw errors.unauthorized();
+      throw errors.unavailable('Authentication service unavailable');
+    }
   }
 
   /** Forgets every cached principal of a user (or only of one API token). */

@@ -35,6 +35,7 @@ export const ROUTE_TABLE: RouteRule[] = [
   r(/^\/api\/v1\/db\/meta\/hooks\//, 'hooks'),
   r(/^\/api\/v2\/meta\/hooks\//, 'hooks'),
   r(/^\/api\/v1\/db\/data\//, 'data'),
+  r(/^\/api\/v1\/db\/meta\/projects\/[^/]+\/swagger\/?$/, 'meta', 'public', ['GET']),
   r(/^\/api\/v1\/db\/meta\//, 'meta'),
 ];
 

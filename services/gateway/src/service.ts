@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { defineService, serviceUrls } from '@tabula/runtime';
 import { decodeEvent, PrincipalInvalidatedSchema, topics } from '@tabula/contracts';
 import { gatewayConfigSchema, type GatewayConfig } from './config';
-import { createApp, type GatewayPorts } from './app';
+import { createApp } from './app';
+import type { GatewayPorts } from './ports';
 import { Authenticator } from './authenticator';
 import { HttpDispatcher, LocalDispatcher } from './dispatcher';
 

@@ -1,6 +1,7 @@
 import { defineService, persistentSecret, type CommonPorts } from '@tabula/runtime';
 import { hooksConfigSchema, type HooksConfig } from './config';
-import { createApp, type HooksPorts } from './app';
+import { createApp } from './app';
+import type { HooksPorts } from './ports';
 import { migrations } from '../migrations';
 import { SecretBox } from './lib/secret-box';
 import { Wake } from './lib/wake';

@@ -8,7 +8,7 @@ import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
 import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
 import type { EventMessage } from '@tabula/events';
 import { topics } from '@tabula/contracts';
-import { buildSharedPorts, loadPlatformConfig, prepareService, stopWorkers, type Worker } from '@tabula/runtime';
+import { buildSharedPorts, loadPlatformConfig, prepareService, roleLookupOf, stopWorkers, type Worker } from '@tabula/runtime';
 import { createLogger } from '@tabula/telemetry';
 import { createTestDatabase, type TestDatabase } from '@tabula/testing';
 import { integrationsService } from '../src/service';
@@ -53,7 +53,7 @@ export async function startIntegrationsHarness(options: { env?: Record<string, s
   const platform = loadPlatformConfig(fullEnv);
   const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger: createLogger('test', 'silent'), caller: 'integrations' });
   const meta = new FakeMeta();
-  const prepared = await prepareService(integrationsService, { ...shared, services: meta, baseAccess: new BaseAccess(meta) }, fullEnv);
+  const prepared = await prepareService(integrationsService, { ...shared, services: meta, baseAccess: new BaseAccess(roleLookupOf(meta)) }, fullEnv);
   const events: EventMessage[] = [];
   const sub = await shared.bus.subscribe({ group: 'test-integrations', topics: [topics.integrations], handler: async (m) => { events.push(m); } });
   const workers: Worker[] = await prepared.start();

@@ -1,7 +1,8 @@
 import { defineService, observeOutbox, persistentSecret, type CommonPorts } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
 import { metaConfigSchema, type MetaConfig } from './config';
-import { createApp, type MetaPorts } from './app';
+import { createApp } from './app';
+import type { MetaPorts } from './ports';
 import { migrations } from '../migrations';
 import { SecretBox } from './lib/secret-box';
 import { SourceRegistry } from './sources/source-registry';

@@ -5,9 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
-import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
+import { errors, InMemoryServices } from '@tabula/http';
+import { authInternal, hooksCopy, hooksDeleteOfTables, hooksInternalEndpoints } from '@tabula/contracts';
 import type { EventBus, EventMessage } from '@tabula/events';
-import { buildSharedPorts, loadPlatformConfig, prepareService, stopWorkers, type Worker } from '@tabula/runtime';
+import { buildSharedPorts, loadPlatformConfig, prepareService, roleLookupOf, stopWorkers, type Worker } from '@tabula/runtime';
 import { createLogger } from '@tabula/telemetry';
 import { createTestDatabase, type TestDatabase } from '@tabula/testing';
 import { metaService } from '../src/service';
@@ -16,10 +17,10 @@ import { metaService } from '../src/service';
 export const INTERNAL = 'internal-secret-for-the-meta-service-tests-0123456789';
 
 /**
- * Stands in for the auth service's membership endpoints and the hooks
- * service's copy endpoints (a service test must not import other services).
+ * Typed in-memory stand-ins for the auth service's membership endpoints and the
+ * hooks service's copy endpoints (a service test must not import other services).
  */
-export class FakeAuth implements ServiceClient {
+export class FakeAuth extends InMemoryServices {
   readonly roles = new Map<string, string>();
   /** Makes role grants fail: auth answers 500, or cannot be reached. */
   failGrants?: 'error' | 'unreachable';
@@ -28,30 +29,32 @@ export class FakeAuth implements ServiceClient {
   /** Makes the hooks copy answer 500. */
   failHookCopy = false;
 
-  async request<T>(service: string, req: ServiceRequest): Promise<ServiceResponse<T>> {
-    if (service === 'hooks' && req.path.startsWith('/internal/hooks/')) return this.hooks<T>(req);
-    const member = /^\/internal\/bases\/([^/]+)\/members\/([^/]+)$/.exec(req.path);
-    if (service === 'auth' && member && req.method === 'PUT' && this.failGrants) {
-      if (this.failGrants === 'unreachable') throw new Error('connect ECONNREFUSED auth');
-      return { status: 500, body: { error: 'ERR_INTERNAL_SERVER', message: 'Internal server error' } as T };
-    }
-    if (service === 'auth' && member) {
-      const key = `${decodeURIComponent(member[1])}:${decodeURIComponent(member[2])}`;
-      if (req.method === 'PUT') this.roles.set(key, (req.body as { role: string }).role);
-      const role = this.roles.get(key);
-      return (role ? { status: 200, body: { role } } : { status: 404, body: {} }) as ServiceResponse<T>;
-    }
-    return { status: 404, body: {} as T };
-  }
-
-  private hooks<T>(req: ServiceRequest): ServiceResponse<T> {
-    this.hookCalls.push({ path: req.path, body: req.body });
-    const body = req.body as { tables?: unknown[]; tableIds?: unknown[] };
-    if (req.path === '/internal/hooks/copy') {
-      if (this.failHookCopy) return { status: 500, body: { error: 'ERR_INTERNAL_SERVER', message: 'Internal server error' } as T };
-      return { status: 200, body: { copied: body.tables?.length ?? 0 } as T };
-    }
-    return { status: 200, body: { deleted: body.tableIds?.length ?? 0 } as T };
+  constructor() {
+    super();
+    this.implement(authInternal, {
+      roleOf: ({ params: { baseId, userId } }) => {
+        const role = this.roles.get(`${baseId}:${userId}`);
+        if (!role) throw errors.notFound('ERR_MEMBER_NOT_FOUND', 'no role');
+        return { role };
+      },
+      setRole: ({ params: { baseId, userId }, body }) => {
+        if (this.failGrants === 'unreachable') throw errors.unavailable("Service 'auth' is unavailable");
+        if (this.failGrants) throw errors.internal();
+        this.roles.set(`${baseId}:${userId}`, body.role);
+        return { role: body.role };
+      },
+    });
+    this.implement(hooksInternalEndpoints, {
+      hooksCopy: ({ body }) => {
+        this.hookCalls.push({ path: hooksCopy.path, body });
+        if (this.failHookCopy) throw errors.internal();
+        return { copied: body.tables?.length ?? 0 } as never;
+      },
+      hooksDeleteOfTables: ({ body }) => {
+        this.hookCalls.push({ path: hooksDeleteOfTables.path, body });
+        return { deleted: body.tableIds?.length ?? 0 } as never;
+      },
+    });
   }
 }
 
@@ -94,7 +97,7 @@ export async function startMetaHarness(options: MetaHarnessOptions = {}): Promis
   const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger: createLogger('test', 'silent'), caller: 'meta' });
   const auth = new FakeAuth();
   const bus = options.wrapBus ? options.wrapBus(shared.bus) : shared.bus;
-  const prepared = await prepareService(metaService, { ...shared, bus, services: auth, baseAccess: new BaseAccess(auth) }, fullEnv);
+  const prepared = await prepareService(metaService, { ...shared, bus, services: auth, baseAccess: new BaseAccess(roleLookupOf(auth)) }, fullEnv);
   const events: EventMessage[] = [];
   const sub = await shared.bus.subscribe({ group: 'test-meta', topics: ['meta'], handler: async (m) => { events.push(m); } });
   const workers: Worker[] = await prepared.start();

@@ -1,10 +1,27 @@
-import { readRecord } from './read-record';
+import type { AnyEndpoint } from '../endpoint/define-endpoint';
+import { recordEndpointList } from './records';
+import { bulkDelete, bulkDeleteAll, bulkInsert, bulkUpdate, bulkUpdateAll, bulkUpsert } from './bulk';
+import { readRecord } from './read-record.internal';
+import { readRecord as recordExists } from './read-record';
 import { nestedAdd, nestedExcludedList, nestedList, nestedRemove } from './nested-records';
 
+export * from './record-query';
+export * from './records';
+export * from './bulk';
+export * from './read-record.internal';
 export { nestedAdd, nestedExcludedList, nestedList, nestedRemove } from './nested-records';
 
-/** The data service's internal endpoints (`/internal/data/...`, services only). */
-export const dataInternalEndpoints = { readRecord };
+/** The data service's internal API; `clientOf(services, dataInternal)`. */
+export const dataInternal = { readRecord };
+
+/** Whether a record of a base's table exists, with its canonical id (the comments service asks it). */
+export const dataInternalEndpoints = { readRecord: recordExists };
 
 /** The data service's nested record (link) endpoints. */
 export const dataNestedEndpoints = { nestedList, nestedExcludedList, nestedAdd, nestedRemove };
+
+/** Every endpoint of the data service, by operation id. */
+export const dataEndpoints: Record<string, AnyEndpoint> = Object.fromEntries([
+  ...recordEndpointList, bulkUpdateAll, bulkDeleteAll, bulkUpsert, bulkInsert, bulkUpdate, bulkDelete, readRecord, recordExists,
+  nestedList, nestedExcludedList, nestedAdd, nestedRemove,
+].map((e) => [e.id, e]));

@@ -35,17 +35,19 @@ export interface Endpoint<
   access: EndpointAccess;
   summary: string;
   description?: string;
-  tags: string[];
+  tags: readonly string[];
   params?: P;
   query?: Q;
   body?: B;
   /** Body content type when not JSON (e.g. `multipart/form-data`). */
   bodyContentType?: string;
   response: R;
+  /** Response content type when not JSON (e.g. `text/html` for a docs page). */
+  responseContentType?: string;
   /** Success status (200 unless said). */
   status?: number;
   /** Error statuses this endpoint answers, besides 400/401/500. */
-  errors?: number[];
+  errors?: readonly number[];
   example?: { request?: unknown; response?: unknown };
   /** API tokens refused (account-level endpoints). */
   jwtOnly?: boolean;

@@ -18,11 +18,36 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Unprocessable', 429: 'Too many requests', 500: 'Internal error', 503: 'Service unavailable',
 };
 
-/** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema. */
+/** Responses may carry more fields than a contract lists (NocoDB shapes are open): drop `additionalProperties: false`. */
+function opened(node: unknown): void {
+  if (Array.isArray(node)) { node.forEach(opened); return; }
+  if (!node || typeof node !== 'object') return;
+  const obj = node as JsonSchema;
+  if (obj.additionalProperties === false) delete obj.additionalProperties;
+  Object.values(obj).forEach(opened);
+}
+
+function hasRootRef(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasRootRef);
+  if (!node || typeof node !== 'object') return false;
+  const obj = node as JsonSchema;
+  return obj.$ref === '#' || Object.values(obj).some(hasRootRef);
+}
+
+/** A schema recursing into its own root (`$ref: '#'`) becomes a named `$defs` entry, which a document can host. */
+function unrootRecursion(out: JsonSchema): JsonSchema {
+  if (!hasRootRef(out)) return out;
+  const { $defs, ...root } = out;
+  rewriteRefs(root, new Map([['#', '#/$defs/__root']]));
+  return { $ref: '#/$defs/__root', $defs: { ...($defs as JsonSchema | undefined), __root: root } };
+}
+
+/** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema; response schemas are left open. */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   delete out.$schema;
-  return out;
+  if (io === 'output') opened(out);
+  return unrootRecursion(out);
 }
 
 function parameters(endpoint: AnyEndpoint): JsonSchema[] {
@@ -58,7 +83,7 @@ function operation(endpoint: AnyEndpoint): JsonSchema {
   const responses: Record<string, JsonSchema> = {
     [ok]: ok === 204 ? { description: STATUS_TEXT[204] } : {
       description: STATUS_TEXT[ok] ?? 'OK',
-      content: { 'application/json': { schema: jsonSchemaOf(endpoint.response, 'output'), ...(endpoint.example?.response !== undefined ? { example: endpoint.example.response } : {}) } },
+      content: { [endpoint.responseContentType ?? 'application/json']: { schema: jsonSchemaOf(endpoint.response, 'output'), ...(endpoint.example?.response !== undefined ? { example: endpoint.example.response } : {}) } },
     },
   };
   const errorStatuses = new Set([400, ...(endpoint.access === 'public' ? [] : [401]), ...(endpoint.errors ?? [])]);
@@ -80,6 +105,39 @@ function operation(endpoint: AnyEndpoint): JsonSchema {
   return op;
 }
 
+function rewriteRefs(node: unknown, mapping: Map<string, string>): void {
+  if (Array.isArray(node)) { node.forEach((n) => rewriteRefs(n, mapping)); return; }
+  if (!node || typeof node !== 'object') return;
+  const obj = node as JsonSchema;
+  if (typeof obj.$ref === 'string' && mapping.has(obj.$ref)) obj.$ref = mapping.get(obj.$ref);
+  Object.values(obj).forEach((v) => rewriteRefs(v, mapping));
+}
+
+/**
+ * Recursive zod schemas come out with local `$defs` and `#/$defs/...` refs,
+ * which an OpenAPI document resolves from its root: move them to
+ * `components.schemas` under unique names.
+ */
+function hoistDefs(node: unknown, components: Record<string, unknown>): void {
+  if (Array.isArray(node)) { node.forEach((n) => hoistDefs(n, components)); return; }
+  if (!node || typeof node !== 'object') return;
+  const obj = node as JsonSchema;
+  const defs = obj.$defs as Record<string, JsonSchema> | undefined;
+  if (defs) {
+    delete obj.$defs;
+    const mapping = new Map<string, string>();
+    for (const name of Object.keys(defs)) {
+      let target = 'Recursive';
+      for (let i = 1; components[target] !== undefined; i++) target = `Recursive${i}`;
+      components[target] = defs[name];
+      mapping.set(`#/$defs/${name}`, `#/components/schemas/${target}`);
+    }
+    rewriteRefs(obj, mapping);
+    for (const def of Object.values(defs)) { rewriteRefs(def, mapping); hoistDefs(def, components); }
+  }
+  Object.values(obj).forEach((v) => hoistDefs(v, components));
+}
+
 /** The OpenAPI 3.1 document of a set of endpoints (internal ones are left out). */
 export function buildOpenApi(endpoints: readonly AnyEndpoint[], info: OpenApiInfo): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -93,6 +151,8 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], info: OpenApiInf
     if (item[method]) throw new Error(`duplicate operation ${endpoint.method} ${endpoint.path}`);
     item[method] = operation(endpoint);
   }
+  const schemas: Record<string, unknown> = { Error: jsonSchemaOf(errorBodySchema, 'output') };
+  hoistDefs(paths, schemas);
   const tags = [...new Set(endpoints.filter((e) => e.access !== 'internal').flatMap((e) => e.tags))].sort().map((name) => ({ name }));
   return {
     openapi: '3.1.0',
@@ -106,7 +166,7 @@ export function buildOpenApi(endpoints: readonly AnyEndpoint[], info: OpenApiInf
         xcToken: { type: 'apiKey', in: 'header', name: 'xc-token', description: 'API token' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       },
-      schemas: { Error: jsonSchemaOf(errorBodySchema, 'output') },
+      schemas,
     },
   };
 }

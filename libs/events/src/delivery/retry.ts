@@ -1,11 +1,9 @@
 import type { EventHandler, EventLogger, EventMessage } from '../event-bus';
 import { runInMessageContext } from '../trace-context';
+import type { BackoffOptions } from '../bus-options';
 
-/** Exponential backoff between redeliveries, capped so a recovering dependency is retried soon. */
-export interface BackoffOptions {
-  initialMs: number;
-  maxMs: number;
-}
+export type { BackoffOptions } from '../bus-options';
+
 
 /** 100 ms, 200 ms, 400 ms... up to 5 s. */
 export const defaultBackoff: BackoffOptions = { initialMs: 100, maxMs: 5000 };

@@ -8,22 +8,10 @@ import { withTimeout } from '../delivery/with-timeout';
 import { fallbackLogger } from '../logger';
 import { toKafkaMessage } from './kafka-codec';
 import { KafkaSubscription } from './kafka-subscription';
+import type { KafkaBusOptions } from '../bus-options';
 
-/** Tuning of the Kafka adapter. */
-export interface KafkaBusOptions {
-  /** Partitions a subscription handles at once; each stays strictly ordered. Default 4. */
-  partitionsConsumedConcurrently: number;
-  /** Group session timeout; a member silent this long loses its partitions. Default 30 000. */
-  sessionTimeout: number;
-  /** Let the broker create unknown topics (development); production creates them with partitions set. Default true. */
-  allowAutoTopicCreation: boolean;
-  /**
-   * publish() gives up after this long. The idempotent producer retries without
-   * limit, and the outbox relay holds a transaction while it publishes; the rows
-   * stay unpublished and are retried (a late success only means a duplicate). Default 30 000.
-   */
-  publishTimeoutMs: number;
-}
+export type { KafkaBusOptions } from '../bus-options';
+
 
 const defaults: KafkaBusOptions = {
   partitionsConsumedConcurrently: 4,

@@ -10,27 +10,10 @@ import { toStreamFields } from './redis-codec';
 import { RedisSubscription } from './redis-subscription';
 import { aliveKey, ensureGroups, expireEphemeralGroups } from './redis-groups';
 import type { RedisClient } from './redis-groups';
+import type { RedisBusOptions } from '../bus-options';
 
-/** Tuning of the Redis Streams adapter. */
-export interface RedisBusOptions {
-  /** Stream key = prefix + topic. Default ''. */
-  streamPrefix: string;
-  /**
-   * Approximate cap (XADD MAXLEN ~) per stream. Entries beyond it are trimmed even
-   * if a slow group has not read them yet, so keep it well above any backlog. Default 100 000.
-   */
-  maxLen: number;
-  /** XREADGROUP BLOCK timeout; close() interrupts it with CLIENT UNBLOCK. Default 5000. */
-  blockMs: number;
-  /** Entries fetched per read or claim. Default 32. */
-  batchSize: number;
-  /** A pending entry idle this long belongs to a dead member and is reclaimed. Default 30 000. */
-  claimIdleMs: number;
-  /** How often each member looks for such entries. Default 5000. */
-  claimIntervalMs: number;
-  /** Timeout of connects and commands, so publish and ping fail instead of hanging while Redis is down. Default 5000. */
-  commandTimeoutMs: number;
-}
+export type { RedisBusOptions } from '../bus-options';
+
 
 const defaults: RedisBusOptions = {
   streamPrefix: '',

@@ -6,7 +6,7 @@ import type { BackoffOptions } from '../delivery/retry';
 import { settlesWithin } from '../delivery/with-timeout';
 import { fromStreamEntry } from './redis-codec';
 import type { RawStreamEntry } from './redis-codec';
-import type { RedisBusOptions } from './redis-event-bus';
+import type { RedisBusOptions } from '../bus-options';
 import { destroyGroups, ensureGroups, removeConsumerIfIdle } from './redis-groups';
 import type { RedisClient } from './redis-groups';
 

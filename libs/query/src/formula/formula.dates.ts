@@ -1,8 +1,7 @@
 import type { Dialect } from '../column/column.types';
 import { Fragment } from '../compile/sql-fragment';
 import { formulaError } from './formula.error';
-import type { FormulaFunction } from './formula.functions';
-import { asDatetime, tpl, type Compiled } from './formula.sql';
+import { asDatetime, tpl, type Compiled, type FormulaFunction } from './formula.sql';
 
 /** Units of DATEADD and DATETIME_DIFF (NocoDB's names and abbreviations). */
 const UNITS: Record<string, 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year'> = {

@@ -2,17 +2,11 @@ import type { Dialect } from '../column/column.types';
 import { Fragment } from '../compile/sql-fragment';
 import type { FormulaType } from './formula.ast';
 import { formulaError } from './formula.error';
-import { asCondition, asDatetime, asText, bound, joined, tpl, type Compiled } from './formula.sql';
+import { asCondition, asDatetime, asText, bound, joined, tpl, type Compiled, type FormulaFunction } from './formula.sql';
 import { dateFunctions } from './formula.dates';
 
 /** One function of the formula language. */
-export interface FormulaFunction {
-  min: number;
-  max: number;
-  /** Checks argument types; returns the result type. */
-  type(args: Compiled[], at: (i: number) => number): FormulaType;
-  sql(d: Dialect, args: Compiled[]): Fragment;
-}
+export type { FormulaFunction } from './formula.sql';
 
 type Kind = 'number' | 'text' | 'any' | 'date' | 'bool';
 

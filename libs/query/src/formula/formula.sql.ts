@@ -10,6 +10,15 @@ export interface Compiled {
   literal?: string | number | boolean | null;
 }
 
+/** One function of the formula language. */
+export interface FormulaFunction {
+  min: number;
+  max: number;
+  /** Checks argument types; returns the result type. */
+  type(args: Compiled[], at: (i: number) => number): FormulaType;
+  sql(d: Dialect, args: Compiled[]): Fragment;
+}
+
 /** Builds a Fragment from a template whose `$0`, `$1`… name argument fragments. */
 export function tpl(text: string, ...args: Fragment[]): Fragment {
   const bindings: Knex.Value[] = [];

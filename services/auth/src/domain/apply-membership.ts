@@ -1,7 +1,7 @@
 import { ChangeAction } from '@tabula/contracts';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { enqueueMembershipChanged } from '../events/auth-events.producer';
 import { inAuthTransaction } from '../events/auth-transaction';
 import { baseMemberRepository } from '../repositories/base-member.repository';

@@ -1,6 +1,6 @@
 import type { Principal } from '@tabula/auth';
 import type { AuthenticateRequest } from '@tabula/contracts';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { apiTokenRepository } from '../repositories/api-token.repository';
 import { userRepository } from '../repositories/user.repository';
 import { hashToken } from '../security/secret-token';

@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { apiTokenRepository, type ApiTokenRow } from '../repositories/api-token.repository';
 import { hashToken, newApiToken, newId } from '../security/secret-token';
 

@@ -1,7 +1,7 @@
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
-import { isSuper, roleAtLeast, type Principal } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import { isSuper, type Principal, roleAtLeast } from '@tabula/auth';
+import type { AuthPorts } from '../ports';
 import { enqueuePrincipalInvalidated } from '../events/auth-events.producer';
 import { inAuthTransaction } from '../events/auth-transaction';
 import { apiTokenRepository } from '../repositories/api-token.repository';

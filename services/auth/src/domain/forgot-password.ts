@@ -1,4 +1,4 @@
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { passwordResetRepository } from '../repositories/password-reset.repository';
 import { userRepository } from '../repositories/user.repository';
 import { hashToken, newResetToken } from '../security/secret-token';

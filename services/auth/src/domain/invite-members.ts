@@ -1,5 +1,5 @@
 import { errors } from '@tabula/http';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { baseMemberRepository } from '../repositories/base-member.repository';
 import { userRepository } from '../repositories/user.repository';
 import { normaliseEmail } from './account-rules';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import type { UserRow } from '../repositories/user.repository';
 import { refreshTokenRepository } from '../repositories/refresh-token.repository';
 import type { Db } from '../repositories/schema';

@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { apiTokenRepository } from '../repositories/api-token.repository';
 import type { PageInput } from '../presenters/page.presenter';
 

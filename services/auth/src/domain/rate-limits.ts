@@ -1,5 +1,5 @@
 import { errors } from '@tabula/http';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 
 type Kind = 'signup' | 'forgot';
 

@@ -1,5 +1,5 @@
 import { errors } from '@tabula/http';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { refreshTokenRepository } from '../repositories/refresh-token.repository';
 import { userRepository } from '../repositories/user.repository';
 import { hashToken } from '../security/secret-token';

@@ -1,6 +1,6 @@
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { enqueuePrincipalInvalidated } from '../events/auth-events.producer';
 import { inAuthTransaction } from '../events/auth-transaction';
 import { passwordResetRepository } from '../repositories/password-reset.repository';

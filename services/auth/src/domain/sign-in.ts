@@ -1,5 +1,5 @@
 import { errors } from '@tabula/http';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { userRepository } from '../repositories/user.repository';
 import { verifyPassword } from '../security/password-hasher';
 import { normaliseEmail } from './account-rules';

@@ -1,5 +1,5 @@
 import { InvalidationReason } from '@tabula/contracts';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { enqueuePrincipalInvalidated } from '../events/auth-events.producer';
 import { inAuthTransaction } from '../events/auth-transaction';
 import { revokeSessions } from './revoke-sessions';

@@ -1,6 +1,6 @@
 import { errors } from '@tabula/http';
 import { isUniqueViolation } from '@tabula/db';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { userRepository, type UserRow } from '../repositories/user.repository';
 import { hashPassword } from '../security/password-hasher';
 import { newId, newTokenVersion } from '../security/secret-token';

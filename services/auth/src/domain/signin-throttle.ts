@@ -1,5 +1,5 @@
 import { errors } from '@tabula/http';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 
 /** How long an address stays "known" for an account after a successful sign-in from it. */
 const KNOWN_ADDRESS_SECONDS = 90 * 24 * 3600;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 
 /**
  * Runs an auth change and the outbox rows of its events in one transaction,

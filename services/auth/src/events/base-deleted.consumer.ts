@@ -1,6 +1,6 @@
 import { BaseChangedSchema, decodeEvent, topics } from '@tabula/contracts';
 import { handleOnce, type EventMessage, type Subscription } from '@tabula/events';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { apiTokenRepository } from '../repositories/api-token.repository';
 import { baseMemberRepository } from '../repositories/base-member.repository';
 import { AUTH_SCHEMA } from '../repositories/schema';

@@ -1,36 +1,32 @@
 import Router from '@koa/router';
-import { z } from 'zod';
-import { inputOf, validate } from '@tabula/http';
+import { passwordV1, passwordV2 } from '@tabula/contracts';
+import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { AuthPorts } from '../app';
+import type { AuthPorts } from '../ports';
 import { forgotPassword } from '../domain/forgot-password';
 import { resetPassword } from '../domain/reset-password';
 import { changePassword } from '../domain/change-password';
 import { clearRefreshCookie, clientIpOf } from './session-cookie';
 
-const forgotSchema = { body: z.object({ email: z.string().max(1024) }) };
-const resetSchema = { params: z.object({ token: z.string().min(1).max(512) }), body: z.object({ password: z.string().max(4096) }) };
-const changeSchema = { body: z.object({ currentPassword: z.string().max(4096), newPassword: z.string().max(4096) }) };
-
 /** Forgot, reset and change password, under /api/v1/auth and /api/v2/auth. */
 export function passwordRouter(ports: AuthPorts, version: 'v1' | 'v2'): Router {
-  const router = new Router({ prefix: `/api/${version}/auth/password` });
+  const router = new Router();
+  const e = version === 'v1' ? passwordV1 : passwordV2;
 
-  router.post('/forgot', validate(forgotSchema), async (ctx) => {
-    await forgotPassword(ports, { email: inputOf(ctx, forgotSchema).body.email, clientIp: clientIpOf(ctx) });
-    ctx.body = { msg: 'Please check your email to reset the password' };
+  route(router, e.forgot, async (ctx) => {
+    await forgotPassword(ports, { email: ctx.input.body.email, clientIp: clientIpOf(ctx) });
+    return { msg: 'Please check your email to reset the password' };
   });
 
-  router.post('/reset/:token', validate(resetSchema), async (ctx) => {
-    const input = inputOf(ctx, resetSchema);
-    await resetPassword(ports, { token: input.params.token, password: input.body.password });
-    ctx.body = { msg: 'Password has been reset successfully' };
+  route(router, e.reset, async (ctx) => {
+    await resetPassword(ports, { token: ctx.input.params.token, password: ctx.input.body.password });
+    return { msg: 'Password has been reset successfully' };
   });
 
-  router.post('/change', requireUser({ allowApiToken: false }), validate(changeSchema), async (ctx) => {
-    await changePassword(ports, principalOf(ctx).id, inputOf(ctx, changeSchema).body);
+  route(router, e.change, requireUser({ allowApiToken: false }), async (ctx) => {
+    await changePassword(ports, principalOf(ctx).id, ctx.input.body);
     clearRefreshCookie(ctx);
-    ctx.body = { msg: 'Password has been updated successfully' };
+    return { msg: 'Password has been updated successfully' };
   });
 
   return router;

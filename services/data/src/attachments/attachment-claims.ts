@@ -1,7 +1,7 @@
 import { AppError, clientOf } from '@tabula/http';
 import { storageInternalEndpoints } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 import { attachmentColumns, bodyValue, itemsOf } from './attachment-cells';
 
 /**

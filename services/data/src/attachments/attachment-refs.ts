@@ -3,7 +3,7 @@ import { clientOf, errors } from '@tabula/http';
 import { storageMetaEndpoints } from '@tabula/contracts';
 import { parseRowId, recordNotFound } from '../model/row-id';
 import { tableOf, whereKeys } from '../repositories/records.repository';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 import { itemsOf } from './attachment-cells';
 
 /** Which values storage asks about, in one column (and maybe one row). */

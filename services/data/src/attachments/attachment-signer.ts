@@ -1,7 +1,7 @@
 import { clientOf } from '@tabula/http';
 import { storageInternalEndpoints, type ColumnInfo } from '@tabula/contracts';
 import type { ApiRecord } from '../presenters/record.presenter';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 import { attachmentColumns, itemsOf, type CellItem } from './attachment-cells';
 
 /**

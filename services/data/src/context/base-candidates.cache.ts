@@ -1,4 +1,5 @@
-import { AppError, errors, type ServiceClient } from '@tabula/http';
+import { metaInternalEndpoints } from '@tabula/contracts';
+import { clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 import type { BaseCandidates } from '@tabula/auth';
 
 /**
@@ -10,7 +11,11 @@ export class BaseCandidatesCache {
   private readonly entries = new Map<string, { value: BaseCandidates; until: number }>();
   private generation = 0;
 
-  constructor(private readonly services: ServiceClient, private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+  private readonly meta: EndpointClient<typeof metaInternalEndpoints>;
+
+  constructor(services: ServiceClient, private readonly ttlMs: number, private readonly maxEntries = 10_000) {
+    this.meta = clientOf(services, metaInternalEndpoints);
+  }
 
   /** The candidates of a reference, from the cache or meta. */
   async get(ref: string): Promise<BaseCandidates> {
@@ -32,11 +37,7 @@ export class BaseCandidatesCache {
   }
 
   private async load(ref: string): Promise<BaseCandidates> {
-    const res = await this.services.request<BaseCandidates & { error?: string; message?: string }>('meta', {
-      method: 'GET', path: `/internal/bases/${encodeURIComponent(ref)}/candidates`,
-    });
-    if (res.status === 200) return { byId: res.body.byId, byTitle: res.body.byTitle ?? [] };
-    if (res.status >= 400 && res.status < 500) throw new AppError(res.status, res.body?.error ?? 'ERR_BAD_REQUEST', res.body?.message ?? 'Bad request');
-    throw errors.unavailable('Metadata service unavailable');
+    const answer = await this.meta.baseCandidates({ params: { baseRef: ref } });
+    return { byId: answer.byId, byTitle: answer.byTitle };
   }
 }

@@ -1,16 +1,30 @@
-import { AppError, errors, type ServiceClient } from '@tabula/http';
-import type { TableContext } from '@tabula/contracts';
+import { metaInternal, type TableContext } from '@tabula/contracts';
+import { AppError, clientOf, errors, type ServiceClient } from '@tabula/http';
 
-/** Asks the meta service for a table's context (`GET /internal/bases/:baseRef/tables/:tableRef`). */
-export async function fetchTableContext(services: ServiceClient, baseRef: string, tableRef: string): Promise<TableContext> {
-  const res = await services.request<TableContext & { error?: string; message?: string }>('meta', {
-    method: 'GET', path: `/internal/bases/${encodeURIComponent(baseRef)}/tables/${encodeURIComponent(tableRef)}`,
-  });
-  if (res.status === 200) return res.body;
-  if (res.status === 404) {
-    const code = res.body?.error ?? 'ERR_TABLE_NOT_FOUND';
-    throw new AppError(404, code, res.body?.message ?? `Table '${tableRef}' not found`);
+/** The typed client of meta's internal API, as data uses it. */
+export type MetaClient = ReturnType<typeof metaClientOf>;
+
+/** Builds the meta client (`clientOf` over meta's internal contracts). */
+export function metaClientOf(services: ServiceClient) {
+  return clientOf(services, metaInternal);
+}
+
+/** Meta's 4xx answers pass through (404 names the missing base or table); anything else is "unavailable". */
+async function asked<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof AppError && err.status >= 400 && err.status < 500) throw err;
+    throw errors.unavailable('Metadata service unavailable');
   }
-  if (res.status >= 400 && res.status < 500) throw new AppError(res.status, res.body?.error ?? 'ERR_BAD_REQUEST', res.body?.message ?? 'Bad request');
-  throw errors.unavailable('Metadata service unavailable');
+}
+
+/** A table's context by base and table refs (`GET /internal/bases/:baseRef/tables/:tableRef`). */
+export function fetchTableContext(meta: MetaClient, baseRef: string, tableRef: string): Promise<TableContext> {
+  return asked(() => meta.tableContextByRef({ params: { baseRef, tableRef } }));
+}
+
+/** A table's context by table id (`GET /internal/tables/:tableId`). */
+export function fetchTableContextById(meta: MetaClient, tableId: string): Promise<TableContext> {
+  return asked(() => meta.tableContext({ params: { tableId } }));
 }

@@ -4,7 +4,7 @@ import type { ServiceClient } from '@tabula/http';
 import { buildTableModel, type TableModel } from '../model/table-model';
 import { computedOf } from '../model/formula-columns';
 import type { SourceRegistry, SourceHandle } from '../sources/source-registry';
-import { fetchTableContext } from './meta.client';
+import { fetchTableContext, fetchTableContextById, metaClientOf, type MetaClient } from './meta.client';
 import { TableContextCache } from './table-context.cache';
 import { BaseCandidatesCache } from './base-candidates.cache';
 import { resolveBaseRef, type BaseAccess, type Principal } from '@tabula/auth';
@@ -35,9 +35,18 @@ export class TableResolver {
   /** Base references → candidate bases (dropped with every meta event: bases are created and renamed rarely). */
   readonly baseRefs: BaseCandidatesCache;
 
-  constructor(private readonly services: ServiceClient, private readonly sources: SourceRegistry, ttlMs: number) {
+  private readonly meta: MetaClient;
+
+  constructor(services: ServiceClient, private readonly sources: SourceRegistry, ttlMs: number) {
     this.cache = new TableContextCache<TableHandle>(ttlMs);
     this.baseRefs = new BaseCandidatesCache(services, ttlMs);
+    this.meta = metaClientOf(services);
+  }
+
+  /** The table with this id (its base learned from meta, then cached like any ref). */
+  async resolveById(tableId: string): Promise<TableHandle> {
+    const context = await fetchTableContextById(this.meta, tableId);
+    return this.resolve(context.base.id, context.table.id);
   }
 
   /**
@@ -52,7 +61,7 @@ export class TableResolver {
   /** The table by base id and table ref (404 from meta when missing). */
   resolve(baseRef: string, tableRef: string): Promise<TableHandle> {
     return this.cache.get(baseRef, tableRef, async () => {
-      const context = await fetchTableContext(this.services, baseRef, tableRef);
+      const context = await fetchTableContext(this.meta, baseRef, tableRef);
       const model = buildTableModel(context);
       return {
         baseId: context.base.id, tableId: context.table.id, model,

@@ -12,7 +12,7 @@ import { flattenFilters } from './read-options';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkWipeGuard } from './bulk-limits';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 import { claimAttachments } from '../attachments/attachment-claims';
 
 /** Query of update-all / delete-all: `where` (and filterArrJson), optional `viewId`, and `all=true` to allow no filter. */

@@ -5,7 +5,7 @@ import { readBack } from './record-reader';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /**
  * DELETE .../{rowId}: 1 when deleted; 404 ERR_RECORD_NOT_FOUND when there is no

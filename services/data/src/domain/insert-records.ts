@@ -8,7 +8,7 @@ import { presentRecord } from '../presenters/record.presenter';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 import type { TableHandle } from '../context/table-handle';
 import { formulaPlanOf } from '../model/formula-columns';
 import { claimAttachments } from '../attachments/attachment-claims';

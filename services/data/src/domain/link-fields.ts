@@ -6,7 +6,7 @@ import { requiredMissing } from '../values/value-errors';
 import { selectByKeys, tableOf, type Db } from '../repositories/records.repository';
 import { keyIn, type OpenLink } from './link-scope';
 import { writeLink } from './link-records';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 type Value = string | number;
 

@@ -8,7 +8,7 @@ import { readBack } from './record-reader';
 import { runWrite } from './write-runner';
 import { openLink, requireRow, type OpenLink } from './link-scope';
 import type { NestedRef } from './nested-records';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 type Value = string | number;
 

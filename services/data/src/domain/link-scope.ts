@@ -7,7 +7,7 @@ import { linkPlanOf, type LinkPlan } from '../model/link-columns';
 import { parseRowId, recordNotFound, type KeyWhere } from '../model/row-id';
 import { selectByKeys, tableOf, type Db } from '../repositories/records.repository';
 import { openTable, type TableRef } from './table-access';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** A link of a table resolved for a nested route: both tables, the column and its plan. */
 export interface OpenLink {

@@ -5,7 +5,7 @@ import { countRows, selectPage } from '../repositories/records.repository';
 import { openTable, type TableRef } from './table-access';
 import { signAttachments } from '../attachments/attachment-signer';
 import { readOptions, readFilter, type ReadQuery } from './read-options';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** List parameters: the read options plus the page window. */
 export interface ListQuery extends ReadQuery {

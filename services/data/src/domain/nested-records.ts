@@ -6,7 +6,7 @@ import type { TableRef } from './table-access';
 import { readOptions } from './read-options';
 import type { ListQuery, RecordPage } from './list-records';
 import { keyIn, linkedScope, openLink } from './link-scope';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** Where a nested route points: the table, the row and the link column. */
 export interface NestedRef extends TableRef {

@@ -9,8 +9,8 @@ import type { KeyWhere } from '../model/row-id';
 import { readBack } from './record-reader';
 import { readFilter } from './read-options';
 import { openTable, type TableRef } from './table-access';
+import type { DataPorts } from '../ports';
 import { signAttachments } from '../attachments/attachment-signer';
-import type { DataPorts } from '../app';
 
 /**
  * GET .../{rowId}: one record (404 ERR_RECORD_NOT_FOUND). Under a view the row

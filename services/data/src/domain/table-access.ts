@@ -2,7 +2,7 @@ import type { Principal } from '@tabula/auth';
 import type { ViewInfo } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
 import { findView } from '../model/table-model';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** A table as a route names it: `{baseName}/{tableName}[/views/{viewName}]`. */
 export interface TableRef {

@@ -11,8 +11,8 @@ import { keyText, readBack } from './record-reader';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
+import type { DataPorts } from '../ports';
 import { applyLinkFields, linkFieldsOf } from './link-fields';
-import type { DataPorts } from '../app';
 import { claimAttachments } from '../attachments/attachment-claims';
 
 /** PATCH .../{rowId}: updates one record, answers it re-read (404 when missing). */

@@ -10,7 +10,7 @@ import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
 import { atIndex } from '../values/value-errors';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 import { claimAttachments } from '../attachments/attachment-claims';
 
 /**

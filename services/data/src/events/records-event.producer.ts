@@ -6,7 +6,13 @@ import type { Principal } from '@tabula/auth';
 import type { EventBus } from '@tabula/events';
 import type { TableHandle } from '../context/table-handle';
 import { recordsJson, type ApiRecord } from '../presenters/record.presenter';
-import type { CommittedChange } from './sync-hooks.dispatcher';
+
+/** A committed change and the id its outbox event carries. */
+export interface CommittedChange {
+  change: RecordsChange;
+  eventId: string;
+  type: string;
+}
 
 /** The schema holding the data service's outbox. */
 export const DATA_SCHEMA = 'data';

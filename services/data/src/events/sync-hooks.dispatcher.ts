@@ -1,14 +1,10 @@
-import type { ServiceClient } from '@tabula/http';
+import { hooksInternal } from '@tabula/contracts';
+import { AppError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 import type { Logger } from '@tabula/telemetry';
 import type { TableHandle } from '../context/table-handle';
-import type { RecordsChange } from './records-event.producer';
+import type { CommittedChange } from './records-event.producer';
 
-/** A committed change and the id its outbox event carries. */
-export interface CommittedChange {
-  change: RecordsChange;
-  eventId: string;
-  type: string;
-}
+export type { CommittedChange } from './records-event.producer';
 
 /** Tables failing at once past which the hooks service itself counts as down. */
 const FAILING_TABLES_FOR_OUTAGE = 3;
@@ -29,29 +25,31 @@ export class SyncHooksDispatcher {
   private pausedUntil = 0;
   private readonly tablePausedUntil = new Map<string, number>();
 
-  constructor(private readonly services: ServiceClient, private readonly logger: Logger, private readonly pauseMs = 2_000) {}
+  private readonly hooks: EndpointClient<typeof hooksInternal>;
+
+  constructor(services: ServiceClient, private readonly logger: Logger, private readonly pauseMs = 2_000) {
+    this.hooks = clientOf(services, hooksInternal);
+  }
 
   async dispatch(handle: TableHandle, committed: CommittedChange[]): Promise<void> {
     if (this.paused(handle.tableId)) return;
     for (const { change, eventId, type } of committed) {
       const user = change.principal?.kind === 'user' ? { id: change.principal.id, email: change.principal.email ?? '' } : undefined;
       try {
-        const res = await this.services.request<{ sync_hooks?: boolean }>('hooks', {
-          method: 'POST', path: '/internal/hooks/dispatch-sync',
+        const answer = await this.hooks.dispatchSync({
           body: {
             eventId, type, operation: change.op, baseId: handle.baseId, tableId: handle.tableId,
             tableTitle: handle.model.context.table.title, user, rows: change.rows, previousRows: change.previousRows,
           },
         });
-        if (res.status !== 200) {
-          this.pause(handle.tableId);
-          this.logger.warn({ status: res.status, table: handle.tableId }, 'sync hook dispatch refused; the bus delivers');
-          return;
-        }
         this.tablePausedUntil.delete(handle.tableId);
-        if (res.body?.sync_hooks === false) return;
+        if (!answer.sync_hooks) return;
       } catch (err) {
         this.pause(handle.tableId);
+        if (err instanceof AppError) {
+          this.logger.warn({ status: err.status, table: handle.tableId }, 'sync hook dispatch refused; the bus delivers');
+          return;
+        }
         this.logger.warn({ err, table: handle.tableId }, 'sync hook dispatch failed; the bus delivers');
         return;
       }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ColumnInfo, TableContext } from '@tabula/contracts';
 import { linkPlanOf } from './link-columns';
 import {
-  compileFormula, formulaKind, isQueryError, type ColumnFormulaOptions, type CompiledFormula, type Dialect, type FormulaColumn,
+  compileFormula, formulaKind, isQueryError, type ColumnFormulaOptions, type CompiledFormula, type FormulaColumn,
 } from '@tabula/query';
 import { relationPlanOf } from './relation-columns';
 
@@ -15,11 +15,9 @@ export interface FormulaPlan {
 
 const plans = new WeakMap<ColumnInfo, FormulaPlan>();
 
-/** The source dialect of a table context. */
-export function dialectOf(context: TableContext): Dialect {
-  const source = context.source as { is_meta?: boolean; type?: string };
-  return source.is_meta || !source.type ? 'pg' : (source.type as Dialect);
-}
+import { dialectOf } from './source-dialect';
+
+export { dialectOf };
 
 /**
  * The table's Formula columns, compiled once per cached table context. Each

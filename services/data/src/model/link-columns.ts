@@ -1,6 +1,6 @@
 import type { ColumnInfo, TableContext, TableInfo } from '@tabula/contracts';
 import { Fragment, ident } from '@tabula/query';
-import { dialectOf } from './formula-columns';
+import { dialectOf } from './source-dialect';
 
 /** Link relation types (NocoDB). */
 export type LinkType = 'hm' | 'bt' | 'mm' | 'oo';

@@ -1,6 +1,6 @@
 import type { ColumnInfo, TableContext } from '@tabula/contracts';
 import { Fragment, columnKind, formulaTypeOf, type ComputedColumn, type FormulaColumn, type FormulaType } from '@tabula/query';
-import { dialectOf } from './formula-columns';
+import { dialectOf } from './source-dialect';
 import { linkPlanOf, relatedFrom } from './link-columns';
 
 /** A Lookup or Rollup as the data service computes it: a correlated subquery over the link's related rows. */

@@ -1,7 +1,7 @@
 import type { TableHandle } from '../context/table-handle';
 import { linkPlanOf } from '../model/link-columns';
 import type { KeyWhere } from '../model/row-id';
-import type { Db } from './records.repository';
+import type { Db } from './db';
 
 /**
  * Unlinks rows about to be deleted where the database does not: SQLite

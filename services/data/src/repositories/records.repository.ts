@@ -9,8 +9,8 @@ import { linkPlanOf } from '../model/link-columns';
 import { detachLinks } from './link.repository';
 import { AppError } from '@tabula/http';
 
-/** A knex or an open transaction on the table's source. */
-export type Db = Knex | Knex.Transaction;
+export type { Db } from './db';
+import type { Db } from './db';
 
 /** What a page of rows is selected by. */
 export interface RowQuery {

@@ -3,7 +3,7 @@ import { requireService } from '@tabula/auth';
 import { route } from '@tabula/http';
 import { dataAttachmentRefs } from '@tabula/contracts';
 import { attachmentRefs } from '../attachments/attachment-refs';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /** Internal: which attachment values a column still references (storage's GC and downloadAttachment). */
 export function attachmentsInternalRouter(ports: DataPorts): Router {

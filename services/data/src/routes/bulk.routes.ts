@@ -1,44 +1,32 @@
 import Router from '@koa/router';
+import { bulkDelete, bulkDeleteAll, bulkInsert, bulkUpdate, bulkUpdateAll, bulkUpsert } from '@tabula/contracts';
 import { requireUser, principalOf } from '@tabula/auth';
-import { validate } from '@tabula/http';
+import { RawJson, route } from '@tabula/http';
 import { insertRecords } from '../domain/insert-records';
 import { bulkUpdateRecords } from '../domain/update-records';
 import { bulkDeleteRecords } from '../domain/delete-records';
-import { deleteAllRecords, updateAllRecords, type AllQuery } from '../domain/bulk-all';
+import { deleteAllRecords, updateAllRecords } from '../domain/bulk-all';
 import { upsertRecords } from '../domain/upsert-records';
 import { checkBulkSize } from '../domain/bulk-limits';
 import { recordsJson } from '../presenters/record.presenter';
-import { allQuerySchema, insertQuerySchema, tableRefOf } from './route-input';
-import type { DataPorts } from '../app';
+import { tableRefOf } from './route-input';
+import type { DataPorts } from '../ports';
 
-const BULK = '/api/v1/db/data/bulk/:orgs/:baseName/:tableName';
-
-/** Bulk (v1): insert, update, update-all, delete, delete-all, upsert — each one transaction. */
+/** Bulk (v1): insert, update, update-all, delete, delete-all, upsert — each one transaction. Bodies go to the domain as sent. */
 export function bulkRouter(ports: DataPorts): Router {
   const router = new Router();
   const auth = requireUser({ allowApiToken: true });
-  const allQuery = (ctx: { state: Record<string, unknown> }) => (ctx.state.input as { query: AllQuery }).query;
-  router.patch(`${BULK}/all`, auth, validate({ query: allQuerySchema }), async (ctx) => {
-    ctx.body = await updateAllRecords(ports, principalOf(ctx), tableRefOf(ctx), ctx.request.body, allQuery(ctx));
-  });
-  router.delete(`${BULK}/all`, auth, validate({ query: allQuerySchema }), async (ctx) => {
-    ctx.body = await deleteAllRecords(ports, principalOf(ctx), tableRefOf(ctx), allQuery(ctx));
-  });
-  router.post(`${BULK}/upsert`, auth, validate({ query: insertQuerySchema }), async (ctx) => {
-    ctx.body = await upsertRecords(ports, principalOf(ctx), tableRefOf(ctx), ctx.request.body);
-  });
-  router.post(BULK, auth, validate({ query: insertQuerySchema }), async (ctx) => {
+  route(router, bulkUpdateAll, auth, async (ctx) =>
+    updateAllRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body, ctx.input.query));
+  route(router, bulkDeleteAll, auth, async (ctx) => deleteAllRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.query));
+  route(router, bulkUpsert, auth, async (ctx) => upsertRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
+  route(router, bulkInsert, auth, async (ctx) => {
     const bodies: unknown = ctx.request.body;
     checkBulkSize(ports, bodies);
     // The records event carries the same rows: their JSON text is made once (recordsJson).
-    ctx.type = 'json';
-    ctx.body = recordsJson(await insertRecords(ports, principalOf(ctx), tableRefOf(ctx), bodies, { bulk: true }));
+    return new RawJson(recordsJson(await insertRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), bodies, { bulk: true })));
   });
-  router.patch(BULK, auth, async (ctx) => {
-    ctx.body = await bulkUpdateRecords(ports, principalOf(ctx), tableRefOf(ctx), ctx.request.body);
-  });
-  router.delete(BULK, auth, async (ctx) => {
-    ctx.body = await bulkDeleteRecords(ports, principalOf(ctx), tableRefOf(ctx), ctx.request.body);
-  });
+  route(router, bulkUpdate, auth, async (ctx) => bulkUpdateRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
+  route(router, bulkDelete, auth, async (ctx) => bulkDeleteRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
   return router;
 }

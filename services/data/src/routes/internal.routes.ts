@@ -1,18 +1,22 @@
 import Router from '@koa/router';
-import { dataInternalEndpoints } from '@tabula/contracts';
+import { dataInternal, dataInternalEndpoints } from '@tabula/contracts';
 import { requireService } from '@tabula/auth';
 import { route } from '@tabula/http';
 import { parseRowId, recordNotFound, rowIdOf } from '../model/row-id';
 import { selectByKeys } from '../repositories/records.repository';
-import type { DataPorts } from '../app';
+import { readRecordById } from '../domain/read-record-by-id';
+import type { DataPorts } from '../ports';
 
 /**
  * The data service's internal API (libs/contracts/src/data, services only):
- * whether a record exists, answered with its canonical id. The table comes
- * from the same cached resolver the records API uses, so it must belong to the base.
+ * a record by table id (hooks' manual trigger), and whether a record of a
+ * base's table exists with its canonical id (comments). Tables come from the
+ * same cached resolver the records API uses.
  */
 export function internalRouter(ports: DataPorts): Router {
   const router = new Router();
+  route(router, dataInternal.readRecord, requireService(), async (ctx) =>
+    readRecordById(ports, ctx.input.params.tableId, ctx.input.params.recordId));
   route(router, dataInternalEndpoints.readRecord, requireService(), async (ctx) => {
     const { baseId, tableId, rowId } = ctx.input.params;
     const handle = await ports.tables.resolve(baseId, tableId);

@@ -4,7 +4,7 @@ import { route } from '@tabula/http';
 import { dataNestedEndpoints as e } from '@tabula/contracts';
 import { nestedList } from '../domain/nested-records';
 import { linkRecord, unlinkRecord } from '../domain/link-records';
-import type { DataPorts } from '../app';
+import type { DataPorts } from '../ports';
 
 /**
  * Nested records (v1): linked records, link candidates, link and unlink.

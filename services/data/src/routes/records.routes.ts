@@ -1,51 +1,39 @@
 import Router from '@koa/router';
+import { recordsOfTable, recordsOfView } from '@tabula/contracts';
 import { requireUser, principalOf } from '@tabula/auth';
-import { validate } from '@tabula/http';
+import { route } from '@tabula/http';
 import { listRecords, findOneRecord, countRecords } from '../domain/list-records';
 import { readRecord, recordExists } from '../domain/read-record';
 import { insertRecords } from '../domain/insert-records';
 import { updateRecord } from '../domain/update-records';
 import { deleteRecord } from '../domain/delete-records';
-import { insertQuerySchema, readQuerySchema, rowIdOf, tableRefOf } from './route-input';
-import type { DataPorts } from '../app';
+import { tableRefOf } from './route-input';
+import type { DataPorts } from '../ports';
 
-const TABLE = '/api/v1/db/data/:orgs/:baseName/:tableName';
-const VIEW = `${TABLE}/views/:viewName`;
-
-/** Records (v1): list, find-one, count, read, exist, create, update, delete — on tables and on views. */
+/**
+ * Records (v1): list, find-one, count, read, exist, create, update, delete — on
+ * views and on tables. Record bodies go to the domain as sent (`ctx.request.body`):
+ * it checks them column by column, and an absent body differs from `{}`.
+ */
 export function recordsRouter(ports: DataPorts): Router {
   const router = new Router();
   const auth = requireUser({ allowApiToken: true });
-  const q = (ctx: { state: Record<string, unknown> }) => (ctx.state.input as { query: Record<string, string | undefined> }).query;
-  for (const base of [VIEW, TABLE]) {
-    router.get(`${base}/find-one`, auth, validate({ query: readQuerySchema }), async (ctx) => {
-      const record = await findOneRecord(ports, principalOf(ctx), tableRefOf(ctx), q(ctx));
-      // Koa turns a null body into 204; the spec answers 200 with JSON null.
-      ctx.type = 'json';
-      ctx.body = record ?? 'null';
+  for (const e of [recordsOfView, recordsOfTable]) {
+    route(router, e.findOne, auth, async (ctx) => findOneRecord(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.query));
+    route(router, e.count, auth, async (ctx) => countRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.query));
+    route(router, e.list, auth, async (ctx) => listRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.query));
+    route(router, e.create, auth, async (ctx) => {
+      const options = { bulk: false, before: ctx.input.query.before };
+      const [record] = await insertRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), [ctx.request.body], options);
+      return record;
     });
-    router.get(`${base}/count`, auth, validate({ query: readQuerySchema }), async (ctx) => {
-      ctx.body = await countRecords(ports, principalOf(ctx), tableRefOf(ctx), q(ctx));
+    route(router, e.exists, auth, async (ctx) => recordExists(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.params.rowId));
+    route(router, e.read, auth, async (ctx) => readRecord(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.params.rowId));
+    route(router, e.update, auth, async (ctx) => {
+      const { params } = ctx.input;
+      return updateRecord(ports, principalOf(ctx), tableRefOf(params), params.rowId, ctx.request.body);
     });
-    router.get(base, auth, validate({ query: readQuerySchema }), async (ctx) => {
-      ctx.body = await listRecords(ports, principalOf(ctx), tableRefOf(ctx), q(ctx));
-    });
-    router.post(base, auth, validate({ query: insertQuerySchema }), async (ctx) => {
-      const [record] = await insertRecords(ports, principalOf(ctx), tableRefOf(ctx), [ctx.request.body], { bulk: false, before: q(ctx).before });
-      ctx.body = record;
-    });
-    router.get(`${base}/:rowId/exist`, auth, async (ctx) => {
-      ctx.body = await recordExists(ports, principalOf(ctx), tableRefOf(ctx), rowIdOf(ctx));
-    });
-    router.get(`${base}/:rowId`, auth, async (ctx) => {
-      ctx.body = await readRecord(ports, principalOf(ctx), tableRefOf(ctx), rowIdOf(ctx));
-    });
-    router.patch(`${base}/:rowId`, auth, async (ctx) => {
-      ctx.body = await updateRecord(ports, principalOf(ctx), tableRefOf(ctx), rowIdOf(ctx), ctx.request.body);
-    });
-    router.delete(`${base}/:rowId`, auth, async (ctx) => {
-      ctx.body = await deleteRecord(ports, principalOf(ctx), tableRefOf(ctx), rowIdOf(ctx));
-    });
+    route(router, e.delete, auth, async (ctx) => deleteRecord(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.params.rowId));
   }
   return router;
 }

@@ -1,5 +1,5 @@
 import type { Worker } from '@tabula/runtime';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { claimDue, pruneDeliveries } from '../repositories/delivery.repository';
 import { pruneHookLogs } from '../repositories/hook-log.repository';
 import { pruneProcessedEvents } from '@tabula/events';

@@ -1,4 +1,4 @@
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import type { HookRow } from '../repositories/hook.repository';
 import { webhookHeaders } from '../lib/signature';
 import { renderRequest, type RenderedRequest, type UrlNotification } from './render-request';

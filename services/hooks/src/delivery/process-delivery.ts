@@ -1,5 +1,5 @@
+import type { HooksPorts } from '../ports';
 import { runInStoredContext } from '@tabula/telemetry';
-import type { HooksPorts } from '../app';
 import { findHook, updateHook } from '../repositories/hook.repository';
 import { finishDelivery, rescheduleDelivery, type DeliveryRow } from '../repositories/delivery.repository';
 import { logAttempt } from './attempt-log';

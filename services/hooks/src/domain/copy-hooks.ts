@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EndpointInput } from '@tabula/contracts';
 import type { hooksCopy } from '@tabula/contracts';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { tbl } from '../repositories/hooks-db';
 import { insertHook, type HookRow } from '../repositories/hook.repository';

@@ -1,26 +1,13 @@
 import { z } from 'zod';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { activeHooksOf } from '../repositories/hook.repository';
 import { claimDue, deliveriesOfEvent, type DeliveryRow } from '../repositories/delivery.repository';
 import { processDelivery } from '../delivery/process-delivery';
 import { ingestEvent } from './ingest-event';
 import { hookMatchesOperation } from './match-hooks';
 import type { EventOperation } from './payload-builder';
+import { dispatchSyncSchema } from '@tabula/contracts';
 
-const row = z.record(z.string(), z.unknown());
-
-/** Body of `POST /internal/hooks/dispatch-sync`: the RecordsChanged fields as JSON. */
-export const dispatchSyncSchema = z.object({
-  eventId: z.string().min(1).max(100),
-  type: z.string().regex(/^records\.(after|before)\.(insert|update|delete)$/),
-  operation: z.enum(['insert', 'update', 'delete', 'bulkInsert', 'bulkUpdate', 'bulkDelete', 'updateAll', 'deleteAll']),
-  baseId: z.string().max(64),
-  tableId: z.string().max(64),
-  tableTitle: z.string().max(1024),
-  user: z.object({ id: z.string(), email: z.string() }).optional(),
-  rows: z.array(row),
-  previousRows: z.array(row).optional(),
-});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

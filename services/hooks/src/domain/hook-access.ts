@@ -1,7 +1,7 @@
 import { errors } from '@tabula/http';
 import { roleAllows, type Principal } from '@tabula/auth';
 import type { TableContext } from '@tabula/contracts';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { findHook, type HookRow } from '../repositories/hook.repository';
 import { loadTable } from './table-context';
 

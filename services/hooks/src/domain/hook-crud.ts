@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { newHookSecret } from '../lib/signature';
 import { pageInfoOf, pagingOf } from '../lib/paging';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errors } from '@tabula/http';
 import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { singlePage } from '../lib/paging';
 import { filtersOfHooks, insertHookFilter, nextFilterOrder } from '../repositories/hook-filter.repository';
@@ -10,19 +10,8 @@ import { updateHook } from '../repositories/hook.repository';
 import { presentHookFilter } from '../presenters/hook.presenter';
 import { requireHook } from './hook-access';
 import { loadTable } from './table-context';
+import { hookFilterBodySchema } from '@tabula/contracts';
 
-/** Body of a hook filter (the stored-filter shape, groups may nest children). */
-export const hookFilterBodySchema = z.object({
-  fk_column_id: z.string().max(20).nullish(),
-  comparison_op: z.string().max(32).nullish(),
-  comparison_sub_op: z.string().max(32).nullish(),
-  value: z.unknown().optional(),
-  fk_parent_id: z.string().max(20).nullish(),
-  is_group: z.boolean().optional(),
-  logical_op: z.enum(['and', 'or', 'not']).nullish(),
-  /** Nested filters of a group: each is validated as a filter once the tree's depth and size are known to be within limits. */
-  children: z.array(z.unknown()).max(100).optional(),
-}).passthrough();
 type FilterBody = z.infer<typeof hookFilterBodySchema>;
 
 /** A hook's filters (flat, each with its parent id), as one page. */

@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { pageInfoOf, pagingOf } from '../lib/paging';
 import { listHookLogs as listRows } from '../repositories/hook-log.repository';
 import { presentHookLog } from '../presenters/hook.presenter';

@@ -1,17 +1,10 @@
 import { z } from 'zod';
 import type { ColumnInfo } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { buildPayload, type EventOperation } from './payload-builder';
 import { requireTable } from './hook-access';
-
-/** Params of the sample endpoint. */
-export const sampleParamsSchema = z.object({
-  tableId: z.string().max(64),
-  event: z.enum(['after', 'before', 'manual', 'view', 'field']),
-  operation: z.enum(['insert', 'update', 'delete', 'bulkInsert', 'bulkUpdate', 'bulkDelete', 'trigger']),
-  version: z.enum(['v1', 'v2', 'v3']),
-});
+import { sampleParamsSchema } from '@tabula/contracts';
 
 const SAMPLES: Record<string, unknown> = {
   SingleLineText: 'Sample Text', LongText: 'Sample Long text', RichText: 'Sample Long text', Email: 'test@nocodb.com',

@@ -1,14 +1,16 @@
-import { errors } from '@tabula/http';
-import type { ColumnInfo, TableContext } from '@tabula/contracts';
+import { metaInternal, type ColumnInfo, type TableContext } from '@tabula/contracts';
+import { AppError, clientOf, errors } from '@tabula/http';
 import type { ColumnMeta } from '@tabula/query';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 
 /** A table's context from meta's internal API; 404 ERR_TABLE_NOT_FOUND when missing. */
 export async function loadTable(ports: HooksPorts, tableId: string): Promise<TableContext> {
-  const res = await ports.services.request<TableContext>('meta', { method: 'GET', path: `/internal/tables/${encodeURIComponent(tableId)}` });
-  if (res.status === 404) throw errors.notFound('ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
-  if (res.status !== 200) throw new Error(`meta answered ${res.status} for table ${tableId}`);
-  return res.body;
+  try {
+    return await clientOf(ports.services, metaInternal).tableContext({ params: { tableId } });
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) throw errors.notFound('ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
+    throw err;
+  }
 }
 
 /** Column metadata in the shape @tabula/query reads. */

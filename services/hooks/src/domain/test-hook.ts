@@ -2,19 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { newHookSecret } from '../lib/signature';
 import { findHook, type HookRow } from '../repositories/hook.repository';
 import { logAttempt } from '../delivery/attempt-log';
 import { executeHook } from '../delivery/execute-hook';
-import { checkNotification, hookBodySchema, normaliseOperation } from './hook-input';
+import { checkNotification, normaliseOperation } from './hook-input';
 import { requireTable } from './hook-access';
-
-/** Body of `hooks/test`: the hook configuration (saved or not) and a sample payload. */
-export const testHookBodySchema = z.object({
-  hook: hookBodySchema.extend({ id: z.string().max(20).optional() }),
-  payload: z.unknown().optional(),
-}).passthrough();
+import { testHookBodySchema } from '@tabula/contracts';
 
 /**
  * Performs a real call with the given configuration and sample (through the

@@ -1,7 +1,7 @@
 import { topics } from '@tabula/contracts';
 import type { EventMessage } from '@tabula/events';
 import type { Worker } from '@tabula/runtime';
-import type { HooksPorts } from '../app';
+import type { HooksPorts } from '../ports';
 import { decodeRecordsEvent } from '../domain/records-event';
 import { HOOKS_CONSUMER, ingestEvent } from '../domain/ingest-event';
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
+import type { MetaPorts } from '../ports';
+import { findBase, type BaseRow, baseCandidates } from '../repositories/base.repository';
 import { resolveBaseRef, type BaseAction, type Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
-import { baseCandidates, findBase, type BaseRow } from '../repositories/base.repository';
 import { findSource, type SourceRow } from '../repositories/source.repository';
 import { findTable, type TableRow } from '../repositories/table.repository';
 import { findColumn, type ColumnRow } from '../repositories/column.repository';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inSourceAndMetaTransaction } from '../lib/source-transaction';
 import { clearPrimaryValue, findColumn, insertColumns, listColumns, type ColumnRow } from '../repositories/column.repository';
 import type { TableRow } from '../repositories/table.repository';

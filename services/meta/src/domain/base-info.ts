@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { requireBase } from './access';
 import packageJson from '../../package.json';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inSourceAndMetaTransaction } from '../lib/source-transaction';
 import { findColumn, listColumns } from '../repositories/column.repository';
 import { metaTable } from '../repositories/meta-db';
@@ -12,15 +12,7 @@ import { addColumnIn } from './add-column';
 import { changeColumnIn } from './update-column';
 import { dropColumnIn } from './delete-column';
 import { columnsHashOf } from './column-reads';
-
-/** Body of `columns/bulk`: the hash from `columns/hash` and the ops to apply. */
-export const bulkColumnsSchema = z.object({
-  hash: z.string().min(1, 'hash is required'),
-  ops: z.array(z.object({
-    op: z.enum(['add', 'update', 'delete']),
-    column: z.object({ id: z.string().optional() }).passthrough(),
-  })).min(1, 'ops is required'),
-});
+import { bulkColumnsSchema } from '@tabula/contracts';
 
 /**
  * Applies add/update/delete ops in one transaction, guarded by the columns

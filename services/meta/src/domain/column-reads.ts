@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { listColumns } from '../repositories/column.repository';
 import { presentColumn } from '../presenters/column.presenter';
 import { requireColumn, requireTable } from './access';

@@ -1,7 +1,7 @@
 import { clientOf } from '@tabula/http';
 import { hooksInternalEndpoints } from '@tabula/contracts';
-import type { MetaPorts } from '../app';
-import type { TableCopy } from './copy-table';
+import type { MetaPorts } from '../ports';
+import type { TableCopy } from './table-copy';
 
 /**
  * Asks the hooks service to copy the hooks of the copied tables onto the

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { listColumns, type ColumnRow } from '../repositories/column.repository';
@@ -21,14 +21,8 @@ export interface CopyOptions {
   excludeHooks?: boolean;
 }
 
-/** A table copied on its source (DDL and rows) and not yet recorded in the metadata. */
-export interface TableCopy {
-  fromTableId: string;
-  row: Omit<TableRow, 'created_at' | 'updated_at'>;
-  columns: ColumnRow[];
-  /** Source column id → copy's column id. */
-  columnMap: Map<string, string>;
-}
+export type { TableCopy } from './table-copy';
+import type { TableCopy } from './table-copy';
 
 async function copyRows(from: SourceHandle, fromName: string, to: SourceHandle, toName: string, columns: ColumnRow[]): Promise<void> {
   const names = columns.filter((c) => c.column_name && (isPhysical(c.uidt) || c.system || c.pk)).map((c) => c.column_name!);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { clientOf, errors, AppError } from '@tabula/http';
 import type { Knex } from 'knex';
-import { AppError, errors } from '@tabula/http';
 import { isSuper, type Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { findBase, insertBase, nextBaseOrder } from '../repositories/base.repository';
@@ -12,20 +12,7 @@ import { createSourceSchema } from '../ddl/table-ddl';
 import { checkExternalSource, importSourceTables } from './external-source';
 import { resolveIntegrationSources } from './integration-sources';
 import type { SealedSourceConfig } from '../sources/source-registry';
-
-/** Body of base create (spec "Bases"). */
-export const createBaseSchema = z.object({
-  title: z.string().trim().min(1, 'title is required').max(255),
-  description: z.string().max(8192).nullish(),
-  color: z.string().regex(/^#[0-9a-fA-F]{3,8}$/, 'color must be a hex color').nullish(),
-  meta: z.union([z.record(z.string(), z.unknown()), z.string()]).nullish(),
-  external: z.boolean().default(false),
-  sources: z.array(z.object({
-    type: z.enum(['pg', 'mysql2', 'sqlite3']).optional(), config: z.unknown().optional(), alias: z.string().optional(),
-    /** Build the source on this integration's config (type and config come from it). */
-    fk_integration_id: z.string().min(1).max(64).optional(),
-  }).passthrough()).default([]),
-}).passthrough();
+import { authInternal, createBaseSchema } from '@tabula/contracts';
 
 /** Only org-level creators (and super) create bases; a base-scoped API token acts only inside its base. */
 export function assertMayCreateBase(principal: Principal): void {
@@ -57,14 +44,16 @@ export function metaObject(meta: unknown): Record<string, unknown> | null {
  * (auth announces nothing when the role is already the one asked).
  */
 export async function grantOwner(ports: MetaPorts, baseId: string, principal: Principal): Promise<void> {
-  const res = await ports.services.request<{ error?: string; message?: string }>('auth', {
-    method: 'PUT', path: `/internal/bases/${encodeURIComponent(baseId)}/members/${encodeURIComponent(principal.id)}`, body: { role: 'owner' },
-  }).catch((err: unknown) => ({ status: 503, body: { message: (err as Error).message } as { error?: string; message?: string } }));
-  ports.baseAccess.invalidate(baseId, principal.id);
-  if (res.status < 300) return;
-  ports.logger.warn({ baseId, status: res.status, reason: res.body?.message }, 'could not record the base owner in auth; the base is not created');
-  if (res.status < 500 && res.body?.error) throw new AppError(res.status, res.body.error, res.body.message ?? 'The base owner could not be recorded');
-  throw errors.unavailable('The base could not be created: its owner could not be recorded, try again');
+  try {
+    await clientOf(ports.services, authInternal).setRole({ params: { baseId, userId: principal.id }, body: { role: 'owner' } });
+  } catch (err) {
+    const status = (err as { status?: number }).status ?? 503;
+    ports.logger.warn({ baseId, status, reason: (err as Error).message }, 'could not record the base owner in auth; the base is not created');
+    if (err instanceof AppError && status < 500) throw err;
+    throw errors.unavailable('The base could not be created: its owner could not be recorded, try again');
+  } finally {
+    ports.baseAccess.invalidate(baseId, principal.id);
+  }
 }
 
 /** Creates a base with its default source (a schema of the data database) or its external sources. */

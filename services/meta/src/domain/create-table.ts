@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { findSource, listSources } from '../repositories/source.repository';
@@ -16,16 +16,7 @@ import { buildColumnDraft } from './column-draft';
 import { tableNameOf } from './name-rules';
 import { persistTable } from './persist-table';
 import { tableDetail } from './table-detail';
-
-/** Body of table create. */
-export const createTableSchema = z.object({
-  title: z.string().trim().min(1, 'title is required').max(255),
-  table_name: z.string().max(255).optional(),
-  description: z.string().max(8192).nullish(),
-  meta: z.record(z.string(), z.unknown()).nullish(),
-  source_id: z.string().optional(),
-  columns: z.array(z.object({}).passthrough()).default([]),
-}).passthrough();
+import { createTableSchema } from '@tabula/contracts';
 
 function isSystemRequest(c: Record<string, unknown>): boolean {
   return c.uidt === 'ID' || c.pk === true || (SYSTEM_COLUMN_NAMES as readonly string[]).includes(String(c.column_name ?? ''));

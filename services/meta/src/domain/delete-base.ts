@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { updateBase } from '../repositories/base.repository';
 import { listSources } from '../repositories/source.repository';

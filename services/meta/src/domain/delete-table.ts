@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { deleteTable as deleteRow } from '../repositories/table.repository';
 import { enqueueTableEvent } from '../events/meta-event.producer';

@@ -1,16 +1,16 @@
 import type { z } from 'zod';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
-import { newId } from '../lib/ids';
+import type { MetaPorts } from '../ports';
 import { listSources, type SourceRow } from '../repositories/source.repository';
+import { newId } from '../lib/ids';
 import { listTables } from '../repositories/table.repository';
 import { createSourceSchema } from '../ddl/table-ddl';
 import { requireBase } from './access';
-import { uniqueName } from './name-rules';
 import { assertMayCreateBase, storeBase } from './create-base';
-import { copyPhysicalTable, recordTableCopy, type TableCopy } from './copy-table';
+import { type TableCopy, copyPhysicalTable, recordTableCopy } from './copy-table';
+import type { duplicateSchema } from '@tabula/contracts';
+import { uniqueName } from './name-rules';
 import { copyHooksOf } from './copy-hooks';
-import type { duplicateSchema } from './duplicate-table';
 
 /**
  * Copies a base onto a new default source: every table's schema, its data

@@ -1,20 +1,11 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { findSource } from '../repositories/source.repository';
 import { requireBase, requireTable } from './access';
 import { copyTable } from './copy-table';
-
-/** Body of table and base duplicate. */
-export const duplicateSchema = z.object({
-  title: z.string().trim().min(1).max(255).optional(),
-  options: z.object({
-    excludeData: z.boolean().default(false),
-    excludeViews: z.boolean().default(false),
-    excludeHooks: z.boolean().default(false),
-  }).partial().default({}),
-}).passthrough();
+import { duplicateSchema } from '@tabula/contracts';
 
 /** Copies a table inside its base; returns `{id, name}` of the copy. */
 export async function duplicateTable(ports: MetaPorts, principal: Principal, baseId: string, tableId: string, input: z.infer<typeof duplicateSchema>) {

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { findColumn } from '../repositories/column.repository';
@@ -14,19 +14,8 @@ import type { ViewRow } from '../repositories/view.repository';
 import { enqueueViewEvent } from '../events/meta-event.producer';
 import { filterTree, presentFilter } from '../presenters/view.presenter';
 import { requireView } from './access';
+import { filterBodySchema } from '@tabula/contracts';
 
-/** Body of a view filter (compat-notes "Sorts and filters"). */
-export const filterBodySchema = z.object({
-  fk_column_id: z.string().nullish(),
-  comparison_op: z.string().max(32).nullish(),
-  comparison_sub_op: z.string().max(32).nullish(),
-  value: z.unknown().optional(),
-  fk_parent_id: z.string().nullish(),
-  is_group: z.boolean().optional(),
-  logical_op: z.enum(['and', 'or', 'not']).nullish(),
-  /** Nested filters of a group: each is validated as a filter once the tree's depth and size are known to be within limits. */
-  children: z.array(z.unknown()).max(FILTER_LIMITS.maxStoredNodes).optional(),
-}).passthrough();
 type FilterBody = z.infer<typeof filterBodySchema>;
 
 async function checkFilter(db: Knex, view: ViewRow, body: FilterBody): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { listSources } from '../repositories/source.repository';
 import { listTables } from '../repositories/table.repository';
 import { presentBase } from '../presenters/base.presenter';

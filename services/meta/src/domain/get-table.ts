@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { requireTable } from './access';
 import { tableDetail } from './table-detail';
 

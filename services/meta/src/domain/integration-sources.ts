@@ -1,6 +1,6 @@
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { integrationsClient } from '../adapters/integrations.client';
 
 /** A source of a base-create body, possibly naming an integration instead of a config. */

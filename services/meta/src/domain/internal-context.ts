@@ -1,8 +1,8 @@
 import { errors } from '@tabula/http';
 import type { BaseInfo, SourceInfo, TableContext, TableInfo, ViewInfo } from '@tabula/contracts';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
+import { findBase, type BaseRow, baseCandidates } from '../repositories/base.repository';
 import type { BaseCandidates } from '@tabula/auth';
-import { baseCandidates, findBase, type BaseRow } from '../repositories/base.repository';
 import { findSource, type SourceRow } from '../repositories/source.repository';
 import { findTable, findTableByRef, type TableRow } from '../repositories/table.repository';
 import { findView } from '../repositories/view.repository';

@@ -1,5 +1,5 @@
 import { isSuper, type Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { countLiveBases, listLiveBases, type BaseRow } from '../repositories/base.repository';
 import { listSources } from '../repositories/source.repository';
 import { pageInfoOf, pagingOf } from '../lib/paging';

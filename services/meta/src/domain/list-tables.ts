@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { listTables as listRows } from '../repositories/table.repository';
 import { pageInfoOf, pagingOf } from '../lib/paging';
 import { presentTableSummary } from '../presenters/table.presenter';

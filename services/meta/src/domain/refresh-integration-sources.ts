@@ -1,5 +1,5 @@
 import { AppError } from '@tabula/http';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { integrationsClient } from '../adapters/integrations.client';
 import { findBase } from '../repositories/base.repository';
 import { sourcesOfIntegration } from '../repositories/source.repository';

@@ -1,13 +1,9 @@
-import { z } from 'zod';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { updateTable } from '../repositories/table.repository';
 import { enqueueTableEvent } from '../events/meta-event.producer';
 import { requireTable } from './access';
-
-/** Body of table reorder. */
-export const reorderTableSchema = z.object({ order: z.coerce.number() });
 
 /** Moves a table to a new order position. */
 export async function reorderTable(ports: MetaPorts, principal: Principal, tableId: string, order: number) {

@@ -1,6 +1,6 @@
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { clearPrimaryValue, updateColumn } from '../repositories/column.repository';
 import { enqueueColumnEvent } from '../events/meta-event.producer';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { findColumn } from '../repositories/column.repository';
@@ -11,19 +11,7 @@ import { enqueueViewEvent } from '../events/meta-event.producer';
 import { presentSort } from '../presenters/view.presenter';
 import { singlePage } from '../lib/paging';
 import { requireView } from './access';
-
-const direction = z.enum(['asc', 'desc', 'count-asc', 'count-desc']);
-
-/** Body of sort create. */
-export const createSortSchema = z.object({
-  fk_column_id: z.string().min(1, 'fk_column_id is required'),
-  direction: direction.default('asc'),
-  push_to_top: z.boolean().default(false),
-  fk_level_id: z.string().optional(),
-});
-
-/** Body of sort update. */
-export const updateSortSchema = z.object({ fk_column_id: z.string().min(1).optional(), direction: direction.optional() });
+import { createSortSchema, updateSortSchema } from '@tabula/contracts';
 
 async function checkSortColumn(ports: MetaPorts, view: ViewRow, columnId: string, dir: string): Promise<void> {
   const column = await findColumn(ports.db, columnId);

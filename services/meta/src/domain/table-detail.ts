@@ -19,7 +19,7 @@ export async function loadViews(db: Knex, tableId: string): Promise<(ViewInfo & 
 }
 
 /** The full table: columns, columnsById and views (compat-notes). */
-export async function tableDetail(db: Knex, table: TableRow): Promise<Record<string, unknown>> {
+export async function tableDetail(db: Knex, table: TableRow) {
   const [columns, views] = await Promise.all([listColumns(db, table.id), loadViews(db, table.id)]);
   return presentTable(table, columns, views);
 }

@@ -1,20 +1,12 @@
 import { z } from 'zod';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { updateBase as updateRow, type BaseRow } from '../repositories/base.repository';
 import { enqueueBaseEvent } from '../events/meta-event.producer';
 import { requireBase } from './access';
 import { metaObject } from './create-base';
-
-/** Body of base update (spec: title, color, order, meta; description too). */
-export const updateBaseSchema = z.object({
-  title: z.string().trim().min(1).max(255).optional(),
-  description: z.string().max(8192).nullish(),
-  color: z.string().regex(/^#[0-9a-fA-F]{3,8}$/, 'color must be a hex color').nullish(),
-  order: z.number().optional(),
-  meta: z.union([z.record(z.string(), z.unknown()), z.string()]).nullish(),
-}).passthrough();
+import { updateBaseSchema } from '@tabula/contracts';
 
 /** Updates a base; answers 1 like the spec. */
 export async function updateBase(ports: MetaPorts, principal: Principal, baseId: string, input: z.infer<typeof updateBaseSchema>): Promise<number> {

@@ -1,21 +1,14 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { listTables, updateTable as updateRow, type TableRow } from '../repositories/table.repository';
 import { enqueueTableEvent } from '../events/meta-event.producer';
 import { physicalTableExists, renamePhysicalTable } from '../ddl/table-ddl';
 import { requireTable } from './access';
 import { tableNameOf } from './name-rules';
-
-/** Body of table update: title alone renames only the title (compat-notes). */
-export const updateTableSchema = z.object({
-  title: z.string().trim().min(1).max(255).optional(),
-  table_name: z.string().max(255).optional(),
-  description: z.string().max(8192).nullish(),
-  meta: z.record(z.string(), z.unknown()).nullish(),
-}).passthrough();
+import { updateTableSchema } from '@tabula/contracts';
 
 /** Renames (title and/or physical name), describes or re-metas a table. */
 export async function updateTable(ports: MetaPorts, principal: Principal, tableId: string, input: z.infer<typeof updateTableSchema>) {

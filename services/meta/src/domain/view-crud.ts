@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { inMetaTransaction } from '../lib/unit-of-work';
 import { listColumns } from '../repositories/column.repository';
@@ -11,12 +11,7 @@ import { enqueueViewEvent } from '../events/meta-event.producer';
 import { requireTable, requireView } from './access';
 import { insertViewWithColumns } from './persist-table';
 import { loadViews } from './table-detail';
-
-/** Body of grid create / view update. */
-export const viewBodySchema = z.object({
-  title: z.string().trim().min(1, 'title is required').max(255),
-  meta: z.record(z.string(), z.unknown()).nullish(),
-}).passthrough();
+import { viewBodySchema } from '@tabula/contracts';
 
 /** A table's views with their columns, sorts and filters. */
 export async function listViews(ports: MetaPorts, principal: Principal, tableId: string) {

@@ -1,7 +1,7 @@
 import { decodeEvent, IntegrationChangedSchema, topics } from '@tabula/contracts';
 import type { EventMessage } from '@tabula/events';
 import type { Worker } from '@tabula/runtime';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { refreshIntegrationSources, detachIntegrationSources } from '../domain/refresh-integration-sources';
 
 /** The consumer group of meta's integration-event consumer (replicas share the work). */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import type { SourceHandle } from '../ddl/dialect';
 import { inMetaTransaction } from './unit-of-work';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 
 /**
  * Runs metadata changes and their outbox events in one transaction, then asks

@@ -1,9 +1,10 @@
+import type { ViewInfo } from '@tabula/contracts';
 import type { TableRow } from '../repositories/table.repository';
 import type { ColumnRow } from '../repositories/column.repository';
 import { presentColumn } from './column.presenter';
 
 /** Table row → list entry (no columns). */
-export function presentTableSummary(row: TableRow): Record<string, unknown> {
+export function presentTableSummary(row: TableRow) {
   return {
     id: row.id, base_id: row.base_id, source_id: row.source_id, table_name: row.table_name, title: row.title,
     type: row.type, meta: row.meta ?? {}, description: row.description, order: Number(row.order), enabled: true,
@@ -12,7 +13,7 @@ export function presentTableSummary(row: TableRow): Record<string, unknown> {
 }
 
 /** Table row + columns + views → the full table (compat-notes: columns, columnsById, views). */
-export function presentTable(row: TableRow, columns: ColumnRow[], views: unknown[]): Record<string, unknown> {
+export function presentTable(row: TableRow, columns: ColumnRow[], views: (ViewInfo & Record<string, unknown>)[]) {
   const presented = columns.map(presentColumn);
   return {
     ...presentTableSummary(row), columns: presented,

@@ -1,48 +1,24 @@
 import Router from '@koa/router';
-import { inputOf, validate } from '@tabula/http';
+import { columnCreate, columnDelete, columnGet, columnSetPrimary, columnsBulk, columnsHash, columnUpdate } from '@tabula/contracts';
+import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { MetaPorts } from '../app';
-import { columnFieldsSchema, columnPatchSchema } from '../domain/column-input';
+import type { MetaPorts } from '../ports';
 import { addColumn } from '../domain/add-column';
 import { getColumn, getColumnsHash } from '../domain/column-reads';
 import { updateColumn } from '../domain/update-column';
 import { deleteColumn } from '../domain/delete-column';
 import { setPrimaryColumn } from '../domain/set-primary-column';
-import { bulkColumns, bulkColumnsSchema } from '../domain/bulk-columns';
-import { META, columnParams, tableParams } from './route-schemas';
-
-const add = { params: tableParams, body: columnFieldsSchema };
-const ofTable = { params: tableParams };
-const bulk = { params: tableParams, body: bulkColumnsSchema };
-const one = { params: columnParams };
-const patch = { params: columnParams, body: columnPatchSchema };
+import { bulkColumns } from '../domain/bulk-columns';
 
 /** Columns (spec "Columns"). */
 export function columnsRouter(ports: MetaPorts): Router {
-  const router = new Router({ prefix: META });
-  router.post('/tables/:tableId/columns', requireUser(), validate(add), async (ctx) => {
-    const { params, body } = inputOf(ctx, add);
-    ctx.body = await addColumn(ports, principalOf(ctx), params.tableId, body);
-  });
-  router.get('/tables/:tableId/columns/hash', requireUser(), validate(ofTable), async (ctx) => {
-    ctx.body = await getColumnsHash(ports, principalOf(ctx), inputOf(ctx, ofTable).params.tableId);
-  });
-  router.post('/tables/:tableId/columns/bulk', requireUser(), validate(bulk), async (ctx) => {
-    const { params, body } = inputOf(ctx, bulk);
-    ctx.body = await bulkColumns(ports, principalOf(ctx), params.tableId, body);
-  });
-  router.get('/columns/:columnId', requireUser(), validate(one), async (ctx) => {
-    ctx.body = await getColumn(ports, principalOf(ctx), inputOf(ctx, one).params.columnId);
-  });
-  router.patch('/columns/:columnId', requireUser(), validate(patch), async (ctx) => {
-    const { params, body } = inputOf(ctx, patch);
-    ctx.body = await updateColumn(ports, principalOf(ctx), params.columnId, body);
-  });
-  router.delete('/columns/:columnId', requireUser(), validate(one), async (ctx) => {
-    ctx.body = await deleteColumn(ports, principalOf(ctx), inputOf(ctx, one).params.columnId);
-  });
-  router.post('/columns/:columnId/primary', requireUser(), validate(one), async (ctx) => {
-    ctx.body = await setPrimaryColumn(ports, principalOf(ctx), inputOf(ctx, one).params.columnId);
-  });
+  const router = new Router();
+  route(router, columnCreate, requireUser(), async (ctx) => addColumn(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
+  route(router, columnsHash, requireUser(), async (ctx) => getColumnsHash(ports, principalOf(ctx), ctx.input.params.tableId));
+  route(router, columnsBulk, requireUser(), async (ctx) => bulkColumns(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
+  route(router, columnGet, requireUser(), async (ctx) => getColumn(ports, principalOf(ctx), ctx.input.params.columnId));
+  route(router, columnUpdate, requireUser(), async (ctx) => updateColumn(ports, principalOf(ctx), ctx.input.params.columnId, ctx.input.body));
+  route(router, columnDelete, requireUser(), async (ctx) => deleteColumn(ports, principalOf(ctx), ctx.input.params.columnId));
+  route(router, columnSetPrimary, requireUser(), async (ctx) => setPrimaryColumn(ports, principalOf(ctx), ctx.input.params.columnId));
   return router;
 }

@@ -1,42 +1,18 @@
 import Router from '@koa/router';
-import { z } from 'zod';
-import { inputOf, validate } from '@tabula/http';
+import { filterChildren, filterCreate, filterDelete, filterGet, filterList, filterUpdate } from '@tabula/contracts';
+import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
-import type { MetaPorts } from '../app';
-import {
-  createFilter, deleteFilter, filterBodySchema, getFilter, listFilterChildren, listFilters, updateFilter,
-} from '../domain/filter-crud';
-import { META, ref, viewParams } from './route-schemas';
-
-const filterParams = z.object({ filterId: ref });
-const ofView = { params: viewParams };
-const create = { params: viewParams, body: filterBodySchema };
-const one = { params: filterParams };
-const patch = { params: filterParams, body: filterBodySchema.partial() };
-const children = { params: z.object({ parentId: ref }) };
+import type { MetaPorts } from '../ports';
+import { createFilter, deleteFilter, getFilter, listFilterChildren, listFilters, updateFilter } from '../domain/filter-crud';
 
 /** View filters (compat-notes "Sorts and filters"). */
 export function filtersRouter(ports: MetaPorts): Router {
-  const router = new Router({ prefix: META });
-  router.get('/views/:viewId/filters', requireUser(), validate(ofView), async (ctx) => {
-    ctx.body = await listFilters(ports, principalOf(ctx), inputOf(ctx, ofView).params.viewId);
-  });
-  router.post('/views/:viewId/filters', requireUser(), validate(create), async (ctx) => {
-    const { params, body } = inputOf(ctx, create);
-    ctx.body = await createFilter(ports, principalOf(ctx), params.viewId, body);
-  });
-  router.get('/filters/:parentId/children', requireUser(), validate(children), async (ctx) => {
-    ctx.body = await listFilterChildren(ports, principalOf(ctx), inputOf(ctx, children).params.parentId);
-  });
-  router.get('/filters/:filterId', requireUser(), validate(one), async (ctx) => {
-    ctx.body = await getFilter(ports, principalOf(ctx), inputOf(ctx, one).params.filterId);
-  });
-  router.patch('/filters/:filterId', requireUser(), validate(patch), async (ctx) => {
-    const { params, body } = inputOf(ctx, patch);
-    ctx.body = await updateFilter(ports, principalOf(ctx), params.filterId, body);
-  });
-  router.delete('/filters/:filterId', requireUser(), validate(one), async (ctx) => {
-    ctx.body = await deleteFilter(ports, principalOf(ctx), inputOf(ctx, one).params.filterId);
-  });
+  const router = new Router();
+  route(router, filterList, requireUser(), async (ctx) => listFilters(ports, principalOf(ctx), ctx.input.params.viewId));
+  route(router, filterCreate, requireUser(), async (ctx) => createFilter(ports, principalOf(ctx), ctx.input.params.viewId, ctx.input.body));
+  route(router, filterChildren, requireUser(), async (ctx) => listFilterChildren(ports, principalOf(ctx), ctx.input.params.parentId));
+  route(router, filterGet, requireUser(), async (ctx) => getFilter(ports, principalOf(ctx), ctx.input.params.filterId));
+  route(router, filterUpdate, requireUser(), async (ctx) => updateFilter(ports, principalOf(ctx), ctx.input.params.filterId, ctx.input.body));
+  route(router, filterDelete, requireUser(), async (ctx) => deleteFilter(ports, principalOf(ctx), ctx.input.params.filterId));
   return router;
 }

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { route } from '@tabula/http';
 import { requireService } from '@tabula/auth';
 import { metaIntegrationSources } from '@tabula/contracts';
-import type { MetaPorts } from '../app';
+import type { MetaPorts } from '../ports';
 import { sourcesOfIntegration } from '../repositories/source.repository';
 
 /** Internal: the sources built on an integration (the integrations service's includeSources and delete guard). */

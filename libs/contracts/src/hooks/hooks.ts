@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint/define-endpoint';
+import { hookRef, timestamp } from '../common/refs';
+import { pageInfoSchema } from '../common/paging';
+import { hookBodySchema, hookFilterBodySchema, hookPatchSchema, sampleParamsSchema, testHookBodySchema } from './hook-body';
+
+/** Paging query (page/pageSize or limit/offset). */
+export const hookListQuery = z.looseObject({
+  page: z.coerce.number().int().min(1).optional(),
+  pageSize: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});
+
+/** A hook as the API shows it (never its secret, except once on create and rotate). */
+export const hookSchema = z.looseObject({
+  id: z.string().optional(), fk_model_id: z.string().optional(), title: z.string().optional(), description: z.string().nullish(),
+  event: z.string().optional(), operation: z.union([z.string(), z.array(z.string())]).optional(), type: z.string().optional(),
+  notification: z.unknown().optional(), active: z.boolean().optional(), async: z.boolean().optional(), version: z.string().optional(),
+  retries: z.number().optional(), retry_interval: z.number().optional(), timeout: z.number().optional(),
+  condition: z.boolean().optional(), trigger_field: z.boolean().optional(), trigger_fields: z.array(z.string()).optional(),
+  secret: z.string().optional().describe('Signing secret (Standard Webhooks); shown on create and on rotate_secret only'),
+  created_at: timestamp.optional(), updated_at: timestamp.optional(),
+});
+const hookLogSchema = z.looseObject({ id: z.string().optional(), fk_hook_id: z.string().optional(), response: z.unknown().optional() });
+const hookFilterSchema = z.looseObject({ id: z.string().optional(), fk_hook_id: z.string().optional(), comparison_op: z.string().nullish() });
+const page = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item), pageInfo: pageInfoSchema });
+const tableParams = z.object({ tableId: hookRef });
+const hookParams = z.object({ hookId: hookRef });
+const common = { service: 'hooks', access: 'user', tags: ['Hooks'], errors: [403, 404] } as const;
+const M = '/api/v1/db/meta';
+const hookExample = {
+  title: 'notify', event: 'after', operation: 'insert', version: 'v2',
+  notification: { type: 'URL', payload: { method: 'POST', path: 'https://example.com/hook' } },
+};
+
+export const hookList = defineEndpoint({
+  ...common, id: 'hookList', method: 'GET', path: `${M}/tables/{tableId}/hooks`, summary: 'List hooks of a table',
+  params: tableParams, query: hookListQuery, response: page(hookSchema),
+});
+export const hookCreate = defineEndpoint({
+  ...common, id: 'hookCreate', method: 'POST', path: `${M}/tables/{tableId}/hooks`, summary: 'Create a webhook',
+  params: tableParams, body: hookBodySchema, response: hookSchema, example: { request: hookExample },
+});
+export const hookUpdate = defineEndpoint({
+  ...common, id: 'hookUpdate', method: 'PATCH', path: `${M}/hooks/{hookId}`, summary: 'Change a hook (rotate_secret: true issues a new secret)',
+  params: hookParams, body: hookPatchSchema, response: hookSchema, example: { request: { active: false } },
+});
+export const hookDelete = defineEndpoint({
+  ...common, id: 'hookDelete', method: 'DELETE', path: `${M}/hooks/{hookId}`, summary: 'Delete a hook',
+  params: hookParams, response: z.boolean(), example: { response: true },
+});
+export const hookLogList = defineEndpoint({
+  ...common, id: 'hookLogList', method: 'GET', path: `${M}/hooks/{hookId}/logs`, summary: 'Delivery log of a hook',
+  params: hookParams, query: hookListQuery, response: page(hookLogSchema),
+});
+export const hookFilterList = defineEndpoint({
+  ...common, id: 'hookFilterList', method: 'GET', path: `${M}/hooks/{hookId}/filters`, summary: 'Conditions of a hook',
+  params: hookParams, response: page(hookFilterSchema),
+});
+export const hookFilterCreate = defineEndpoint({
+  ...common, id: 'hookFilterCreate', method: 'POST', path: `${M}/hooks/{hookId}/filters`, summary: 'Add a condition to a hook',
+  params: hookParams, body: hookFilterBodySchema, response: hookFilterSchema,
+  example: { request: { fk_column_id: 'cl1', comparison_op: 'eq', value: 'open' } },
+});
+export const hookTest = defineEndpoint({
+  ...common, id: 'hookTest', method: 'POST', path: `${M}/tables/{tableId}/hooks/test`, summary: 'Call a hook configuration once with a sample',
+  params: tableParams, body: testHookBodySchema, response: z.object({ msg: z.string() }),
+  example: { request: { hook: hookExample }, response: { msg: 'The hook has been tested successfully' } },
+});
+export const hookSamplePayload = defineEndpoint({
+  ...common, id: 'hookSamplePayload', method: 'GET', path: `${M}/tables/{tableId}/hooks/samplePayload/{event}/{operation}/{version}`,
+  summary: 'A sample payload of an event', params: sampleParamsSchema,
+  query: z.looseObject({ includeUser: z.enum(['true', 'false']).optional() }), response: z.unknown(),
+});
+export const hookTrigger = defineEndpoint({
+  ...common, id: 'hookTrigger', method: 'POST', path: '/api/v2/meta/hooks/{hookId}/trigger/{rowId}', summary: 'Fire a manual hook for a record',
+  params: z.object({ hookId: hookRef, rowId: hookRef }), response: z.object({ msg: z.string(), delivery_id: z.string() }),
+});

@@ -1,0 +1,19 @@
+import type { CommonPorts } from '@tabula/runtime';
+import type { OutboxRelay } from '@tabula/events';
+import type { DataConfig } from './config';
+import type { TableResolver } from './context/table-handle';
+import type { SourceRegistry } from './sources/source-registry';
+import type { RowCounter } from './domain/row-counter';
+import type { SyncHooksDispatcher } from './events/sync-hooks.dispatcher';
+
+/** What the data service is handed at start-up. */
+export interface DataPorts extends CommonPorts {
+  config: DataConfig;
+  tables: TableResolver;
+  sources: SourceRegistry;
+  counter: RowCounter;
+  /** Publishes the outbox (which lives beside the default sources' rows, in `dataDb`). */
+  relay: OutboxRelay;
+  /** Delivers `async: false` hooks before a write answers. */
+  syncHooks: SyncHooksDispatcher;
+}

@@ -1,0 +1,4 @@
+import type { Knex } from 'knex';
+
+/** A knex or an open transaction on the table's source. */
+export type Db = Knex | Knex.Transaction;

@@ -1,0 +1,12 @@
+import type { CommonPorts } from '@tabula/runtime';
+import type { GatewayConfig } from './config';
+import type { Authenticator } from './authenticator';
+import type { Dispatcher } from './dispatcher';
+
+/** The gateway's ports: the common ones plus how it reaches services. */
+export interface GatewayPorts extends CommonPorts {
+  config: GatewayConfig;
+  authenticator: Authenticator;
+  dispatcher: Dispatcher;
+  startedAt: number;
+}

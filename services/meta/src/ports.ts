@@ -1,0 +1,13 @@
+import type { CommonPorts } from '@tabula/runtime';
+import type { OutboxRelay } from '@tabula/events';
+import type { MetaConfig } from './config';
+import type { SourceRegistry } from './sources/source-registry';
+
+/** What the meta service is handed at start-up. */
+export interface MetaPorts extends CommonPorts {
+  config: MetaConfig;
+  /** One knex pool per data source. */
+  sources: SourceRegistry;
+  /** Publishes what our transactions put in the outbox. */
+  relay: OutboxRelay;
+}
