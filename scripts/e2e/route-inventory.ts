@@ -11,8 +11,8 @@ export interface ServedRoute {
   key: string;
 }
 
-/** `:param` → `{param}` (the router's form back to the contract's). */
-const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+/** `:param` and wildcard `{*param}` → `{param}` (the router's form back to the contract's). */
+const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\{\*([A-Za-z0-9_]+)\}/g, '{$1}');
 
 /** Every (method, path) registered on the routers of a Koa app (walks `router.routes()` middleware). */
 export function routesOf(service: string, app: Koa): ServedRoute[] {

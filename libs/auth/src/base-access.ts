@@ -64,6 +64,18 @@ export class BaseAccess {
     return role;
   }
 
+  /**
+   * Like {@link authorize}, but a caller with no role in the base (another
+   * tenant, another base's token) gets `hidden()` — the answer of a missing
+   * resource — so ids never reveal what exists. A member whose role lacks the
+   * action still gets 403.
+   */
+  async authorizeVisible(principal: Principal, baseId: string, action: BaseAction, hidden: () => Error): Promise<BaseRole> {
+    const role = await this.roleOf(principal, baseId);
+    if (!role || role === 'no-access') throw hidden();
+    return this.authorize(principal, baseId, action);
+  }
+
   /** Drops cached answers for a base (and one user, when given). */
   invalidate(baseId: string, userId?: string): void {
     if (userId) {

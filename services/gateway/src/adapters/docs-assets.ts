@@ -42,7 +42,8 @@ export class DocsAssets {
   /** The file, or undefined when it is not one of the page's files. */
   get(file: string): DocsAsset | undefined {
     if (file === 'docs-init.js') return { type: 'application/javascript; charset=utf-8', body: Buffer.from(INIT_SCRIPT) };
-    const type = SWAGGER_FILES[file];
+    // Own keys only: `__proto__` or `constructor` must not reach the object's prototype.
+    const type = Object.hasOwn(SWAGGER_FILES, file) ? SWAGGER_FILES[file] : undefined;
     if (!type) return undefined;
     let asset = this.cache.get(file);
     if (!asset) {

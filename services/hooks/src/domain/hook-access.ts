@@ -8,15 +8,16 @@ import { loadTable } from './table-context';
 /** A table the caller may act on (the base role decides). */
 export async function requireTable(ports: HooksPorts, principal: Principal, tableId: string, action: 'hook.write' | 'base.read' | 'data.write'): Promise<TableContext> {
   const table = await loadTable(ports, tableId);
-  await ports.baseAccess.authorize(principal, table.base.id, action);
+  await ports.baseAccess.authorizeVisible(principal, table.base.id, action, () => errors.notFound('ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`));
   return table;
 }
 
 /** A hook the caller may act on; 404 ERR_HOOK_NOT_FOUND when missing. */
 export async function requireHook(ports: HooksPorts, principal: Principal, hookId: string, action: 'hook.write' | 'base.read' | 'data.write'): Promise<HookRow> {
   const hook = await findHook(ports.db, hookId);
-  if (!hook) throw errors.notFound('ERR_HOOK_NOT_FOUND', `Hook '${hookId}' not found`);
-  await ports.baseAccess.authorize(principal, hook.base_id, action);
+  const hidden = () => errors.notFound('ERR_HOOK_NOT_FOUND', `Hook '${hookId}' not found`);
+  if (!hook) throw hidden();
+  await ports.baseAccess.authorizeVisible(principal, hook.base_id, action, hidden);
   return hook;
 }
 
