@@ -46,11 +46,11 @@ describe('hooks: bad input (400 with the compat-notes body)', () => {
     expect(res.body.msg).toBe(res.body.message);
   });
 
-  it('a hook on another user\'s table → 403; unknown table and hook → 404', async () => {
+  it('a hook on another user\'s table answers like an unknown table (404); unknown hook → 404', async () => {
     // the first user is the super admin, so the second one tries the first one's table
     const res = await create(valid('https://example.com'), t.tableId, other.token);
-    expect(res.status).toBe(403);
-    expect(res.body.error).toBe('ERR_FORBIDDEN');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('ERR_TABLE_NOT_FOUND');
     expect((await create(valid('https://example.com'), 'mnotatable0000000')).status).toBe(404);
     const missing = await call(stack.url, t.token, 'PATCH', '/api/v1/db/meta/hooks/hk00000000000000', { title: 'x' });
     expect(missing).toMatchObject({ status: 404, body: { error: 'ERR_HOOK_NOT_FOUND' } });

@@ -39,7 +39,7 @@ describe("a base's swagger.json", () => {
   }, 120_000);
 
   it('is refused without a base role; the docs page is public HTML loading it', async () => {
-    await h.http.get(`${P}/projects/${baseId}/swagger.json`).set(h.as({ id: 'usnobody0000001' })).expect(403);
+    await h.http.get(`${P}/projects/${baseId}/swagger.json`).set(h.as({ id: 'usnobody0000001' })).expect(404);
     const page = await h.http.get(`${P}/projects/${baseId}/swagger`).expect(200);
     expect(page.type).toBe('text/html');
     expect(page.text).toContain(`data-url="/api/v1/db/meta/projects/${baseId}/swagger.json"`);

@@ -58,7 +58,7 @@ describe('bases', () => {
   it("refuses another user's base, updates (1), info, soft-deletes (true) with an event", async () => {
     const owner = h.as({ id: 'usowner0000001' });
     const base = (await h.http.post(`${P}/projects`).set(owner).send({ title: 'Mine' })).body;
-    await h.http.get(`${P}/projects/${base.id}`).set(h.as({ id: 'usstranger0001' })).expect(403);
+    await h.http.get(`${P}/projects/${base.id}`).set(h.as({ id: 'usstranger0001' })).expect(404);
     expect((await h.http.patch(`${P}/projects/${base.id}`).set(owner).send({ title: 'Mine2', order: 3 })).body).toBe(1);
     const info = await h.http.get(`${P}/projects/${base.id}/info`).set(owner).expect(200);
     expect(Object.keys(info.body).sort()).toEqual(['Arch', 'Docker', 'Node', 'PackageVersion', 'Platform', 'RootDB']);
