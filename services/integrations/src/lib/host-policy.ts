@@ -1,7 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { errors } from '@tabula/http';
-import { refusalOf } from './ssrf-guard';
+import { errors, refusalOf } from '@tabula/http';
 
 /**
  * Resolves a host and checks every address against the SSRF policy: public

@@ -1,6 +1,6 @@
 import { KeyRing } from './key-ring';
 import { MASK, maskConfig, mergeConfig, pathValue } from './config-paths';
-import { classifyAddress, refusalOf } from './ssrf-guard';
+import { classifyTarget, refusalOf } from '@tabula/http';
 
 describe('KeyRing', () => {
   const a = 'key-material-a-0000000001';
@@ -46,7 +46,7 @@ describe('config paths', () => {
 
 describe('host policy', () => {
   it('refuses metadata and link-local always, loopback/private unless allowed', () => {
-    expect(classifyAddress('169.254.169.254')).toBe('link-local');
+    expect(classifyTarget('169.254.169.254')).toBe('link-local');
     expect(refusalOf('169.254.169.254', true)).toMatch(/link-local/);
     expect(refusalOf('127.0.0.1', false)).toMatch(/loopback/);
     expect(refusalOf('127.0.0.1', true)).toBeNull();
