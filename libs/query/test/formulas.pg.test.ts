@@ -1,17 +1,6 @@
-import knex from 'knex';
-import { createTestDatabase } from '@tabula/testing';
 import { formulaSuite } from './fixtures/formula-suite';
+import { pgTestDb } from './fixtures/test-dbs';
 
 describe('formulas on PostgreSQL', () => {
-  formulaSuite('pg', async () => {
-    const database = await createTestDatabase('tabula_query');
-    const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
-    return {
-      db,
-      async close() {
-        await db.destroy();
-        await database.drop();
-      },
-    };
-  });
+  formulaSuite('pg', pgTestDb);
 });

@@ -1,19 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import knex from 'knex';
 import { operatorSuite } from './fixtures/operator-suite';
+import { sqliteTestDb } from './fixtures/test-dbs';
 
 describe('operators on SQLite', () => {
-  operatorSuite('sqlite3', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'tabula-query-'));
-    const db = knex({ client: 'sqlite3', connection: { filename: path.join(dir, 'ops.sqlite') }, useNullAsDefault: true });
-    return {
-      db,
-      async close() {
-        await db.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  });
+  operatorSuite('sqlite3', sqliteTestDb);
 });
