@@ -10,6 +10,7 @@ module.exports = {
     '<rootDir>/services/*/src/**/*.test.ts',
     '<rootDir>/services/*/test/**/*.test.ts',
     '<rootDir>/scripts/**/*.test.ts',
+    '<rootDir>/e2e/**/*.test.ts',
   ],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { signIdentity } from '@tabula/auth';
-import { TabulaClient } from '../e2e/comments-e2e.helpers';
+import { TabulaClient } from '../../e2e/comments-e2e.helpers';
 import { startStandaloneChild } from './standalone-child';
 
 const arg = (name: string, fallback: number) => {

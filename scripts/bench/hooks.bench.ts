@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { Client } from 'pg';
-import { Sink, call, setupTable } from '../e2e/hooks-e2e.helpers';
+import { Sink, call, setupTable } from '../../e2e/hooks-e2e.helpers';
 import { startStandaloneChild } from './standalone-child';
 
 const arg = (name: string, fallback: number) => {

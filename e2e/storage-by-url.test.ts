@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 import { json, rawGet, sha256, signup } from './storage-e2e.helpers';
 
 const LIMIT = 256 * 1024;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { gatewayService } from '../../services/gateway/src/service';
+import { gatewayService } from '../services/gateway/src/service';
 
 /** The gateway alone: its own routes, authentication gate and a missing service. */
 describe('gateway', () => {

@@ -1,6 +1,6 @@
 import { Api } from 'nocodb-sdk';
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 
 let stack: TestStack;
 let api: Api<unknown>;

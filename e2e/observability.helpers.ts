@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort, waitHealthy } from '@tabula/testing';
 
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(__dirname, '..');
 
 /** A standalone Tabula started as `npm start` does, its stdout (JSON log lines) collected. */
 export interface SpawnedStandalone {

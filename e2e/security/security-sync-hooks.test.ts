@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
-import { SyncHooksDispatcher, type CommittedChange } from '../../../services/data/src/events/sync-hooks.dispatcher';
-import type { TableHandle } from '../../../services/data/src/context/table-handle';
+import { SyncHooksDispatcher, type CommittedChange } from '../../services/data/src/events/sync-hooks.dispatcher';
+import type { TableHandle } from '../../services/data/src/context/table-handle';
 
 /**
  * Issue 17 defect 15. The hooks service is played by a client that refuses

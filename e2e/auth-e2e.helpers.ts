@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import knex, { type Knex } from 'knex';
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { authService } from '../../services/auth/src/service';
-import { gatewayService } from '../../services/gateway/src/service';
+import { authService } from '../services/auth/src/service';
+import { gatewayService } from '../services/gateway/src/service';
 
 /**
  * Only auth and the gateway: these tests need nothing else, and loading every

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createTestDatabase, freePort, waitHealthy, type TestDatabase } from '@tabula/testing';
 
 /** Issue 17 defect 6: `npm start`'s own log, as the local user sees it. */
-const root = path.resolve(__dirname, '../../..');
+const root = path.resolve(__dirname, '../..');
 let database: TestDatabase;
 let child: ChildProcess;
 let dataDir: string;

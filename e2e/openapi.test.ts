@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { openApiTypes, startTestStack, validateOpenApi, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 import { contractRoutes, keyOf, servedRoutes, type ServedRoute } from './route-inventory';
 import { allEndpoints } from '@tabula/contracts';
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { Api } from 'nocodb-sdk';
 import type { ServiceDefinition } from '@tabula/runtime';
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 
 /**
  * No N+1: a page of records with 2 link columns, 3 lookups, 1 rollup and 2

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Api } from 'nocodb-sdk';
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 import { attachmentTable, json, rawGet, sha256, signup, upload } from './storage-e2e.helpers';
 
 let stack: TestStack;

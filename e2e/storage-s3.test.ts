@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'minio';
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
-import { startS3Server, type S3Server } from '../../services/storage/test/s3rver.harness';
+import { allServices } from '../scripts/services';
+import { startS3Server, type S3Server } from '../services/storage/test/s3rver.harness';
 import { attachmentTable, json, rawGet, sha256, signup, upload } from './storage-e2e.helpers';
 
 let s3: S3Server;

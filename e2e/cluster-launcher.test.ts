@@ -13,7 +13,7 @@ import { backendUrl, createTestDatabase, describeWithBackend, freePort, waitHeal
  * <NAME>_PORT and a set *_SERVICE_URL is kept; the generated secrets live
  * under DATA_DIR, so a restart keeps a user signed in.
  */
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(__dirname, '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-launcher-e2e-'));
 const names = ['auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'];
 let database: TestDatabase;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { Api } from 'nocodb-sdk';
 import { backendUrl, createTestDatabase, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 
 let stack: TestStack;
 let token: string;

@@ -1,7 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, describeWithBackend, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 
 /**
  * A base built on a `pg` integration pointing at the local PostgreSQL: records

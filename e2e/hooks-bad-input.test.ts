@@ -1,5 +1,5 @@
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 import { call, setupTable } from './hooks-e2e.helpers';
 
 let stack: TestStack;

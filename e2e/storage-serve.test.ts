@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
-import { LinkSigner } from '../../services/storage/src/domain/link-signer';
+import { allServices } from '../scripts/services';
+import { LinkSigner } from '../services/storage/src/domain/link-signer';
 import { rawGet, sha256, signup, upload } from './storage-e2e.helpers';
 import { createHmac } from 'node:crypto';
 

@@ -1,10 +1,10 @@
 import { startTestStack, type TestStack } from '@tabula/testing';
 import type { ServiceDefinition } from '@tabula/runtime';
-import { authService } from '../../services/auth/src/service';
-import { metaService } from '../../services/meta/src/service';
-import { dataService } from '../../services/data/src/service';
-import { gatewayService } from '../../services/gateway/src/service';
-import { commentsService } from '../../services/comments/src/service';
+import { authService } from '../services/auth/src/service';
+import { metaService } from '../services/meta/src/service';
+import { dataService } from '../services/data/src/service';
+import { gatewayService } from '../services/gateway/src/service';
+import { commentsService } from '../services/comments/src/service';
 
 /** The services comments needs (auth for roles, meta for tables, data for records) and the gateway. */
 export const commentStackServices: ServiceDefinition<any, any>[] = [authService, metaService, dataService, commentsService, gatewayService];

@@ -3,7 +3,7 @@ import http from 'node:http';
 import knex from 'knex';
 import { startTestStack, type TestStack } from '@tabula/testing';
 import type { ServiceDefinition } from '@tabula/runtime';
-import { allServices } from '../../services';
+import { allServices } from '../../scripts/services';
 
 /** A response as the security tests look at it. */
 export interface Reply {

@@ -10,7 +10,7 @@ import { freePort } from '@tabula/testing';
  * embedded PostgreSQL and migrations, with one line naming the port and the
  * setting to change (standalone and start:cluster).
  */
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(__dirname, '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-port-e2e-'));
 let blocker: net.Server;
 let taken = 0;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, describeWithBackend, startTestCluster, startTestStack, type TestCluster, type TestDatabase, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 import { attachmentTable, json, rawGet, sha256, signup, upload } from './storage-e2e.helpers';
 
 const MIB = 1024 * 1024;

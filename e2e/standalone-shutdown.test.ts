@@ -12,7 +12,7 @@ import { freePort, waitHealthy } from '@tabula/testing';
  * (no 500, no connection cut); the process logs "stopped" and exits 0; after a
  * restart the table holds exactly the acknowledged rows.
  */
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(__dirname, '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-shutdown-e2e-'));
 let port = 0;
 let token = '';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../services';
+import { allServices } from '../scripts/services';
 import { rawGet, sha256, signup, upload } from './storage-e2e.helpers';
 
 let stack: TestStack;
