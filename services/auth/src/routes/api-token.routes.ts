@@ -3,9 +3,9 @@ import { baseTokenCreate, baseTokenDelete, baseTokenList, orgTokenCreate, orgTok
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { AuthPorts } from '../ports';
-import { createApiToken } from '../domain/create-api-token';
-import { listApiTokens } from '../domain/list-api-tokens';
-import { deleteApiToken } from '../domain/delete-api-token';
+import { createApiToken } from '../domain/tokens/create-api-token';
+import { listApiTokens } from '../domain/tokens/list-api-tokens';
+import { deleteApiToken } from '../domain/tokens/delete-api-token';
 import { presentApiToken, presentCreatedApiToken } from '../presenters/api-token.presenter';
 import { presentPage } from '../presenters/page.presenter';
 import { pageOf } from './paging';

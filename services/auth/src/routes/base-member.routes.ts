@@ -4,10 +4,10 @@ import { memberInvite, memberList, memberRemove, memberUpdate } from '@tabula/co
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { AuthPorts } from '../ports';
-import { inviteMembers } from '../domain/invite-members';
-import { updateMember } from '../domain/update-member';
-import { removeMember } from '../domain/remove-member';
-import type { MemberActor } from '../domain/membership-policy';
+import { inviteMembers } from '../domain/members/invite-members';
+import { updateMember } from '../domain/members/update-member';
+import { removeMember } from '../domain/members/remove-member';
+import type { MemberActor } from '../domain/members/membership-policy';
 import { baseMemberRepository } from '../repositories/base-member.repository';
 import { presentBaseMember } from '../presenters/base-member.presenter';
 import { presentPage } from '../presenters/page.presenter';

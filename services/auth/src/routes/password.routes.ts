@@ -3,9 +3,9 @@ import { passwordV1, passwordV2 } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { AuthPorts } from '../ports';
-import { forgotPassword } from '../domain/forgot-password';
-import { resetPassword } from '../domain/reset-password';
-import { changePassword } from '../domain/change-password';
+import { forgotPassword } from '../domain/accounts/forgot-password';
+import { resetPassword } from '../domain/accounts/reset-password';
+import { changePassword } from '../domain/accounts/change-password';
 import { clearRefreshCookie, clientIpOf } from './session-cookie';
 
 /** Forgot, reset and change password, under /api/v1/auth and /api/v2/auth. */

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { Session } from '../domain/issue-session';
+import type { Session } from '../domain/sessions/issue-session';
 
 /** Name of the refresh-token cookie (compat-notes "Auth"). */
 export const REFRESH_COOKIE = 'refresh_token';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ColumnRow } from '../repositories/column.repository';
-import { physicalDefault } from '../domain/value-rules';
+import { physicalDefault } from '../domain/rules/value-rules';
 import { schemaBuilder, type SourceHandle } from './dialect';
 import { isPhysical, physicalTypeOf } from './uidt';
 

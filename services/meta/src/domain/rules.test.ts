@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { columnNameOf, identifierFrom, tableNameOf, uniqueName } from './name-rules';
-import { cdfProblem, valueFits } from './value-rules';
+import { columnNameOf, identifierFrom, tableNameOf, uniqueName } from './rules/name-rules';
+import { cdfProblem, valueFits } from './rules/value-rules';
 import { newId } from '../lib/ids';
 import { SecretBox } from '../lib/secret-box';
 import { sqlitePath } from '../sources/external-config';

@@ -2,7 +2,7 @@ import { decodeEvent, IntegrationChangedSchema, topics } from '@tabula/contracts
 import type { EventMessage } from '@tabula/events';
 import type { Worker } from '@tabula/runtime';
 import type { MetaPorts } from '../ports';
-import { refreshIntegrationSources, detachIntegrationSources } from '../domain/refresh-integration-sources';
+import { refreshIntegrationSources, detachIntegrationSources } from '../domain/sources/refresh-integration-sources';
 
 /** The consumer group of meta's integration-event consumer (replicas share the work). */
 export const META_INTEGRATIONS_CONSUMER = 'meta-integrations';

@@ -3,13 +3,13 @@ import { baseCreate, baseDelete, baseDuplicate, baseGet, baseInfoGet, baseList, 
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { createBase } from '../domain/create-base';
-import { listBases } from '../domain/list-bases';
-import { getBase } from '../domain/get-base';
-import { updateBase } from '../domain/update-base';
-import { deleteBase } from '../domain/delete-base';
-import { baseInfo } from '../domain/base-info';
-import { duplicateBase } from '../domain/duplicate-base';
+import { createBase } from '../domain/bases/create-base';
+import { listBases } from '../domain/bases/list-bases';
+import { getBase } from '../domain/bases/get-base';
+import { updateBase } from '../domain/bases/update-base';
+import { deleteBase } from '../domain/bases/delete-base';
+import { baseInfo } from '../domain/bases/base-info';
+import { duplicateBase } from '../domain/bases/duplicate-base';
 import { listSources } from '../repositories/source.repository';
 import { presentBase } from '../presenters/base.presenter';
 

@@ -3,12 +3,12 @@ import { columnCreate, columnDelete, columnGet, columnSetPrimary, columnsBulk, c
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { addColumn } from '../domain/add-column';
-import { getColumn, getColumnsHash } from '../domain/column-reads';
-import { updateColumn } from '../domain/update-column';
-import { deleteColumn } from '../domain/delete-column';
-import { setPrimaryColumn } from '../domain/set-primary-column';
-import { bulkColumns } from '../domain/bulk-columns';
+import { addColumn } from '../domain/columns/add-column';
+import { getColumn, getColumnsHash } from '../domain/columns/column-reads';
+import { updateColumn } from '../domain/columns/update-column';
+import { deleteColumn } from '../domain/columns/delete-column';
+import { setPrimaryColumn } from '../domain/columns/set-primary-column';
+import { bulkColumns } from '../domain/columns/bulk-columns';
 
 /** Columns (spec "Columns"). */
 export function columnsRouter(ports: MetaPorts): Router {

@@ -3,7 +3,7 @@ import { filterChildren, filterCreate, filterDelete, filterGet, filterList, filt
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { createFilter, deleteFilter, getFilter, listFilterChildren, listFilters, updateFilter } from '../domain/filter-crud';
+import { createFilter, deleteFilter, getFilter, listFilterChildren, listFilters, updateFilter } from '../domain/views/filter-crud';
 
 /** View filters (compat-notes "Sorts and filters"). */
 export function filtersRouter(ports: MetaPorts): Router {

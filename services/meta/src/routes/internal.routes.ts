@@ -3,7 +3,7 @@ import { metaInternal, metaInternalEndpoints } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { requireService } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { internalBase, internalTable, internalTableByRef, internalView, internalBaseCandidates } from '../domain/internal-context';
+import { internalBase, internalTable, internalTableByRef, internalView, internalBaseCandidates } from '../domain/tables/internal-context';
 
 /** The internal API of libs/contracts/src/meta/internal.ts (services only). */
 export function internalRouter(ports: MetaPorts): Router {

@@ -3,7 +3,7 @@ import { sortCreate, sortDelete, sortGet, sortList, sortUpdate } from '@tabula/c
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { createSort, deleteSort, getSort, listSorts, updateSort } from '../domain/sort-crud';
+import { createSort, deleteSort, getSort, listSorts, updateSort } from '../domain/views/sort-crud';
 
 /** Sorts (spec "Sorts"). */
 export function sortsRouter(ports: MetaPorts): Router {

@@ -3,7 +3,7 @@ import { baseSwagger, baseSwaggerPage, docsPageHtml } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { baseSwagger as buildBaseSwagger } from '../domain/base-swagger';
+import { baseSwagger as buildBaseSwagger } from '../domain/bases/base-swagger';
 
 /** A base's own OpenAPI document and its docs page (assets served by the gateway under /api/docs/). */
 export function swaggerRouter(ports: MetaPorts): Router {

@@ -5,13 +5,13 @@ import {
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { createTable } from '../domain/create-table';
-import { listTables } from '../domain/list-tables';
-import { getTable } from '../domain/get-table';
-import { updateTable } from '../domain/update-table';
-import { deleteTable } from '../domain/delete-table';
-import { reorderTable } from '../domain/reorder-table';
-import { duplicateTable } from '../domain/duplicate-table';
+import { createTable } from '../domain/tables/create-table';
+import { listTables } from '../domain/tables/list-tables';
+import { getTable } from '../domain/tables/get-table';
+import { updateTable } from '../domain/tables/update-table';
+import { deleteTable } from '../domain/tables/delete-table';
+import { reorderTable } from '../domain/tables/reorder-table';
+import { duplicateTable } from '../domain/tables/duplicate-table';
 
 /** Tables (spec "Tables"); `/projects/:baseId/:sourceId/tables` is NocoDB's per-source form. */
 export function tablesRouter(ports: MetaPorts): Router {

@@ -3,7 +3,7 @@ import { gridCreate, viewDelete, viewList, viewUpdate } from '@tabula/contracts'
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { createGridView, deleteView, listViews, updateView } from '../domain/view-crud';
+import { createGridView, deleteView, listViews, updateView } from '../domain/views/view-crud';
 
 /** Views: list, grid create, rename, delete. */
 export function viewsRouter(ports: MetaPorts): Router {

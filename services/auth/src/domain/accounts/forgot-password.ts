@@ -1,0 +1,33 @@
+import type { AuthPorts } from '../../ports';
+import { passwordResetRepository } from '../../repositories/password-reset.repository';
+import { userRepository } from '../../repositories/user.repository';
+import { hashToken, newResetToken } from '../../security/secret-token';
+import { normaliseEmail } from './account-rules';
+import { assertNotLimited, countAttempt } from '../sessions/rate-limits';
+
+const RESET_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Sends a single-use reset link valid one hour. Answers the same, in the same
+ * time, whether or not the e-mail is known: the lookup and the mail are queued
+ * (BackgroundTasks) after the rate-limit checks every request pays.
+ */
+export async function forgotPassword(ports: AuthPorts, input: { email: string; clientIp?: string }): Promise<void> {
+  const email = normaliseEmail(input.email);
+  await assertNotLimited(ports, 'forgot', email, input.clientIp);
+  await countAttempt(ports, 'forgot', email, input.clientIp);
+  ports.tasks.run('reset-mail', () => sendResetMail(ports, email));
+}
+
+async function sendResetMail(ports: AuthPorts, email: string): Promise<void> {
+  const user = await userRepository.findByEmail(ports.db, email);
+  if (!user) return;
+  const token = newResetToken();
+  await passwordResetRepository.insert(ports.db, { hash: hashToken(token), user_id: user.id, expires_at: new Date(Date.now() + RESET_TTL_MS) });
+  const site = (ports.platform.SVC_PUBLIC_URL ?? `http://localhost:${ports.platform.PORT || 8080}`).replace(/\/+$/, '');
+  await ports.mailer.send({
+    to: user.email,
+    subject: 'Password reset',
+    text: `Someone asked to reset the password of your Tabula account.\n\nReset link (valid 1 hour, usable once): ${site}/api/v1/auth/password/reset/${token}\n\nReset token: ${token}\n\nIf this was not you, ignore this message.`,
+  });
+}

@@ -1,0 +1,21 @@
+import { errors } from '@tabula/http';
+import type { AuthPorts } from '../../ports';
+import { baseMemberRepository } from '../../repositories/base-member.repository';
+import { userRepository } from '../../repositories/user.repository';
+import { normaliseEmail } from '../accounts/account-rules';
+import { applyMembership } from './apply-membership';
+import { grantableRole, type MemberActor } from './membership-policy';
+
+/** Invites existing users (comma-separated e-mails) into a base. */
+export async function inviteMembers(ports: AuthPorts, actor: MemberActor, baseId: string, input: { email: string; roles: string }): Promise<void> {
+  const role = grantableRole(actor, input.roles);
+  const emails = input.email.split(',').map((e) => e.trim()).filter(Boolean).map(normaliseEmail);
+  if (emails.length === 0) throw errors.badRequest('Invalid email');
+  const users = await Promise.all(emails.map(async (email) => {
+    const user = await userRepository.findByEmail(ports.db, email);
+    if (!user) throw errors.notFound('ERR_USER_NOT_FOUND', `User '${email}' not found: they must sign up first`);
+    if (await baseMemberRepository.roleOf(ports.db, baseId, user.id)) throw errors.badRequest(`${email} already exists in this base`);
+    return user;
+  }));
+  for (const user of users) await applyMembership(ports, baseId, user.id, role, actor.principal);
+}

@@ -1,0 +1,24 @@
+import { apiTokenRepository } from '../../repositories/api-token.repository';
+import { passwordResetRepository } from '../../repositories/password-reset.repository';
+import { refreshTokenRepository } from '../../repositories/refresh-token.repository';
+import { userRepository, type UserRow } from '../../repositories/user.repository';
+import type { Db } from '../../repositories/schema';
+import { newTokenVersion } from '../../security/secret-token';
+
+/**
+ * Ends every session of a user inside the caller's transaction: a new
+ * token_version kills every JWT issued before, and all refresh tokens are
+ * revoked. With a new password hash (change or reset), outstanding reset
+ * links and every API token of the user die too (README "API tokens and
+ * password changes").
+ */
+export async function revokeSessions(trx: Db, userId: string, passwordHash?: string): Promise<void> {
+  const patch: Partial<Pick<UserRow, 'password_hash' | 'token_version'>> = { token_version: newTokenVersion() };
+  if (passwordHash) patch.password_hash = passwordHash;
+  await userRepository.update(trx, userId, patch);
+  await refreshTokenRepository.revokeAllOfUser(trx, userId);
+  if (passwordHash) {
+    await passwordResetRepository.invalidateAllOfUser(trx, userId);
+    await apiTokenRepository.deleteAllOfUser(trx, userId);
+  }
+}

@@ -1,0 +1,23 @@
+import type { Principal } from '@tabula/auth';
+import type { MetaPorts } from '../../ports';
+import { inMetaTransaction } from '../../lib/unit-of-work';
+import { updateBase } from '../../repositories/base.repository';
+import { listSources } from '../../repositories/source.repository';
+import { enqueueBaseEvent } from '../../events/meta-event.producer';
+import { requireBase } from '../access';
+
+/**
+ * Soft-deletes a base (hidden from lists, reads and the internal API); its
+ * physical schema stays so the base can be restored by an operator. External
+ * pools are released.
+ */
+export async function deleteBase(ports: MetaPorts, principal: Principal, baseId: string): Promise<boolean> {
+  const base = await requireBase(ports, principal, baseId, 'base.delete');
+  await inMetaTransaction(ports, async (trx) => {
+    await updateBase(trx, base.id, { deleted: true });
+    await enqueueBaseEvent(trx, 'deleted', base, principal);
+  });
+  for (const s of await listSources(ports.db, base.id)) if (!s.is_meta) await ports.sources.release(s.id);
+  ports.baseAccess.invalidate(base.id);
+  return true;
+}

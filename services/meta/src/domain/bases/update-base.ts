@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import type { Principal } from '@tabula/auth';
+import type { MetaPorts } from '../../ports';
+import { inMetaTransaction } from '../../lib/unit-of-work';
+import { updateBase as updateRow, type BaseRow } from '../../repositories/base.repository';
+import { enqueueBaseEvent } from '../../events/meta-event.producer';
+import { requireBase } from '../access';
+import { metaObject } from './create-base';
+import { updateBaseSchema } from '@tabula/contracts';
+
+/** Updates a base; answers 1 like the spec. */
+export async function updateBase(ports: MetaPorts, principal: Principal, baseId: string, input: z.infer<typeof updateBaseSchema>): Promise<number> {
+  const base = await requireBase(ports, principal, baseId, 'base.update');
+  const patch: Partial<BaseRow> = {};
+  if (input.title !== undefined) patch.title = input.title;
+  if (input.description !== undefined) patch.description = input.description;
+  if (input.color !== undefined) patch.color = input.color;
+  if (input.order !== undefined) patch.order = input.order;
+  if (input.meta !== undefined) patch.meta = metaObject(input.meta);
+  await inMetaTransaction(ports, async (trx) => {
+    await updateRow(trx, base.id, patch);
+    await enqueueBaseEvent(trx, 'updated', { id: base.id, title: patch.title ?? base.title }, principal);
+  });
+  return 1;
+}

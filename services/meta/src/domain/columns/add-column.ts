@@ -1,0 +1,43 @@
+import type { Knex } from 'knex';
+import type { Principal } from '@tabula/auth';
+import type { MetaPorts } from '../../ports';
+import { inSourceAndMetaTransaction } from '../../lib/source-transaction';
+import { clearPrimaryValue, findColumn, insertColumns, listColumns, type ColumnRow } from '../../repositories/column.repository';
+import type { TableRow } from '../../repositories/table.repository';
+import { insertViewColumns, viewIdsOf } from '../../repositories/view.repository';
+import { enqueueColumnEvent } from '../../events/meta-event.producer';
+import { addPhysicalColumn } from '../../ddl/column-ddl';
+import type { SourceHandle } from '../../ddl/dialect';
+import { presentColumn } from '../../presenters/column.presenter';
+import { newId } from '../../lib/ids';
+import { requireTable } from '../access';
+import type { ColumnFields } from './column-input';
+import { buildColumnDraft } from './column-draft';
+import { LINK_UIDTS } from './link-column';
+import { addLinkColumnIn } from './add-link-column';
+import { addRelationColumnIn } from './add-relation-column';
+
+/** Adds one column inside the caller's transactions (shared with bulk). */
+export async function addColumnIn(ddl: SourceHandle, trx: Knex, table: TableRow, fields: ColumnFields, principal: Principal): Promise<ColumnRow> {
+  if (LINK_UIDTS.has(fields.uidt)) return addLinkColumnIn(ddl, trx, table, fields, principal);
+  if (fields.uidt === 'Lookup' || fields.uidt === 'Rollup') return addRelationColumnIn(trx, table, fields, principal);
+  const existing = await listColumns(trx, table.id);
+  const draft = buildColumnDraft(fields, {
+    tableId: table.id, baseId: table.base_id, dialect: ddl.dialect, existing,
+    order: Math.max(0, ...existing.map((c) => Number(c.order))) + 1,
+  });
+  await addPhysicalColumn(ddl, table.table_name, draft);
+  if (draft.pv) await clearPrimaryValue(trx, table.id);
+  await insertColumns(trx, [draft]);
+  const viewIds = await viewIdsOf(trx, table.id);
+  await insertViewColumns(trx, viewIds.map((v) => ({ id: newId('nc'), fk_view_id: v, fk_column_id: draft.id, show: true, order: draft.order })));
+  await enqueueColumnEvent(trx, 'created', draft, principal);
+  return draft;
+}
+
+/** Adds a column (DDL + metadata + view columns + event); returns the created column (spec). */
+export async function addColumn(ports: MetaPorts, principal: Principal, tableId: string, fields: ColumnFields) {
+  const { table, handle } = await requireTable(ports, principal, tableId, 'schema.write');
+  const draft = await inSourceAndMetaTransaction(ports, handle, (ddl, trx) => addColumnIn(ddl, trx, table, fields, principal));
+  return presentColumn((await findColumn(ports.db, draft.id))!);
+}

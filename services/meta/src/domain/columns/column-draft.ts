@@ -1,0 +1,79 @@
+import { errors } from '@tabula/http';
+import { newId } from '../../lib/ids';
+import type { ColumnRow } from '../../repositories/column.repository';
+import type { Dialect } from '../../ddl/dialect';
+import { ALL_UIDTS, SYSTEM_POINTER, UNSUPPORTED_UIDTS, VIRTUAL_UIDTS, physicalTypeOf } from '../../ddl/uidt';
+import type { ColumnFields } from './column-input';
+import { columnNameOf, uniqueName } from '../rules/name-rules';
+import { normaliseOptions, optionsFromDtxp } from './select-options';
+import { cdfProblem } from '../rules/value-rules';
+import { formulaOptions, formulaTextOf } from './formula-column';
+
+const KNOWN = new Set<string>([...ALL_UIDTS, 'Order']);
+
+/** Refuses unknown uidts and the ones of a later issue. */
+export function checkUidt(uidt: string): void {
+  if (!KNOWN.has(uidt)) throw errors.badRequest(`Unknown uidt '${uidt}'`);
+  if (UNSUPPORTED_UIDTS.has(uidt)) throw errors.badRequest(`Column type ${uidt} is not yet supported`);
+  if (uidt === 'Order') throw errors.badRequest('Column type Order is reserved for the system column nc_order');
+}
+
+/** Where a new column goes and what it must not clash with. */
+export interface DraftContext {
+  tableId: string;
+  baseId: string;
+  dialect: Dialect;
+  existing: ColumnRow[];
+  order: number;
+}
+
+function isSelect(uidt: string): boolean {
+  return uidt === 'SingleSelect' || uidt === 'MultiSelect';
+}
+
+/** Checks a title against the table's other columns (case-insensitive, like NocoDB). */
+export function checkTitleFree(title: string, existing: ColumnRow[], selfId?: string): void {
+  if (existing.some((c) => c.id !== selfId && c.title.toLowerCase() === title.toLowerCase())) {
+    throw errors.badRequest(`Duplicate column title '${title}'`);
+  }
+}
+
+/** Select options of a column body (colOptions, else legacy dtxp). */
+export function optionsOf(fields: Partial<ColumnFields>, current: ColumnRow['col_options'] = null): ColumnRow['col_options'] {
+  if (!isSelect(fields.uidt ?? '')) return null;
+  const given = fields.colOptions?.options ?? (fields.dtxp !== undefined ? optionsFromDtxp(fields.dtxp) : undefined);
+  if (!given) return current ?? { options: [] };
+  return { options: normaliseOptions(given, current?.options ?? []) };
+}
+
+/** Turns a validated column body into a metadata row for the table (not yet stored). */
+export function buildColumnDraft(fields: ColumnFields, ctx: DraftContext): ColumnRow {
+  checkUidt(fields.uidt);
+  if (fields.uidt === 'ID' || fields.pk) throw errors.badRequest('A table has exactly one primary key: its system Id column');
+  checkTitleFree(fields.title, ctx.existing);
+  const id = newId('c');
+  let colOptions = optionsOf(fields);
+  const problem = cdfProblem(fields.uidt, fields.cdf, colOptions?.options?.map((o) => o.title) ?? []);
+  if (problem) throw errors.badRequest(problem);
+  let columnName: string | null = null;
+  if (SYSTEM_POINTER[fields.uidt]) columnName = SYSTEM_POINTER[fields.uidt];
+  else if (!VIRTUAL_UIDTS.has(fields.uidt)) {
+    const requested = columnNameOf(fields.column_name, fields.title);
+    columnName = uniqueName(requested, ctx.existing.map((c) => c.column_name ?? ''));
+  }
+  const type = physicalTypeOf(ctx.dialect, fields.uidt);
+  const draft: ColumnRow = {
+    id, fk_model_id: ctx.tableId, base_id: ctx.baseId, title: fields.title, column_name: columnName, uidt: fields.uidt,
+    dt: type?.dt ?? null, dtxp: isSelect(fields.uidt) ? null : (fields.dtxp == null ? null : String(fields.dtxp)),
+    dtxs: fields.dtxs == null ? (['Decimal', 'Currency', 'Duration'].includes(fields.uidt) ? '2' : null) : String(fields.dtxs),
+    pk: false, pv: !!fields.pv, rqd: !!fields.rqd, unique: !!fields.unique, ai: false, au: !!fields.au,
+    system: false, cdf: fields.cdf == null || fields.cdf === '' ? null : String(fields.cdf),
+    meta: (fields.meta as Record<string, unknown> | null | undefined) ?? null, order: ctx.order,
+    description: fields.description ?? null, col_options: colOptions,
+  };
+  if (fields.uidt === 'Formula') {
+    colOptions = formulaOptions(formulaTextOf(fields as Record<string, unknown>), draft, ctx.existing, ctx.dialect);
+    draft.col_options = colOptions;
+  }
+  return draft;
+}

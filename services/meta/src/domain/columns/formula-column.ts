@@ -1,0 +1,96 @@
+import { AppError, errors } from '@tabula/http';
+import { Fragment, compileFormula, isQueryError, parseFormula, fieldReferences, type FormulaColumn, type FormulaType } from '@tabula/query';
+
+type Compiled = { sql: Fragment; type: FormulaType };
+import type { ColumnRow } from '../../repositories/column.repository';
+import type { Dialect } from '../../ddl/dialect';
+
+/** colOptions of a Formula column: `formula` names fields by id (rename-proof), `formula_raw` as the user wrote it. */
+export interface FormulaOptions extends Record<string, unknown> {
+  formula: string;
+  formula_raw: string;
+}
+
+function asFormulaColumn(c: ColumnRow): FormulaColumn {
+  return {
+    id: c.id, title: c.title, column_name: c.column_name ?? '', uidt: c.uidt, dt: c.dt ?? undefined,
+    colOptions: c.col_options as FormulaColumn['colOptions'],
+  };
+}
+
+/** The formula text of a create/update body: colOptions.formula_raw|formula, or NocoDB's top-level fields. */
+export function formulaTextOf(body: Record<string, unknown>): string | undefined {
+  const options = (body.colOptions ?? {}) as Record<string, unknown>;
+  const text = options.formula_raw ?? options.formula ?? body.formula_raw ?? body.formula;
+  if (text === undefined) return undefined;
+  if (typeof text !== 'string') throw errors.badRequest('formula must be text');
+  return text;
+}
+
+/** Rewrites `{Title}` references as `{columnId}` (positions from the parser, strings untouched). */
+function toIdForm(text: string, columns: ColumnRow[]): string {
+  const find = (name: string) => columns.find((c) => c.title === name) ?? columns.find((c) => c.id === name)
+    ?? columns.find((c) => c.title.toLowerCase() === name.toLowerCase());
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === '"' || ch === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== ch) j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    if (ch === '{') {
+      const close = text.indexOf('}', i);
+      const column = find(text.slice(i + 1, close).trim());
+      out += column ? `{${column.id}}` : text.slice(i, close + 1);
+      i = close + 1;
+      continue;
+    }
+    out += ch;
+    i += 1;
+  }
+  return out;
+}
+
+/** Lookups, rollups and link counts type-check by their value's type (the data service compiles their SQL). */
+function typeOnly(column: FormulaColumn): Compiled | undefined {
+  if (column.uidt === 'Links') return { sql: new Fragment('NULL', []), type: 'number' };
+  const type = (column.colOptions as { result_type?: string } | undefined)?.result_type;
+  if ((column.uidt === 'Lookup' || column.uidt === 'Rollup') && type) return { sql: new Fragment('NULL', []), type: type as Compiled['type'] };
+  return undefined;
+}
+
+/**
+ * Validates a formula against the table's columns (parse, types, cycles) and
+ * returns the options to store. 400 ERR_INVALID_FORMULA names the position.
+ */
+export function formulaOptions(text: string | undefined, self: ColumnRow, existing: ColumnRow[], dialect: Dialect): FormulaOptions {
+  if (text === undefined || text.trim() === '') throw new AppError(400, 'ERR_INVALID_FORMULA', 'A Formula column needs a formula (colOptions.formula)');
+  const others = existing.filter((c) => c.id !== self.id);
+  const options = { formula: toIdForm(text, others), formula_raw: text };
+  const selfColumn = asFormulaColumn({ ...self, col_options: options as never });
+  try {
+    // The text as written (positions in errors are the user's), then the stored id form.
+    for (const form of [text, options.formula]) compileFormula(form, { dialect, columns: [...others.map(asFormulaColumn), selfColumn], virtual: typeOnly }, selfColumn);
+  } catch (err) {
+    if (isQueryError(err)) throw new AppError(err.status, err.code, err.message, err.details);
+    throw err;
+  }
+  return options;
+}
+
+/** Formula columns of a table that reference a column (by id). */
+export function formulasUsing(columnId: string, columns: ColumnRow[]): ColumnRow[] {
+  return columns.filter((c) => {
+    const formula = (c.col_options as Partial<FormulaOptions> | null)?.formula;
+    if (c.uidt !== 'Formula' || !formula) return false;
+    try {
+      return fieldReferences(parseFormula(formula)).includes(columnId);
+    } catch {
+      return false;
+    }
+  });
+}

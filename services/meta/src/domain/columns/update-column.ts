@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+import type { Principal } from '@tabula/auth';
+import type { MetaPorts } from '../../ports';
+import { errors } from '@tabula/http';
+import { inSourceAndMetaTransaction } from '../../lib/source-transaction';
+import { clearPrimaryValue, findColumn, listColumns, updateColumn as updateRow, type ColumnRow } from '../../repositories/column.repository';
+import type { TableRow } from '../../repositories/table.repository';
+import { enqueueColumnEvent } from '../../events/meta-event.producer';
+import { alterPhysicalColumn } from '../../ddl/column-ddl';
+import type { SourceHandle } from '../../ddl/dialect';
+import { presentColumn } from '../../presenters/column.presenter';
+import { requireColumn } from '../access';
+import type { ColumnPatch } from './column-input';
+import { patchedColumn } from './column-change';
+import { prepareTypeChange, rewriteRenamedOptions } from './convert-values';
+
+const RELATION_UIDTS = new Set(['Links', 'LinkToAnotherRecord', 'Lookup', 'Rollup', 'ForeignKey']);
+
+/** A relation column cannot become another type, nor a column a relation one: delete and create instead. */
+function refuseRelationTypeChange(before: ColumnRow, patch: ColumnPatch): void {
+  if (patch.uidt === undefined || patch.uidt === before.uidt) return;
+  if (RELATION_UIDTS.has(before.uidt) || RELATION_UIDTS.has(patch.uidt)) {
+    throw errors.badRequest(`Column '${before.title}' cannot change type from ${before.uidt} to ${patch.uidt}: delete it and create a new column`);
+  }
+}
+
+/** Changes one column inside the caller's transactions (shared with bulk). */
+export async function changeColumnIn(
+  ddl: SourceHandle, trx: Knex, table: TableRow, before: ColumnRow, patch: ColumnPatch, principal: Principal,
+): Promise<ColumnRow> {
+  const existing = await listColumns(trx, table.id);
+  refuseRelationTypeChange(before, patch);
+  const after = patchedColumn(before, patch, existing, ddl.dialect);
+  const pkName = existing.find((c) => c.pk)?.column_name ?? 'id';
+  await prepareTypeChange(ddl, table.table_name, pkName, before, after);
+  await alterPhysicalColumn(ddl, table.table_name, before, after);
+  await rewriteRenamedOptions(ddl, table.table_name, pkName, before, after);
+  if (patch.pv === true && !before.pv) {
+    await clearPrimaryValue(trx, table.id);
+    after.pv = true;
+  }
+  const { id, created_at: _c, updated_at: _u, ...rest } = after;
+  await updateRow(trx, id, rest);
+  await enqueueColumnEvent(trx, 'updated', after, principal);
+  return after;
+}
+
+/** PATCH a column: metadata and, where needed, DDL and data conversion. */
+export async function updateColumn(ports: MetaPorts, principal: Principal, columnId: string, patch: ColumnPatch) {
+  const { column, table, handle } = await requireColumn(ports, principal, columnId, 'schema.write');
+  await inSourceAndMetaTransaction(ports, handle, (ddl, trx) => changeColumnIn(ddl, trx, table, column, patch, principal));
+  return presentColumn((await findColumn(ports.db, column.id))!);
+}

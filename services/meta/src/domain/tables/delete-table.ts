@@ -1,0 +1,26 @@
+import type { Principal } from '@tabula/auth';
+import type { MetaPorts } from '../../ports';
+import { inMetaTransaction } from '../../lib/unit-of-work';
+import { deleteTable as deleteRow } from '../../repositories/table.repository';
+import { enqueueTableEvent } from '../../events/meta-event.producer';
+import { dropPhysicalTable } from '../../ddl/table-ddl';
+import { requireTable } from '../access';
+import { inSourceAndMetaTransaction } from '../../lib/source-transaction';
+import { dropLinksOfTable, refuseJunctionDelete } from '../columns/drop-link-column';
+
+/**
+ * Drops the table's relations (links to it elsewhere go too), then the physical table, then removes its metadata and enqueues
+ * `meta.table.deleted` in one transaction (comments and hooks rely on that
+ * event, so it goes through the outbox).
+ */
+export async function deleteTable(ports: MetaPorts, principal: Principal, tableId: string): Promise<boolean> {
+  const { table, handle } = await requireTable(ports, principal, tableId, 'schema.write');
+  await refuseJunctionDelete(ports.db, table.id);
+  await inSourceAndMetaTransaction(ports, handle, (ddl, trx) => dropLinksOfTable(ddl, trx, table.id, principal));
+  await dropPhysicalTable(handle, table.table_name);
+  await inMetaTransaction(ports, async (trx) => {
+    await deleteRow(trx, table.id);
+    await enqueueTableEvent(trx, 'deleted', table, principal);
+  });
+  return true;
+}

@@ -1,0 +1,26 @@
+import type { Principal } from '@tabula/auth';
+import type { MetaPorts } from '../../ports';
+import { listTables as listRows } from '../../repositories/table.repository';
+import { pageInfoOf, pagingOf } from '../../lib/paging';
+import { presentTableSummary } from '../../presenters/table.presenter';
+import { requireBase } from '../access';
+
+/** Query of the table list: source filter, paging and order. */
+export interface ListTablesQuery {
+  sourceId?: string;
+  page?: number;
+  pageSize?: number;
+  limit?: number;
+  offset?: number;
+  sort?: 'asc' | 'desc';
+}
+
+/** The base's tables (optionally one source's), paged, by `order`. */
+export async function listTables(ports: MetaPorts, principal: Principal, baseId: string, query: ListTablesQuery) {
+  const base = await requireBase(ports, principal, baseId, 'base.read');
+  let rows = await listRows(ports.db, base.id, query.sourceId);
+  if (query.sort === 'desc') rows = rows.reverse();
+  const paging = pagingOf(query, 1000);
+  const list = rows.slice(paging.offset, paging.offset + paging.pageSize).map(presentTableSummary);
+  return { list, pageInfo: pageInfoOf(rows.length, paging) };
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { errors } from '@tabula/http';
+import type { Principal } from '@tabula/auth';
+import type { MetaPorts } from '../../ports';
+import { newId } from '../../lib/ids';
+import { inMetaTransaction } from '../../lib/unit-of-work';
+import { listColumns } from '../../repositories/column.repository';
+import { listViewsOf, nextViewOrder } from '../../repositories/view.repository';
+import { metaTable } from '../../repositories/meta-db';
+import { enqueueViewEvent } from '../../events/meta-event.producer';
+import { requireTable, requireView } from '../access';
+import { insertViewWithColumns } from '../tables/persist-table';
+import { loadViews } from '../tables/table-detail';
+import { viewBodySchema } from '@tabula/contracts';
+
+/** A table's views with their columns, sorts and filters. */
+export async function listViews(ports: MetaPorts, principal: Principal, tableId: string) {
+  const { table } = await requireTable(ports, principal, tableId, 'base.read');
+  return { list: await loadViews(ports.db, table.id) };
+}
+
+/** Creates a grid view (title unique in the table). */
+export async function createGridView(ports: MetaPorts, principal: Principal, tableId: string, input: z.infer<typeof viewBodySchema>) {
+  const { table } = await requireTable(ports, principal, tableId, 'schema.write');
+  const views = await listViewsOf(ports.db, [table.id]);
+  if (views.some((v) => v.title.toLowerCase() === input.title.toLowerCase())) throw errors.badRequest(`Duplicate view title '${input.title}'`);
+  const id = newId('vw');
+  await inMetaTransaction(ports, async (trx) => {
+    const view = {
+      id, fk_model_id: table.id, base_id: table.base_id, title: input.title, type: 'grid' as const, is_default: false,
+      order: await nextViewOrder(trx, table.id), meta: input.meta ?? null,
+    };
+    await insertViewWithColumns(trx, view, await listColumns(trx, table.id));
+    await enqueueViewEvent(trx, 'created', view, principal);
+  });
+  return (await loadViews(ports.db, table.id)).find((v) => v.id === id)!;
+}
+
+/** Renames a view or changes its meta. */
+export async function updateView(ports: MetaPorts, principal: Principal, viewId: string, input: Partial<z.infer<typeof viewBodySchema>>) {
+  const { view } = await requireView(ports, principal, viewId, 'schema.write');
+  await inMetaTransaction(ports, async (trx) => {
+    const patch: Record<string, unknown> = { updated_at: trx.fn.now() };
+    if (input.title !== undefined) patch.title = input.title;
+    if (input.meta !== undefined) patch.meta = input.meta === null ? null : JSON.stringify(input.meta);
+    await metaTable(trx, 'views').where({ id: view.id }).update(patch);
+    await enqueueViewEvent(trx, 'updated', { ...view, title: input.title ?? view.title }, principal);
+  });
+  return (await loadViews(ports.db, view.fk_model_id)).find((v) => v.id === view.id)!;
+}
+
+/** Deletes a view (never the default one). */
+export async function deleteView(ports: MetaPorts, principal: Principal, viewId: string) {
+  const { view } = await requireView(ports, principal, viewId, 'schema.write');
+  if (view.is_default) throw errors.badRequest('The default view cannot be deleted');
+  await inMetaTransaction(ports, async (trx) => {
+    await metaTable(trx, 'views').where({ id: view.id }).delete();
+    await enqueueViewEvent(trx, 'deleted', view, principal);
+  });
+  return true;
+}
