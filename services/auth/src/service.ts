@@ -6,7 +6,7 @@ import type { AuthPorts } from './ports';
 import { migrations } from '../migrations';
 import { MemoryRateLimiter, type RateLimiter } from './adapters/rate-limiter';
 import { RedisRateLimiter } from './adapters/redis-rate-limiter';
-import { consumeBaseDeleted } from './events/base-deleted.consumer';
+import { consumeBaseDeleted } from './consumers/base-deleted.consumer';
 import { OutboxMailer, SmtpMailer, type Mailer } from './adapters/mailer';
 import { AUTH_SCHEMA } from './repositories/schema';
 import { BackgroundTasks } from './adapters/background-tasks';

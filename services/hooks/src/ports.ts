@@ -9,8 +9,8 @@ export interface HooksPorts extends CommonPorts {
   config: HooksConfig;
   /** Seals hook signing secrets at rest. */
   box: SecretBox;
-  /** The SSRF-guarded HTTP dispatcher every hook call goes through. */
-  dispatcher: Dispatcher;
+  /** The SSRF-guarded HTTP agent (an undici `Dispatcher`) every hook call goes through. */
+  agent: Dispatcher;
   /** Wakes this process's delivery worker when deliveries were scheduled. */
   wake: Wake;
 }

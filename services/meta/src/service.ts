@@ -7,7 +7,7 @@ import { migrations } from '../migrations';
 import { SecretBox } from './lib/secret-box';
 import { SourceRegistry } from './sources/source-registry';
 import { META_SCHEMA } from './repositories/meta-db';
-import { startIntegrationEventsConsumer } from './events/integration-events.consumer';
+import { startIntegrationEventsConsumer } from './consumers/integration-events.consumer';
 
 /** Builds the meta ports from the platform's (also used by tests that build the app by hand). */
 export function buildMetaPorts(common: CommonPorts, config: MetaConfig): MetaPorts {

@@ -26,5 +26,5 @@ export async function executeHook(ports: HooksPorts, hook: HookRow, messageId: s
   }
   const secret = ports.box.open<string>(hook.secret_sealed);
   request.headers = { ...request.headers, ...webhookHeaders(secret, messageId, request.body) };
-  return { request, result: await sendRequest(ports.dispatcher, request, hook.timeout) };
+  return { request, result: await sendRequest(ports.agent, request, hook.timeout) };
 }

@@ -31,12 +31,12 @@ function flatHeaders(headers: Dispatcher.ResponseData['headers']): Record<string
   return out;
 }
 
-/** Sends one request through the guarded dispatcher, bounded by `timeoutMs`; never throws. */
-export async function sendRequest(dispatcher: Dispatcher, req: RenderedRequest, timeoutMs: number): Promise<AttemptResult> {
+/** Sends one request through the guarded agent, bounded by `timeoutMs`; never throws. */
+export async function sendRequest(agent: Dispatcher, req: RenderedRequest, timeoutMs: number): Promise<AttemptResult> {
   const started = Date.now();
   try {
     const res = await request(req.url, {
-      dispatcher, method: req.method as Dispatcher.HttpMethod, headers: req.headers,
+      dispatcher: agent, method: req.method as Dispatcher.HttpMethod, headers: req.headers,
       body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
       headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs),
     });
