@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import knex, { type Knex } from 'knex';
-import { startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type ApiReply, type TestStack } from '@tabula/testing';
 import { authService } from '../services/auth/src/service';
 import { gatewayService } from '../services/gateway/src/service';
 
@@ -15,12 +15,7 @@ const services = [authService, gatewayService];
 export const TEST_JWT_SECRET = 'auth-e2e-jwt-secret-0123456789abcdef';
 
 /** A response as the tests look at it. */
-export interface Reply {
-  status: number;
-  body: any;
-  headers: Headers;
-  cookies: string[];
-}
+export type Reply = ApiReply;
 
 /** A whole Tabula with a direct handle on its database (to read the mail outbox). */
 export interface AuthStack {
@@ -36,26 +31,11 @@ export async function startAuthStack(env: Record<string, string> = {}): Promise<
     SVC_JWT_SECRET: TEST_JWT_SECRET, SVC_AUTH_RATE_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`, ...env,
   });
   const db = knex({ client: 'pg', connection: stack.database.url, pool: { min: 0, max: 2 } });
+  const api = new TestApi(stack.url);
   return {
     stack,
     db,
-    async call(method, path, options = {}) {
-      const headers: Record<string, string> = { ...(options.headers ?? {}) };
-      let body: string | undefined = options.raw;
-      if (options.body !== undefined) {
-        body = JSON.stringify(options.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(`${stack.url}${path}`, { method, headers, body });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: res.status, body: parsed, headers: res.headers, cookies: res.headers.getSetCookie() };
-    },
+    call: (method, path, options = {}) => api.call(method, path, options),
     async stop() {
       await db.destroy();
       await stack.stop();
@@ -63,10 +43,7 @@ export async function startAuthStack(env: Record<string, string> = {}): Promise<
   };
 }
 
-/** A unique e-mail for this run. */
-export function uniqueEmail(name = 'user'): string {
-  return `${name}.${randomBytes(5).toString('hex')}@example.com`;
-}
+export { uniqueEmail } from '@tabula/testing';
 
 /** The `refresh_token` value of a Set-Cookie list. */
 export function refreshCookie(cookies: string[]): string | undefined {

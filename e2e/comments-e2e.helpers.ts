@@ -1,4 +1,4 @@
-import { startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, col, startTestStack, type TestStack, type TestUser } from '@tabula/testing';
 import type { ServiceDefinition } from '@tabula/runtime';
 import { authService } from '../services/auth/src/service';
 import { metaService } from '../services/meta/src/service';
@@ -15,35 +15,25 @@ export interface Reply {
   body: any;
 }
 
-/** A signed-up user. */
-export interface TestUser {
-  token: string;
-  email: string;
-  id: string;
-}
+export type { TestUser } from '@tabula/testing';
 
-/** JSON over HTTP against a running Tabula (gateway URL). */
+/** JSON over HTTP against a running Tabula (gateway URL); users, bases and records from libs/testing's factories. */
 export class TabulaClient {
-  private n = 0;
+  readonly api: TestApi;
 
-  constructor(readonly url: string) {}
+  constructor(readonly url: string) {
+    this.api = new TestApi(url);
+  }
 
   /** One call; `token` goes in xc-auth (a JWT or an API token). */
   async call(method: string, path: string, token?: string, body?: unknown, raw?: string): Promise<Reply> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (token) headers['xc-auth'] = token;
-    const res = await fetch(`${this.url}${path}`, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    const res = await this.api.call(method, path, { token, body: raw === undefined ? body : undefined, raw, headers: { 'content-type': 'application/json' } });
+    return { status: res.status, body: res.body };
   }
 
   /** Signs up a new user (the first one of a stack is super). */
-  async signup(name: string): Promise<TestUser> {
-    const email = `${name}-${Date.now()}-${(this.n += 1)}@example.com`;
-    const res = await this.call('POST', '/api/v1/auth/user/signup', undefined, { email, password: 'Password123!' });
-    if (res.status !== 200) throw new Error(`signup ${res.status} ${JSON.stringify(res.body)}`);
-    const me = await this.call('GET', '/api/v1/auth/user/me', res.body.token);
-    return { token: res.body.token, email, id: me.body.id };
+  signup(name: string): Promise<TestUser> {
+    return this.api.signUp(name);
   }
 
   /**
@@ -52,36 +42,27 @@ export class TabulaClient {
    * when given, is made the base's owner too.
    */
   async baseWithTable(creator: TestUser, rows = 3, owner?: TestUser): Promise<{ baseId: string; tableId: string; rowIds: string[] }> {
-    const base = await this.call('POST', '/api/v1/db/meta/projects', creator.token, { title: `B${Date.now()}${(this.n += 1)}` });
-    if (owner) await this.addMember(creator, base.body.id, owner, 'owner');
-    const table = await this.call('POST', `/api/v1/db/meta/projects/${base.body.id}/tables`, creator.token, {
-      title: 'Tasks', table_name: 'tasks',
-      columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'title', title: 'Title', uidt: 'SingleLineText' }],
-    });
-    if (table.status !== 200) throw new Error(`table ${table.status} ${JSON.stringify(table.body)}`);
-    const rowIds: string[] = [];
-    for (let i = 0; i < rows; i += 1) rowIds.push(await this.insert(creator, base.body.id, table.body.id, `task ${i}`));
-    return { baseId: base.body.id, tableId: table.body.id, rowIds };
+    const base = await this.api.createBase(creator);
+    if (owner) await this.addMember(creator, base.id, owner, 'owner');
+    const table = await this.api.createTable(creator, base.id, { title: 'Tasks', table_name: 'tasks', columns: [col.id(), col.text('Title')] });
+    const records = await this.api.insertRecords(creator, table, Array.from({ length: rows }, (_, i) => ({ Title: `task ${i}` })));
+    return { baseId: base.id, tableId: table.id, rowIds: records.map((r) => String(r.Id)) };
   }
 
   /** Inserts a record and returns its id. */
   async insert(user: TestUser, baseId: string, tableId: string, title: string): Promise<string> {
-    const res = await this.call('POST', `/api/v1/db/data/noco/${baseId}/${tableId}`, user.token, { Title: title });
-    if (res.status !== 200) throw new Error(`insert ${res.status} ${JSON.stringify(res.body)}`);
-    return String(res.body.Id);
+    const [record] = await this.api.insertRecords(user, { id: tableId, baseId }, [{ Title: title }]);
+    return String(record.Id);
   }
 
   /** Gives a user a role in a base. */
-  async addMember(owner: TestUser, baseId: string, user: TestUser, role: string): Promise<void> {
-    const res = await this.call('POST', `/api/v1/db/meta/projects/${baseId}/users`, owner.token, { email: user.email, roles: role });
-    if (res.status !== 200) throw new Error(`member ${res.status} ${JSON.stringify(res.body)}`);
+  addMember(owner: TestUser, baseId: string, user: TestUser, role: string): Promise<void> {
+    return this.api.addMember(owner, baseId, user.email, role);
   }
 
   /** A base-scoped API token of `owner`. */
-  async baseToken(owner: TestUser, baseId: string): Promise<string> {
-    const res = await this.call('POST', `/api/v1/db/meta/projects/${baseId}/api-tokens`, owner.token, { description: 'comments test' });
-    if (res.status !== 200) throw new Error(`token ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.token as string;
+  baseToken(owner: TestUser, baseId: string): Promise<string> {
+    return this.api.baseToken(owner, baseId, 'comments test');
   }
 
   /** Creates a comment through the v1 path. */

@@ -1,5 +1,5 @@
 import { Api } from 'nocodb-sdk';
-import { startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 
 let stack: TestStack;
@@ -19,11 +19,7 @@ async function raw(method: string, path: string, body?: unknown): Promise<{ stat
 
 beforeAll(async () => {
   stack = await startTestStack(allServices, { SVC_BULK_MAX_RECORDS: '50' });
-  const signup = await fetch(`${stack.url}/api/v1/auth/user/signup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'data-e2e@example.com', password: 'Password123!' }),
-  });
-  token = ((await signup.json()) as { token: string }).token;
+  token = (await new TestApi(stack.url).signUp('e2e', 'data-e2e@example.com')).token;
   api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
   const base = await api.base.create({ title: 'DataBase' });
   baseId = base.id as string;

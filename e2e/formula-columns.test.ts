@@ -1,5 +1,5 @@
 import { Api } from 'nocodb-sdk';
-import { startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 
 let stack: TestStack;
@@ -20,10 +20,7 @@ const rows = (where = '', extra = '') => raw('GET', `/api/v1/db/data/noco/${base
 
 beforeAll(async () => {
   stack = await startTestStack(allServices);
-  const signup = await fetch(`${stack.url}/api/v1/auth/user/signup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'formula-e2e@example.com', password: 'Password123!' }),
-  });
-  token = ((await signup.json()) as { token: string }).token;
+  token = (await new TestApi(stack.url).signUp('e2e', 'formula-e2e@example.com')).token;
   api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
   baseId = (await api.base.create({ title: 'Formulas' })).id as string;
   const table = await api.dbTable.create(baseId, {

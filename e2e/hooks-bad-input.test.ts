@@ -1,10 +1,11 @@
-import { startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack, type TestUser } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 import { call, setupTable } from './hooks-e2e.helpers';
 
 let stack: TestStack;
 let t: Awaited<ReturnType<typeof setupTable>>;
-let other: Awaited<ReturnType<typeof setupTable>>;
+/** A second user (org-level viewer: no base of their own). */
+let other: TestUser;
 
 const valid = (path: string, extra: Record<string, unknown> = {}) => ({
   title: 'h', event: 'after', operation: 'insert', version: 'v2', notification: { type: 'URL', payload: { method: 'POST', path } }, ...extra,
@@ -13,7 +14,7 @@ const valid = (path: string, extra: Record<string, unknown> = {}) => ({
 beforeAll(async () => {
   stack = await startTestStack(allServices);
   t = await setupTable(stack.url, 'hooks-bad@example.com');
-  other = await setupTable(stack.url, 'hooks-other@example.com');
+  other = await new TestApi(stack.url).signUp('hooks', 'hooks-other@example.com');
 });
 afterAll(async () => { await stack?.stop(); });
 

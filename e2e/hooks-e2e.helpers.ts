@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TestApi, col } from '@tabula/testing';
 
 /** A request the sink received. */
 export interface SinkRequest {
@@ -63,28 +64,14 @@ export class Sink {
 
 /** A JSON call through the gateway. */
 export async function call(url: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}${path}`, {
-    method, headers: { 'content-type': 'application/json', 'xc-auth': token }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  const res = await new TestApi(url).call(method, path, { token, body });
+  return { status: res.status, body: res.body };
 }
 
 /** Signs up a user and creates a base with one table (Id, Name, Qty, Done); returns the ids. */
 export async function setupTable(url: string, email: string): Promise<{ token: string; baseId: string; tableId: string; columns: { id: string; title: string }[] }> {
-  const signup = await fetch(`${url}/api/v1/auth/user/signup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'Password123!' }),
-  });
-  const token = ((await signup.json()) as { token: string }).token;
-  const base = await call(url, token, 'POST', '/api/v1/db/meta/projects', { title: `B${Date.now()}` });
-  const table = await call(url, token, 'POST', `/api/v1/db/meta/projects/${base.body.id}/tables`, {
-    title: 'Items', table_name: 'items',
-    columns: [
-      { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true },
-      { column_name: 'name', title: 'Name', uidt: 'SingleLineText' },
-      { column_name: 'qty', title: 'Qty', uidt: 'Number' },
-      { column_name: 'done', title: 'Done', uidt: 'Checkbox' },
-    ],
-  });
-  return { token, baseId: base.body.id, tableId: table.body.id, columns: table.body.columns };
+  const api = new TestApi(url);
+  const user = await api.signUp('hooks', email);
+  const table = await api.baseWithTable(user, { title: 'Items', table_name: 'items', columns: [col.id(), col.text('Name'), col.number('Qty'), col.checkbox('Done')] });
+  return { token: user.token, baseId: table.baseId, tableId: table.id, columns: table.columns };
 }

@@ -1,6 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, describeWithBackend, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
+import { TestApi, createTestDatabase, describeWithBackend, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 
 /**
@@ -43,10 +43,7 @@ beforeAll(async () => {
   await k.schema.createTable('people', (t) => { t.increments('id'); t.string('name').notNullable(); });
   await k('people').insert([{ name: 'Ada' }, { name: 'Grace' }]);
   await k.destroy();
-  const signup = await fetch(`${stack.url}/api/v1/auth/user/signup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'int-e2e@example.com', password: 'Password123!' }),
-  });
-  token = ((await signup.json()) as { token: string }).token;
+  token = (await new TestApi(stack.url).signUp('e2e', 'int-e2e@example.com')).token;
 });
 afterAll(async () => {
   await db?.destroy();

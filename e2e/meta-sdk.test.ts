@@ -1,5 +1,5 @@
 import { Api } from 'nocodb-sdk';
-import { startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 
 let stack: TestStack;
@@ -7,11 +7,7 @@ let api: Api<unknown>;
 
 beforeAll(async () => {
   stack = await startTestStack(allServices);
-  const signup = await fetch(`${stack.url}/api/v1/auth/user/signup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'meta-sdk@example.com', password: 'Password123!' }),
-  });
-  const { token } = (await signup.json()) as { token: string };
+  const { token } = await new TestApi(stack.url).signUp('e2e', 'meta-sdk@example.com');
   api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
 });
 afterAll(async () => { await stack.stop(); });

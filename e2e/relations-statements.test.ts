@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Api } from 'nocodb-sdk';
 import type { ServiceDefinition } from '@tabula/runtime';
-import { startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 
 /**
@@ -42,10 +42,7 @@ async function statementsOf(path: string): Promise<{ count: number; rows: number
 
 beforeAll(async () => {
   stack = await startTestStack(services);
-  const signup = await fetch(`${stack.url}/api/v1/auth/user/signup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'relations-n1@example.com', password: 'Password123!' }),
-  });
-  token = ((await signup.json()) as { token: string }).token;
+  token = (await new TestApi(stack.url).signUp('e2e', 'relations-n1@example.com')).token;
   api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
   baseId = (await api.base.create({ title: 'N+1' })).id as string;
   const table = async (title: string, extra: object[] = []) => (await api.dbTable.create(baseId, {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { Api } from 'nocodb-sdk';
-import { backendUrl, createTestDatabase, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
+import { TestApi, backendUrl, createTestDatabase, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 
 let stack: TestStack;
@@ -51,10 +51,7 @@ const variants: { name: string; body: () => Promise<Record<string, unknown> | un
 beforeAll(async () => {
   // External sources on this machine's databases: private addresses, allowed only by the flag.
   stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
-  const signup = await fetch(`${stack.url}/api/v1/auth/user/signup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'relations-e2e@example.com', password: 'Password123!' }),
-  });
-  token = ((await signup.json()) as { token: string }).token;
+  token = (await new TestApi(stack.url).signUp('e2e', 'relations-e2e@example.com')).token;
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();

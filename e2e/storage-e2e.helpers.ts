@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import { TestApi, col, columnOf } from '@tabula/testing';
 
 /** sha256 hex of bytes. */
 export const sha256 = (b: Buffer | Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
 /** Signs up a user; returns the JWT. */
 export async function signup(url: string, email: string): Promise<string> {
-  const res = await fetch(`${url}/api/v1/auth/user/signup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'Password123!' }),
-  });
-  return ((await res.json()) as { token: string }).token;
+  return (await new TestApi(url).signUp('storage', email)).token;
 }
 
 /** A file for {@link upload}. */
@@ -45,24 +43,13 @@ export function rawGet(url: string, path: string, headers: Record<string, string
 
 /** A JSON call. */
 export async function json(url: string, token: string | undefined, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}${path}`, {
-    method, headers: { 'content-type': 'application/json', ...(token ? { 'xc-auth': token } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  const res = await new TestApi(url).call(method, path, { token, body, headers: { 'content-type': 'application/json' } });
+  return { status: res.status, body: res.body };
 }
 
 /** A base with one table (Id, Name, Files: Attachment); returns ids. */
 export async function attachmentTable(url: string, token: string): Promise<{ baseId: string; tableId: string; filesColumnId: string }> {
-  const base = await json(url, token, 'POST', '/api/v1/db/meta/projects', { title: `S${Date.now()}${Math.random().toString(36).slice(2, 6)}` });
-  const table = await json(url, token, 'POST', `/api/v1/db/meta/projects/${base.body.id}/tables`, {
-    title: 'Docs', table_name: 'docs',
-    columns: [
-      { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true },
-      { column_name: 'name', title: 'Name', uidt: 'SingleLineText' },
-      { column_name: 'files', title: 'Files', uidt: 'Attachment' },
-    ],
-  });
-  const files = (table.body.columns as { id: string; title: string }[]).find((c) => c.title === 'Files')!;
-  return { baseId: base.body.id, tableId: table.body.id, filesColumnId: files.id };
+  const api = new TestApi(url);
+  const table = await api.baseWithTable({ token }, { title: 'Docs', table_name: 'docs', columns: [col.id(), col.text('Name'), col.attachment('Files')] });
+  return { baseId: table.baseId, tableId: table.id, filesColumnId: columnOf(table, 'Files').id };
 }

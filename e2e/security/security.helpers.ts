@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import knex from 'knex';
-import { startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, col, startTestStack, type ColumnSpec, type TestStack } from '@tabula/testing';
 import type { ServiceDefinition } from '@tabula/runtime';
 import { allServices } from '../../scripts/services';
 
@@ -46,52 +46,27 @@ async function promote(url: string, userId: string): Promise<void> {
 /** Starts every service (or the given ones) on a fresh database with isolated rate-limit keys. */
 export async function startSecurityStack(env: Record<string, string> = {}, services: ServiceDefinition<any, any>[] = allServices): Promise<SecurityStack> {
   const stack = await startTestStack(services, { SVC_AUTH_RATE_KEY_PREFIX: `sec:${randomBytes(6).toString('hex')}:`, ...env });
+  const api = new TestApi(stack.url);
   const call: SecurityStack['call'] = async (method, path, options = {}) => {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    if (options.token) headers['xc-auth'] = options.token;
-    if (options.apiToken) headers['xc-token'] = options.apiToken;
-    let body: string | undefined = options.raw;
-    if (options.raw !== undefined) headers['content-type'] ??= 'application/json';
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(`${stack.url}${path}`, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON: keep the text */ }
-    return { status: res.status, body: parsed, headers: res.headers };
-  };
-  const ok = (res: Reply, what: string): Reply => {
-    if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res;
+    const res = await api.call(method, path, options);
+    return { status: res.status, body: res.body, headers: res.headers };
   };
   const self: SecurityStack = {
     stack, url: stack.url, call, admin: undefined as unknown as TestUser,
     async signUp(name = 'user') {
-      const email = `${name}.${randomBytes(5).toString('hex')}@example.com`;
-      const res = ok(await call('POST', '/api/v1/auth/user/signup', { body: { email, password: 'Password123!' } }), 'signup');
+      const user = await api.signUp(name);
       // Promoted before the gateway first sees the token (it caches principals briefly).
-      const claims = JSON.parse(Buffer.from(String(res.body.token).split('.')[1], 'base64url').toString('utf8')) as { id: string; roles?: string };
-      if (!String(claims.roles ?? '').includes('super')) await promote(stack.database.url, claims.id);
-      return { email, token: res.body.token, id: claims.id };
+      if (!user.roles.includes('super')) await promote(stack.database.url, user.id);
+      return { email: user.email, token: user.token, id: user.id };
     },
     async createBase(user, title) {
-      return ok(await call('POST', '/api/v1/db/meta/projects/', { token: user.token, body: { title } }), 'create base').body.id;
+      return (await api.createBase(user, title)).id;
     },
     async createTable(user, baseId, title, columns) {
-      const body = {
-        title, table_name: title.toLowerCase().replace(/[^a-z0-9]/g, '_'),
-        columns: columns ?? [
-          { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true },
-          { column_name: 'name', title: 'Name', uidt: 'SingleLineText' },
-        ],
-      };
-      return ok(await call('POST', `/api/v1/db/meta/projects/${baseId}/tables`, { token: user.token, body }), 'create table').body.id;
+      const table_name = title.toLowerCase().replace(/[^a-z0-9]/g, '_');
+      return (await api.createTable(user, baseId, { title, table_name, columns: (columns as ColumnSpec[] | undefined) ?? [col.id(), col.text('Name')] })).id;
     },
-    async addMember(owner, baseId, email, role) {
-      ok(await call('POST', `/api/v1/db/meta/projects/${baseId}/users`, { token: owner.token, body: { email, roles: role } }), 'add member');
-    },
+    addMember: (owner, baseId, email, role) => api.addMember(owner, baseId, email, role),
     stop: () => stack.stop(),
   };
   // The first account is the super admin: take it here so test users are ordinary tenants.

@@ -3,3 +3,4 @@ export * from './database';
 export * from './test-stack';
 export * from './cluster';
 export * from './openapi-tools';
+export * from './factories';
