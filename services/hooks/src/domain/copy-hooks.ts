@@ -3,8 +3,7 @@ import type { EndpointInput } from '@tabula/contracts';
 import type { hooksCopy } from '@tabula/contracts';
 import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
-import { tbl } from '../repositories/hooks-db';
-import { insertHook, type HookRow } from '../repositories/hook.repository';
+import { deleteHooksOfTables as deleteRowsOfTables, hooksOfTables, insertHook, type HookRow } from '../repositories/hook.repository';
 import { filtersOfHooks, insertHookFilter, type HookFilterRow } from '../repositories/hook-filter.repository';
 
 type CopyInput = EndpointInput<typeof hooksCopy>['body'];
@@ -31,7 +30,7 @@ export async function copyHooks(ports: HooksPorts, input: CopyInput): Promise<{ 
   const target = new Map(input.tables.map((t) => [t.from, t.to]));
   if (!target.size) return { copied: 0 };
   return ports.db.transaction(async (trx) => {
-    const hooks: HookRow[] = await tbl(trx, 'hooks').whereIn('fk_model_id', [...target.keys()]).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    const hooks: HookRow[] = await hooksOfTables(trx, [...target.keys()]);
     const filters = await filtersOfHooks(trx, hooks.map((h) => h.id));
     for (const hook of hooks) {
       const id = newId('hk');
@@ -49,5 +48,5 @@ export async function copyHooks(ports: HooksPorts, input: CopyInput): Promise<{ 
 /** Deletes every hook of some tables (filters, deliveries and logs cascade). */
 export async function deleteHooksOfTables(ports: HooksPorts, tableIds: string[]): Promise<{ deleted: number }> {
   if (!tableIds.length) return { deleted: 0 };
-  return { deleted: await tbl(ports.db, 'hooks').whereIn('fk_model_id', tableIds).delete() };
+  return { deleted: await deleteRowsOfTables(ports.db, tableIds) };
 }

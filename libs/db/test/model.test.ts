@@ -1,0 +1,56 @@
+import knexFactory, { type Knex } from 'knex';
+import { createTestDatabase, type TestDatabase } from '@tabula/testing';
+import { BaseModel } from '../src';
+
+class Thing extends BaseModel {
+  static override tableName = 'model_test.things';
+  static override jsonColumns = ['data'];
+  declare id: string;
+  declare data: unknown;
+  declare updated_at: Date;
+}
+
+describe('BaseModel (objection models of the services\' own tables)', () => {
+  let database: TestDatabase;
+  let db: Knex;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
+    await db.raw('create schema model_test');
+    await db.schema.withSchema('model_test').createTable('things', (t) => { t.string('id').primary(); t.jsonb('data'); t.timestamp('updated_at').defaultTo(db.fn.now()); });
+    db.on('query', (q: { sql: string }) => statements.push(q.sql));
+  });
+  afterAll(async () => { await db.destroy(); await database.drop(); });
+
+  it('writes json columns with JSON.stringify (scalars and JSON null too) and reads them as pg answers', async () => {
+    await Thing.query(db).insert({ id: 'str', data: '1' });
+    await Thing.query(db).insert({ id: 'null', data: null });
+    await Thing.query(db).insert({ id: 'none' });
+    await Thing.query(db).insert({ id: 'obj', data: { a: [1] } });
+    const types = await db.raw('select id, jsonb_typeof(data) as t from model_test.things order by id');
+    expect(types.rows).toEqual([{ id: 'none', t: null }, { id: 'null', t: 'null' }, { id: 'obj', t: 'object' }, { id: 'str', t: 'string' }]);
+    const rows = await Thing.query(db).orderBy('id');
+    expect(rows.map((r) => [r.id, r.data])).toEqual([['none', null], ['null', null], ['obj', { a: [1] }], ['str', '1']]);
+    expect(Object.keys({ ...rows[0] }).sort()).toEqual(['data', 'id', 'updated_at']);
+  });
+
+  it('joins the transaction it is handed (rolled back with it) and passes SQL expressions through', async () => {
+    await expect(db.transaction(async (trx) => {
+      await Thing.query(trx).where({ id: 'str' }).patch({ data: 2, updated_at: trx.fn.now() as unknown as Date });
+      expect((await Thing.query(trx).where({ id: 'str' }).first())?.data).toBe(2);
+      throw new Error('rollback');
+    })).rejects.toThrow('rollback');
+    expect((await Thing.query(db).where({ id: 'str' }).first())?.data).toBe('1');
+  });
+
+  it('one statement per call; first() adds LIMIT 1 like knex', async () => {
+    statements.length = 0;
+    await Thing.query(db).where({ id: 'obj' }).first();
+    await Thing.query(db).where({ id: 'obj' }).patch({ data: { b: 1 } });
+    await Thing.query(db).where({ id: 'none' }).delete();
+    expect(statements).toHaveLength(3);
+    expect(statements[0]).toMatch(/ limit \$\d+$/);
+  });
+});
