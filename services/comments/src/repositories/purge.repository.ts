@@ -1,10 +1,20 @@
 import type { Knex } from 'knex';
+import { BaseModel } from '@tabula/db';
 import { COMMENTS_SCHEMA } from '../ports';
 
 /** A table or base whose comments are (being) purged. */
 export interface PurgeScope {
   kind: 'table' | 'base';
   id: string;
+}
+
+/** A tombstone of a purged table or base (`comments.purged_scopes`). */
+export class PurgedScopeModel extends BaseModel {
+  static override tableName = `${COMMENTS_SCHEMA}.purged_scopes`;
+  static override idColumn = 'scope_id';
+
+  declare scope_id: string;
+  declare kind: PurgeScope['kind'];
 }
 
 /**
@@ -20,11 +30,11 @@ export async function lockScope(trx: Knex.Transaction, id: string, mode: 'shared
 
 /** Writes the tombstone of a purged scope (idempotent). */
 export async function markPurged(trx: Knex.Transaction, scope: PurgeScope): Promise<void> {
-  await trx.withSchema(COMMENTS_SCHEMA).table('purged_scopes').insert({ scope_id: scope.id, kind: scope.kind }).onConflict('scope_id').ignore();
+  await PurgedScopeModel.query(trx).insert({ scope_id: scope.id, kind: scope.kind }).onConflict('scope_id').ignore();
 }
 
 /** True when any of the ids (table id, base id) was purged. */
 export async function isPurged(db: Knex, ids: string[]): Promise<boolean> {
-  const row = await db.withSchema(COMMENTS_SCHEMA).table('purged_scopes').whereIn('scope_id', ids).first('scope_id');
+  const row = await PurgedScopeModel.query(db).select('scope_id').whereIn('scope_id', ids).first();
   return row !== undefined;
 }
