@@ -10,6 +10,13 @@ class Thing extends BaseModel {
   declare updated_at: Date;
 }
 
+class Use extends BaseModel {
+  static override tableName = 'model_test.uses';
+  static override idColumn = ['a', 'b'];
+  declare a: string;
+  declare b: string;
+}
+
 describe('BaseModel (objection models of the services\' own tables)', () => {
   let database: TestDatabase;
   let db: Knex;
@@ -20,6 +27,7 @@ describe('BaseModel (objection models of the services\' own tables)', () => {
     db = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
     await db.raw('create schema model_test');
     await db.schema.withSchema('model_test').createTable('things', (t) => { t.string('id').primary(); t.jsonb('data'); t.timestamp('updated_at').defaultTo(db.fn.now()); });
+    await db.schema.withSchema('model_test').createTable('uses', (t) => { t.string('a'); t.string('b'); t.primary(['a', 'b']); });
     db.on('query', (q: { sql: string }) => statements.push(q.sql));
   });
   afterAll(async () => { await db.destroy(); await database.drop(); });
@@ -43,6 +51,12 @@ describe('BaseModel (objection models of the services\' own tables)', () => {
       throw new Error('rollback');
     })).rejects.toThrow('rollback');
     expect((await Thing.query(db).where({ id: 'str' }).first())?.data).toBe('1');
+  });
+
+  it('a batch insert with ON CONFLICT DO NOTHING (composite key) inserts the new rows only', async () => {
+    await Use.query(db).insert([{ a: '1', b: 'x' }]).onConflict(['a', 'b']).ignore();
+    await Use.query(db).insert([{ a: '1', b: 'x' }, { a: '2', b: 'y' }]).onConflict(['a', 'b']).ignore();
+    expect((await Use.query(db).orderBy('a')).map((u) => `${u.a}${u.b}`)).toEqual(['1x', '2y']);
   });
 
   it('one statement per call; first() adds LIMIT 1 like knex', async () => {
