@@ -6,6 +6,10 @@ export { QueryError, isQueryError, QUERY_ERROR_STATUS, type QueryErrorCode, type
 export type { ColumnMeta, ComputedColumn, Dialect } from './column/column.types';
 export { ColumnIndex } from './column/column-index';
 export { columnKind, isLinkColumn, type ColumnKind } from './column/column-kind';
+export {
+  UIDT_CATALOGUE, CREATABLE_UIDTS, uidtEntry, isVirtualUidt, isAutoUidt, systemColumnOf, valueRuleOf,
+  type Uidt, type UidtEntry, type UidtKind, type Storage, type ValueRule, type CompareKind, type DialectTypes,
+} from './column/uidt-catalogue';
 export type {
   ComparisonOp, DateSubOp, FilterCondition, FilterGroup, FilterNode, IsArgument, LogicalOp,
   RawCondition, RawGroup, RawNode, RawValue, Scalar, WithinSubOp,

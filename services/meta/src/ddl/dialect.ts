@@ -32,6 +32,3 @@ export interface PhysicalType {
   /** A default the type always carries (compat-notes: Rating 0, Checkbox false, UUID generated). */
   implicitDefault?: (knex: Knex) => unknown;
 }
-
-/** uidt → physical type for one dialect. */
-export type TypeMap = Record<string, PhysicalType>;
