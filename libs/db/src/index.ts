@@ -2,3 +2,4 @@ export * from './knex-factory';
 export * from './migrations';
 export * from './db-errors';
 export * from './embedded-postgres';
+export * from './sources/source-registry';
