@@ -21,6 +21,7 @@ export { andFilters, emptyFilter, parseWhere, resolveFilter } from './filter/fil
 export { normaliseFilterArr, parseFilterArrJson } from './filter/filter-arr-json.normaliser';
 export { filterFromRows, type FilterRowsOptions, type StoredFilterRow } from './filter/filter-rows.loader';
 export { applyFilter, compileFilter } from './compile/filter.compiler';
+export { matchesFilter } from './evaluate/filter.evaluator';
 export type { FilterCompileOptions } from './compile/compile-context';
 export { Fragment, ident } from './compile/sql-fragment';
 export type { SortDirection, SortItem, StoredSortRow } from './sort/sort.types';
