@@ -1,5 +1,5 @@
 /**
- * @tabula/query: the `where` language, filterArrJson, sort, fields and paging
+ * @tabula/query: the `where` language, filterArrJson, sort and fields
  * of the NocoDB v1 records API, and their translation to knex for pg, mysql2 and sqlite3.
  */
 export { QueryError, isQueryError, QUERY_ERROR_STATUS, type QueryErrorCode, type QueryErrorInit } from './query-error';
@@ -28,7 +28,6 @@ export type { SortDirection, SortItem, StoredSortRow } from './sort/sort.types';
 export { parseSort, parseSortArrJson, sortsFromRows } from './sort/sort.parser';
 export { applySort, type SortCompileOptions } from './sort/sort.compiler';
 export { resolveFields, type FieldsOptions } from './fields/fields.resolver';
-export { buildPageInfo, parsePagination, type PageInfo, type Pagination, type PaginationOptions } from './paging/pagination';
 export { formulaKind } from './formula/formula-kind';
 export {
   compileFormula, parseFormula, presentFormulaValue, formulaTypeOf, fieldReferences, FORMULA_FUNCTIONS, FORMULA_LIMITS,
