@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { AppError, errors } from './app-error';
+import { AppError, appError, errors } from './app-error';
 
 export interface JsonBodyOptions {
   /** Largest accepted body in bytes. */
@@ -18,7 +18,7 @@ function safeReviver(key: string, value: unknown): unknown {
 function tooLarge(ctx: Context, limit: number): AppError {
   // The rest of the body stays unread: the connection must not be reused for another request.
   ctx.set('connection', 'close');
-  return new AppError(413, 'ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
+  return appError('ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
 }
 
 /**
