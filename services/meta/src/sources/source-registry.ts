@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { SourceRegistry as SourcePools, type SourceHandle } from '@tabula/db';
 import { errors } from '@tabula/http';
-import type { SecretBox } from '../lib/secret-box';
+import type { SecretBox } from '@tabula/runtime';
 import type { SourceRow } from '../repositories/source.repository';
 
 export { externalKnex } from '@tabula/db';
