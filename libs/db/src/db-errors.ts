@@ -1,4 +1,4 @@
-import { AppError } from '@tabula/errors';
+import { AppError, appError } from '@tabula/errors';
 
 interface DriverError {
   code?: string;
@@ -51,14 +51,14 @@ export function mapDbError(err: unknown): AppError | undefined {
   if (typeof e.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) {
     // Every other SQLSTATE of class 22 (data exception: 22021 bad byte sequence, 22P05 untranslatable character…) is bad input.
     const where = e.column ? ` in field '${e.column}'` : '';
-    return new AppError(400, 'ERR_INVALID_VALUE_FOR_FIELD', `Invalid value${where} (SQLSTATE ${e.code})`, e.column ? { column: e.column } : undefined);
+    return appError('ERR_INVALID_VALUE_FOR_FIELD', `Invalid value${where} (SQLSTATE ${e.code})`, e.column ? { column: e.column } : undefined);
   }
   if (typeof e.errno === 'number' && MYSQL[e.errno] && typeof e.code === 'string' && e.code.startsWith('ER_')) {
     const [status, code, message] = MYSQL[e.errno];
     return new AppError(status, code, message);
   }
-  if (e.code === 'SQLITE_CONSTRAINT') return new AppError(400, 'ERR_CONSTRAINT_VIOLATION', 'Constraint violation');
-  if (e.code === 'SQLITE_MISMATCH') return new AppError(400, 'ERR_INVALID_VALUE_FOR_FIELD', 'Invalid value for the field type');
+  if (e.code === 'SQLITE_CONSTRAINT') return appError('ERR_CONSTRAINT_VIOLATION', 'Constraint violation');
+  if (e.code === 'SQLITE_MISMATCH') return appError('ERR_INVALID_VALUE_FOR_FIELD', 'Invalid value for the field type');
   return undefined;
 }
 

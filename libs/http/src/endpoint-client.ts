@@ -1,5 +1,5 @@
 import { fillPath, type AnyEndpoint, type EndpointCall, type EndpointResponse } from '@tabula/contracts';
-import { AppError } from './app-error';
+import { AppError, appError } from './app-error';
 import type { ServiceClient } from './service-client';
 
 /**
@@ -25,7 +25,7 @@ export async function callEndpoint<E extends AnyEndpoint>(
   }
   const parsed = endpoint.response.safeParse(res.body);
   if (!parsed.success) {
-    throw new AppError(502, 'ERR_BAD_UPSTREAM_RESPONSE', `${endpoint.service} answered ${endpoint.id} with an unexpected body`);
+    throw appError('ERR_BAD_UPSTREAM_RESPONSE', `${endpoint.service} answered ${endpoint.id} with an unexpected body`);
   }
   return parsed.data as EndpointResponse<E>;
 }

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { koaBody, HttpMethodEnum } from 'koa-body';
-import { AppError, errors } from './app-error';
+import { AppError, appError, errors } from './app-error';
 
 export interface JsonBodyOptions {
   /** Largest accepted body in bytes (counted on the bytes actually read: chunked bodies too). */
@@ -19,7 +19,7 @@ function safeReviver(key: string, value: unknown): unknown {
 function tooLarge(ctx: Context, limit: number): AppError {
   // The rest of the body stays unread: the connection must not be reused for another request.
   ctx.set('connection', 'close');
-  return new AppError(413, 'ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
+  return appError('ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
 }
 
 /** The status of an http-errors error thrown by raw-body (koa-body's reader), if any. */
@@ -47,7 +47,7 @@ function rawText(limit: number): Middleware {
     onError: (err, ctx) => {
       const status = statusOf(err);
       if (status === 413) throw tooLarge(ctx as Context, limit);
-      if (status === 415) throw new AppError(415, 'ERR_UNSUPPORTED_MEDIA_TYPE', 'Unsupported content encoding or charset of the request body');
+      if (status === 415) throw appError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Unsupported content encoding or charset of the request body');
       throw err;
     },
   }) as unknown as Middleware;

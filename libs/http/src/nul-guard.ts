@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
-import { AppError } from './app-error';
+import { AppError, appError } from './app-error';
 
 /** The 400 every NUL byte in client input answers. */
 function nulRefused(field: string): AppError {
-  return new AppError(400, 'ERR_INVALID_REQUEST_BODY', `Field '${field}' contains a NUL byte (U+0000), which is not allowed`, { field });
+  return appError('ERR_INVALID_REQUEST_BODY', `Field '${field}' contains a NUL byte (U+0000), which is not allowed`, { field });
 }
 
 /**

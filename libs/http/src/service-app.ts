@@ -5,7 +5,7 @@ import { requestContext } from './request-context';
 import { errorMiddleware, type ErrorMapper } from './error-middleware';
 import { jsonBody } from './json-body';
 import { nulGuard } from './nul-guard';
-import { AppError, errorBody } from './app-error';
+import { appError, errorBody } from './app-error';
 
 /**
  * The routers' 405 (known path, other method) and 501 (unknown method) as the
@@ -16,7 +16,7 @@ function methodNotAllowedAsJson(): Middleware {
     await next();
     if ((ctx.status === 405 || ctx.status === 501) && !ctx.body) {
       ctx.status = 405;
-      ctx.body = errorBody(new AppError(405, 'ERR_METHOD_NOT_ALLOWED', `Method ${ctx.method} is not allowed on this path`));
+      ctx.body = errorBody(appError('ERR_METHOD_NOT_ALLOWED', `Method ${ctx.method} is not allowed on this path`));
     }
   };
 }

@@ -1,4 +1,4 @@
-import { AppError } from './app-error';
+import { AppError, appError } from './app-error';
 import type { ServiceName } from './service-client';
 
 /** Why a call to another service failed (gateway proxy, internal client), as it is answered and logged. */
@@ -54,10 +54,10 @@ export function classifyProxyError(err: unknown): ProxyFailure {
 /** The AppError a failure is answered with (NocoDB's error body); the original error is its `cause`. */
 export function proxyFailureError(failure: ProxyFailure, service: ServiceName, cause?: unknown): AppError {
   const error = failure.status === 503
-    ? new AppError(503, 'ERR_SERVICE_UNAVAILABLE', `Service '${service}' is unavailable`)
+    ? appError('ERR_SERVICE_UNAVAILABLE', `Service '${service}' is unavailable`)
     : failure.status === 504
-      ? new AppError(504, 'ERR_GATEWAY_TIMEOUT', `Service '${service}' did not answer in time`)
-      : new AppError(502, 'ERR_BAD_GATEWAY', `Service '${service}' answered with an error the caller could not read`);
+      ? appError('ERR_GATEWAY_TIMEOUT', `Service '${service}' did not answer in time`)
+      : appError('ERR_BAD_GATEWAY', `Service '${service}' answered with an error the caller could not read`);
   if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, enumerable: false });
   return error;
 }

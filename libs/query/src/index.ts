@@ -1,11 +1,15 @@
 /**
- * @tabula/query: the `where` language, filterArrJson, sort, fields and paging
+ * @tabula/query: the `where` language, filterArrJson, sort and fields
  * of the NocoDB v1 records API, and their translation to knex for pg, mysql2 and sqlite3.
  */
 export { QueryError, isQueryError, QUERY_ERROR_STATUS, type QueryErrorCode, type QueryErrorInit } from './query-error';
 export type { ColumnMeta, ComputedColumn, Dialect } from './column/column.types';
 export { ColumnIndex } from './column/column-index';
 export { columnKind, isLinkColumn, type ColumnKind } from './column/column-kind';
+export {
+  UIDT_CATALOGUE, CREATABLE_UIDTS, uidtEntry, isVirtualUidt, isAutoUidt, systemColumnOf, valueRuleOf,
+  type Uidt, type UidtEntry, type UidtKind, type Storage, type ValueRule, type CompareKind, type DialectTypes,
+} from './column/uidt-catalogue';
 export type {
   ComparisonOp, DateSubOp, FilterCondition, FilterGroup, FilterNode, IsArgument, LogicalOp,
   RawCondition, RawGroup, RawNode, RawValue, Scalar, WithinSubOp,
@@ -17,13 +21,13 @@ export { andFilters, emptyFilter, parseWhere, resolveFilter } from './filter/fil
 export { normaliseFilterArr, parseFilterArrJson } from './filter/filter-arr-json.normaliser';
 export { filterFromRows, type FilterRowsOptions, type StoredFilterRow } from './filter/filter-rows.loader';
 export { applyFilter, compileFilter } from './compile/filter.compiler';
+export { matchesFilter } from './evaluate/filter.evaluator';
 export type { FilterCompileOptions } from './compile/compile-context';
 export { Fragment, ident } from './compile/sql-fragment';
 export type { SortDirection, SortItem, StoredSortRow } from './sort/sort.types';
 export { parseSort, parseSortArrJson, sortsFromRows } from './sort/sort.parser';
 export { applySort, type SortCompileOptions } from './sort/sort.compiler';
 export { resolveFields, type FieldsOptions } from './fields/fields.resolver';
-export { buildPageInfo, parsePagination, type PageInfo, type Pagination, type PaginationOptions } from './paging/pagination';
 export { formulaKind } from './formula/formula-kind';
 export {
   compileFormula, parseFormula, presentFormulaValue, formulaTypeOf, fieldReferences, FORMULA_FUNCTIONS, FORMULA_LIMITS,

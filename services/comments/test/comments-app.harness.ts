@@ -5,7 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
 import { dataInternalEndpoints, metaInternalEndpoints } from '@tabula/contracts';
-import { AppError, LocalServiceClient, errorMiddleware, route } from '@tabula/http';
+import { appError, errorMiddleware, LocalServiceClient, route } from '@tabula/http';
 import { loadConfig } from '@tabula/config';
 import { runMigrations } from '@tabula/db';
 import { buildSharedPorts, loadPlatformConfig, roleLookupOf } from '@tabula/runtime';
@@ -41,7 +41,7 @@ export class FakeWorld {
   constructor() {
     this.client.register('meta', this.app((router) => route(router, metaInternalEndpoints.tableContext, (ctx) => {
       const t = this.tables.get(ctx.input.params.tableId);
-      if (!t) throw new AppError(404, 'ERR_TABLE_NOT_FOUND', `Table '${ctx.input.params.tableId}' not found`);
+      if (!t) throw appError('ERR_TABLE_NOT_FOUND', `Table '${ctx.input.params.tableId}' not found`);
       return {
         base: { id: t.baseId, title: 'B' }, source: { id: t.sourceId },
         table: { id: t.id, base_id: t.baseId, source_id: t.sourceId, title: 'T', columns: [{ id: 'c1', title: 'Id', column_name: 'id', pk: true }] },
@@ -49,7 +49,7 @@ export class FakeWorld {
     })));
     this.client.register('data', this.app((router) => route(router, dataInternalEndpoints.readRecord, (ctx) => {
       const { baseId, tableId, rowId } = ctx.input.params;
-      if (!this.records.has(`${tableId}/${rowId}`)) throw new AppError(404, 'ERR_RECORD_NOT_FOUND', `Record '${rowId}' not found`);
+      if (!this.records.has(`${tableId}/${rowId}`)) throw appError('ERR_RECORD_NOT_FOUND', `Record '${rowId}' not found`);
       return { base_id: baseId, table_id: tableId, row_id: rowId };
     })));
     this.client.register('auth', this.app((router) => router.get('/internal/bases/:baseId/members/:userId', (ctx) => {

@@ -2,7 +2,7 @@ import type { CommonPorts } from '@tabula/runtime';
 import type { OutboxRelay } from '@tabula/events';
 import type { DataConfig } from './config';
 import type { TableResolver } from './context/table-handle';
-import type { SourceRegistry } from './sources/source-registry';
+import type { SourceRegistry } from '@tabula/db';
 import type { RowCounter } from './domain/row-counter';
 import type { SyncHooksClient } from './adapters/sync-hooks.client';
 

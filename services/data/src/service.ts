@@ -5,7 +5,7 @@ import { dataConfigSchema, type DataConfig } from './config';
 import { createApp } from './app';
 import type { DataPorts } from './ports';
 import { migrations } from '../migrations';
-import { SourceRegistry } from './sources/source-registry';
+import { SourceRegistry } from '@tabula/db';
 import { TableResolver } from './context/table-handle';
 import { RowCounter } from './domain/row-counter';
 import { DATA_SCHEMA } from './events/records-event.producer';

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, errorBody } from '@tabula/http';
+import { AppError, appError, errorBody } from '@tabula/http';
 
 /** The 413 every body limit answers. */
 export function payloadTooLarge(limit: number): AppError {
-  return new AppError(413, 'ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
+  return appError('ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
 }
 
 function answer413(res: ServerResponse, error: AppError): void {

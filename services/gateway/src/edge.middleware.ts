@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError, CidrList, clientAddressOf, errors } from '@tabula/http';
+import { appError, CidrList, clientAddressOf, errors } from '@tabula/http';
 
 const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded', 'x-real-ip'];
 
@@ -43,7 +43,7 @@ export function pathGuardMiddleware(): Middleware {
   return async (ctx, next) => {
     const raw = (ctx.req.url ?? '/').split('?')[0];
     if (DOT_SEGMENT.test(raw) || DOT_SEGMENT.test(decodedPath(raw))) {
-      throw new AppError(400, 'ERR_INVALID_PATH', 'Paths may not contain dot segments');
+      throw appError('ERR_INVALID_PATH', 'Paths may not contain dot segments');
     }
     if (INTERNAL.test(raw) || INTERNAL.test(decodedPath(raw))) throw errors.notFound('ERR_NOT_FOUND', `Route ${ctx.method} ${ctx.path} not found`);
     await next();

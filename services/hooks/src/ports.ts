@@ -1,7 +1,7 @@
 import type { CommonPorts } from '@tabula/runtime';
 import type { Dispatcher } from 'undici';
 import type { HooksConfig } from './config';
-import type { SecretBox } from './lib/secret-box';
+import type { SecretBox } from '@tabula/runtime';
 import type { Wake } from './lib/wake';
 
 /** What the hooks service is handed at start-up. */

@@ -3,7 +3,7 @@ import type { OutboxRelay } from '@tabula/events';
 import type { EndpointClient } from '@tabula/http';
 import type { metaIntegrationSourcesEndpoints } from '@tabula/contracts';
 import type { IntegrationsConfig } from './config';
-import type { KeyRing } from './lib/key-ring';
+import type { KeyRing } from '@tabula/runtime';
 
 /** What the integrations service is handed at start-up. */
 export interface IntegrationsPorts extends CommonPorts {

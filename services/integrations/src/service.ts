@@ -1,19 +1,19 @@
-import { defineService, observeOutbox, persistentSecret, type CommonPorts } from '@tabula/runtime';
+import { KeyRing, defineService, keyMaterial, observeOutbox, type CommonPorts } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
 import { metaIntegrationSourcesEndpoints } from '@tabula/contracts';
 import { clientOf } from '@tabula/http';
 import { integrationsConfigSchema, type IntegrationsConfig } from './config';
 import { createApp, type IntegrationsPorts } from './app';
 import { migrations } from '../migrations';
-import { KeyRing } from './lib/key-ring';
 import { INTEGRATIONS_SCHEMA } from './repositories/integration.repository';
+
+/** What the integrations key ring seals: integration configs (the derivation is part of the stored data's format). */
+export const INTEGRATION_SECRETS_PURPOSE = 'tabula-integrations';
 
 /** The key ring from the setting, or one key derived like the other services derive theirs. */
 export function keyRingOf(common: Pick<CommonPorts, 'platform' | 'internalSecret'>, config: IntegrationsConfig): KeyRing {
-  if (config.SVC_INTEGRATIONS_ENCRYPTION_KEY) return KeyRing.fromSetting(config.SVC_INTEGRATIONS_ENCRYPTION_KEY);
-  // standalone without a configured internal secret generates one per process: keep a key under DATA_DIR instead
-  const material = common.platform.SVC_INTERNAL_SECRET ? common.internalSecret : persistentSecret(common.platform.DATA_DIR, 'integrations-encryption-key');
-  return new KeyRing([material]);
+  if (config.SVC_INTEGRATIONS_ENCRYPTION_KEY) return KeyRing.fromSetting(INTEGRATION_SECRETS_PURPOSE, config.SVC_INTEGRATIONS_ENCRYPTION_KEY);
+  return new KeyRing(INTEGRATION_SECRETS_PURPOSE, [keyMaterial(common, undefined, 'integrations-encryption-key')]);
 }
 
 /** Builds the integrations ports from the platform's (also used by tests and the rotation command). */

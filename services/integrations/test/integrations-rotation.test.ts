@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '@tabula/testing';
-import { KeyRing } from '../src/lib/key-ring';
+import { KeyRing } from '@tabula/runtime';
+import { INTEGRATION_SECRETS_PURPOSE } from '../src/service';
 import { INTERNAL, startIntegrationsHarness, users } from './integrations-app.harness';
 
 const run = promisify(execFile);
@@ -55,14 +56,14 @@ describe('key rotation', () => {
 
   it('the rotation command re-seals every config with the first key; the old key can then go', async () => {
     const before = await sealedRows();
-    for (const row of before) expect(() => new KeyRing([NEW]).open(row.config_sealed)).toThrow(/no key of the ring/);
+    for (const row of before) expect(() => new KeyRing(INTEGRATION_SECRETS_PURPOSE, [NEW]).open(row.config_sealed)).toThrow(/no key of the ring/);
     const first = await rotate(`${NEW},${OLD}`);
-    expect(first).toMatchObject({ scanned: 3, resealed: 3, current: 0, keyId: new KeyRing([NEW]).primaryId });
+    expect(first).toMatchObject({ scanned: 3, resealed: 3, current: 0, keyId: new KeyRing(INTEGRATION_SECRETS_PURPOSE, [NEW]).primaryId });
     expect(await rotate(`${NEW},${OLD}`)).toMatchObject({ scanned: 3, resealed: 0, current: 3 });
     const after = await sealedRows();
     for (const row of after) {
-      expect(row.config_sealed.split('.')[1]).toBe(new KeyRing([NEW]).primaryId);
-      expect(() => new KeyRing([OLD]).open(row.config_sealed)).toThrow();
+      expect(row.config_sealed.split('.')[1]).toBe(new KeyRing(INTEGRATION_SECRETS_PURPOSE, [NEW]).primaryId);
+      expect(() => new KeyRing(INTEGRATION_SECRETS_PURPOSE, [OLD]).open(row.config_sealed)).toThrow();
     }
     const onlyNew = await startIntegrationsHarness({ database, env: { SVC_INTEGRATIONS_ENCRYPTION_KEY: NEW } });
     for (const [id, config] of configs) {
@@ -74,6 +75,6 @@ describe('key rotation', () => {
   it('refuses to run when a row opens with no key of the ring (nothing lost)', async () => {
     await expect(rotate('a-third-key-nobody-used-0000000003')).rejects.toThrow(/keep its key/);
     const rows = await sealedRows();
-    expect(rows.every((r) => r.config_sealed.split('.')[1] === new KeyRing([NEW]).primaryId)).toBe(true);
+    expect(rows.every((r) => r.config_sealed.split('.')[1] === new KeyRing(INTEGRATION_SECRETS_PURPOSE, [NEW]).primaryId)).toBe(true);
   });
 });

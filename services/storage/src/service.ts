@@ -1,5 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { defineService, persistentSecret, type CommonPorts } from '@tabula/runtime';
+import { defineService, deriveSigningKey, keyMaterial, type CommonPorts } from '@tabula/runtime';
 import { createSafeAgent } from '@tabula/http';
 import { storageConfigSchema, type StorageConfig } from './config';
 import { createApp } from './app';
@@ -12,10 +11,8 @@ import { startGarbageCollector } from './domain/garbage-collector';
 
 /** Builds the storage ports from the platform's (tests build the app with them too). */
 export function buildStoragePorts(common: CommonPorts, config: StorageConfig): StoragePorts {
-  // standalone without a configured internal secret generates one per process: links must survive a restart
-  const material = config.SVC_ATTACHMENT_SIGNING_KEY
-    ?? (common.platform.SVC_INTERNAL_SECRET ? common.internalSecret : persistentSecret(common.platform.DATA_DIR, 'storage-signing-key'));
-  const key = createHmac('sha256', material).update('tabula.storage.dltemp').digest('base64url');
+  // links must survive a restart: keyMaterial keeps a generated key under DATA_DIR when nothing is configured
+  const key = deriveSigningKey('tabula.storage.dltemp', keyMaterial(common, config.SVC_ATTACHMENT_SIGNING_KEY, 'storage-signing-key'));
   const publicUrl = (common.platform.SVC_PUBLIC_URL ?? `http://localhost:${common.platform.PORT}`).replace(/\/+$/, '');
   return {
     ...common, config, publicUrl,

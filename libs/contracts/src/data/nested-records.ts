@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
+import { pagingQuery } from '../common/paging';
 
 const NESTED = '/api/v1/db/data/{orgs}/{baseName}/{tableName}/{rowId}/{relationType}/{columnName}';
 
@@ -19,8 +20,10 @@ const nestedQuery = z.object({
   where: z.string().optional(),
   sort: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v.join(',') : v)).optional(),
   fields: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v.join(',') : v)).optional(),
-  limit: z.string().optional(),
-  offset: z.string().optional(),
+  limit: pagingQuery.shape.limit,
+  offset: pagingQuery.shape.offset,
+  page: pagingQuery.shape.page,
+  pageSize: pagingQuery.shape.pageSize,
 });
 
 const recordPage = z.object({

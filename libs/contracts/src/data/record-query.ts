@@ -15,6 +15,8 @@ export const readQuerySchema = z.object({
   getHiddenColumns: first,
   limit: first.describe('Page size; invalid values mean the default'),
   offset: first.describe('Rows to skip; invalid values mean 0'),
+  page: first.describe('1-based page (with pageSize or limit; the one paging rule of every list); ignored when offset is given'),
+  pageSize: first.describe('Page size (alias of limit)'),
 });
 
 /** Insert query: `before` (row id) and the `undo` flag (accepted; undo history is the client's). */

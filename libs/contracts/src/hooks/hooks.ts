@@ -1,16 +1,11 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { hookRef, timestamp } from '../common/refs';
-import { pageInfoSchema } from '../common/paging';
+import { pageInfoSchema, pagingQuery } from '../common/paging';
 import { hookBodySchema, hookFilterBodySchema, hookPatchSchema, sampleParamsSchema, testHookBodySchema } from './hook-body';
 
-/** Paging query (page/pageSize or limit/offset). */
-export const hookListQuery = z.looseObject({
-  page: z.coerce.number().int().min(1).optional(),
-  pageSize: z.coerce.number().int().min(1).optional(),
-  limit: z.coerce.number().int().min(1).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-});
+/** Paging query (page/pageSize or limit/offset): the one paging rule of every list. */
+export const hookListQuery = pagingQuery;
 
 /** A hook as the API shows it (never its secret, except once on create and rotate). */
 export const hookSchema = z.looseObject({

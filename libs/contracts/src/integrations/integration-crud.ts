@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
+import { pagingQuery } from '../common/paging';
 import { flagQuery, INTEGRATION_TYPES, integrationIdParams, integrationSchema, jsonObject } from './integration.schemas';
 
 const tags = ['Integrations'];
@@ -12,8 +13,8 @@ export const integrationList = defineEndpoint({
     type: z.enum(INTEGRATION_TYPES).optional().describe('Only integrations of this type'),
     query: z.string().max(255).optional().describe('Search in titles'),
     includeDatabaseInfo: flagQuery.describe('Add host/port/database of database integrations'),
-    limit: z.coerce.number().int().min(1).optional(),
-    offset: z.coerce.number().int().min(0).optional(),
+    limit: pagingQuery.shape.limit,
+    offset: pagingQuery.shape.offset,
   }),
   /** The spec: "The list response is an array of integration objects" (limit/offset page it). */
   response: z.array(integrationSchema), errors: [403],

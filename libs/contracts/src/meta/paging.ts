@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import { nameRef } from '../common/refs';
+import { pagingQuery } from '../common/paging';
 
-/** page/pageSize (spec) and limit/offset (NocoDB clients) as query text; meta clamps large pages. */
-export const metaPageQuery = z.looseObject({
-  page: z.coerce.number().int().min(1).optional(),
-  pageSize: z.coerce.number().int().min(1).optional(),
-  limit: z.coerce.number().int().min(1).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-});
+/** page/pageSize (spec) and limit/offset (NocoDB clients): the one paging rule of every list. */
+export const metaPageQuery = pagingQuery;
 
 /** Path parameters of meta routes. */
 export const baseParams = z.object({ baseId: nameRef });

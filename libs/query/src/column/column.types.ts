@@ -29,4 +29,4 @@ export interface ColumnMeta {
 }
 
 /** The knex client names Tabula supports. */
-export type Dialect = 'pg' | 'mysql2' | 'sqlite3';
+export type { Dialect } from '@tabula/db';

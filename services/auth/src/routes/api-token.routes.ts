@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { baseTokenCreate, baseTokenDelete, baseTokenList, orgTokenCreate, orgTokenDelete, orgTokenList } from '@tabula/contracts';
+import { baseTokenCreate, baseTokenDelete, baseTokenList, orgTokenCreate, orgTokenDelete, orgTokenList, pageOf, resolvePaging } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { AuthPorts } from '../ports';
@@ -7,8 +7,6 @@ import { createApiToken } from '../domain/tokens/create-api-token';
 import { listApiTokens } from '../domain/tokens/list-api-tokens';
 import { deleteApiToken } from '../domain/tokens/delete-api-token';
 import { presentApiToken, presentCreatedApiToken } from '../presenters/api-token.presenter';
-import { presentPage } from '../presenters/page.presenter';
-import { pageOf } from './paging';
 
 /** Tokens are managed with a signed-in session, never with another API token. */
 const session = () => requireUser({ allowApiToken: false });
@@ -18,9 +16,9 @@ export function apiTokenRouter(ports: AuthPorts): Router {
   const router = new Router();
 
   route(router, orgTokenList, session(), async (ctx) => {
-    const page = pageOf(ctx.input.query);
+    const page = resolvePaging(ctx.input.query);
     const { rows, total } = await listApiTokens(ports, principalOf(ctx), null, page);
-    return presentPage(rows.map(presentApiToken), total, page);
+    return pageOf(rows.map(presentApiToken), total, page);
   });
 
   route(router, orgTokenCreate, session(), async (ctx) => {
@@ -36,9 +34,9 @@ export function apiTokenRouter(ports: AuthPorts): Router {
   route(router, baseTokenList, session(), async (ctx) => {
     const { params, query } = ctx.input;
     await ports.baseAccess.authorize(principalOf(ctx), params.baseId, 'token.write');
-    const page = pageOf(query);
+    const page = resolvePaging(query);
     const { rows, total } = await listApiTokens(ports, principalOf(ctx), params.baseId, page);
-    return presentPage(rows.map(presentApiToken), total, page);
+    return pageOf(rows.map(presentApiToken), total, page);
   });
 
   route(router, baseTokenCreate, session(), async (ctx) => {

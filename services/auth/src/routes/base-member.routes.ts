@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import Router from '@koa/router';
-import { memberInvite, memberList, memberRemove, memberUpdate } from '@tabula/contracts';
+import { memberInvite, memberList, memberRemove, memberUpdate, pageOf, resolvePaging } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { principalOf, requireUser } from '@tabula/auth';
 import type { AuthPorts } from '../ports';
@@ -10,8 +10,6 @@ import { removeMember } from '../domain/members/remove-member';
 import type { MemberActor } from '../domain/members/membership-policy';
 import { baseMemberRepository } from '../repositories/base-member.repository';
 import { presentBaseMember } from '../presenters/base-member.presenter';
-import { presentPage } from '../presenters/page.presenter';
-import { pageOf } from './paging';
 
 async function actorIn(ports: AuthPorts, ctx: Context, baseId: string): Promise<MemberActor> {
   const principal = principalOf(ctx);
@@ -25,9 +23,9 @@ export function baseMemberRouter(ports: AuthPorts): Router {
   route(router, memberList, requireUser(), async (ctx) => {
     const { params, query } = ctx.input;
     await ports.baseAccess.authorize(principalOf(ctx), params.baseId, 'members.read');
-    const page = pageOf(query);
+    const page = resolvePaging(query);
     const { rows, total } = await baseMemberRepository.list(ports.db, params.baseId, page);
-    return { users: presentPage(rows.map(presentBaseMember), total, page) };
+    return { users: pageOf(rows.map(presentBaseMember), total, page) };
   });
 
   route(router, memberInvite, requireUser(), async (ctx) => {

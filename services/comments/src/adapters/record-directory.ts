@@ -1,5 +1,5 @@
 import { dataInternalEndpoints } from '@tabula/contracts';
-import { AppError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
+import { AppError, appError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 import type { TableScope } from './table-directory';
 
 /**
@@ -22,7 +22,7 @@ export class RecordDirectory {
     const hit = this.entries.get(key);
     if (hit && hit.until > Date.now()) return hit.rowId;
     const found = await this.data.readRecord({ params: { baseId: table.baseId, tableId: table.tableId, rowId } }).catch((err: unknown) => {
-      if (err instanceof AppError && err.status === 404) throw new AppError(404, 'ERR_RECORD_NOT_FOUND', `Record '${rowId}' not found`);
+      if (err instanceof AppError && err.status === 404) throw appError('ERR_RECORD_NOT_FOUND', `Record '${rowId}' not found`);
       throw err;
     });
     if (this.entries.size >= 50_000) this.entries.clear();

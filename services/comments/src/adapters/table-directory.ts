@@ -1,5 +1,5 @@
 import { metaInternalEndpoints } from '@tabula/contracts';
-import { AppError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
+import { appError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 
 /** What comments needs to know of a table: where it lives and how its records are keyed. */
 export interface TableScope {
@@ -33,7 +33,7 @@ export class TableDirectory {
     const hit = this.entries.get(tableId);
     if (hit && hit.until > Date.now()) return hit.scope;
     const context = await this.meta.tableContext({ params: { tableId } });
-    if (context.base.deleted) throw new AppError(404, 'ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
+    if (context.base.deleted) throw appError('ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
     const scope: TableScope = {
       tableId: context.table.id, baseId: context.table.base_id, sourceId: context.table.source_id,
       workspaceId: context.base.fk_workspace_id ?? null,

@@ -1,4 +1,4 @@
-import { AppError, clientOf } from '@tabula/http';
+import { appError, clientOf } from '@tabula/http';
 import { storageInternalEndpoints } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
 import type { DataPorts } from '../ports';
@@ -21,7 +21,7 @@ export async function claimAttachments(ports: DataPorts, handle: TableHandle, bo
     });
     if (unknown.length) {
       const item = items[unknown[0]];
-      throw new AppError(400, 'ERR_INVALID_ATTACHMENT', `Column '${column.title}': '${item.path ?? item.url}' was not uploaded to this storage`);
+      throw appError('ERR_INVALID_ATTACHMENT', `Column '${column.title}': '${item.path ?? item.url}' was not uploaded to this storage`);
     }
   }
 }

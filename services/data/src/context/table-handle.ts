@@ -3,7 +3,7 @@ import type { ColumnInfo } from '@tabula/contracts';
 import type { ServiceClient } from '@tabula/http';
 import { buildTableModel, type TableModel } from '../model/table-model';
 import { computedOf } from '../model/formula-columns';
-import type { SourceRegistry, SourceHandle } from '../sources/source-registry';
+import type { SourceRegistry, SourceHandle } from '@tabula/db';
 import { fetchTableContext, fetchTableContextById, metaClientOf, type MetaClient } from './meta.client';
 import { TableContextCache } from './table-context.cache';
 import { BaseCandidatesCache } from './base-candidates.cache';

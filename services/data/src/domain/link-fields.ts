@@ -1,4 +1,4 @@
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { TableHandle } from '../context/table-handle';
 import { linkPlanOf } from '../model/link-columns';
 import { recordNotFound } from '../model/row-id';
@@ -21,7 +21,7 @@ function refOf(item: unknown, pkTitle: string, title: string): string {
   const obj = item as Record<string, unknown> | null;
   const id = obj && typeof obj === 'object' ? (obj.Id ?? obj[pkTitle] ?? obj.id) : undefined;
   if (typeof id === 'string' || typeof id === 'number') return String(id);
-  throw new AppError(400, 'ERR_INVALID_REQUEST_BODY', `Link field '${title}' takes record ids or {Id} objects`);
+  throw appError('ERR_INVALID_REQUEST_BODY', `Link field '${title}' takes record ids or {Id} objects`);
 }
 
 /** Reads the link fields of a body (arrays of ids or `{Id}` objects; a single one for bt/oo). */
@@ -33,7 +33,7 @@ export function linkFieldsOf(handle: TableHandle, body: unknown): LinkFields[] {
     const plan = column ? linkPlanOf(column) : undefined;
     if (!column || !plan || raw === undefined) continue;
     const items = raw === null ? [] : Array.isArray(raw) ? raw : [raw];
-    if (!plan.many && items.length > 1) throw new AppError(400, 'ERR_INVALID_REQUEST_BODY', `Link field '${column.title}' takes one record`);
+    if (!plan.many && items.length > 1) throw appError('ERR_INVALID_REQUEST_BODY', `Link field '${column.title}' takes one record`);
     out.push({ link: { handle, column, plan }, refs: items.map((item) => refOf(item, plan.related.pk.title, column.title)) });
   }
   return out;

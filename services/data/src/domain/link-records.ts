@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { KeyWhere } from '../model/row-id';
 import { tableOf, type Db } from '../repositories/records.repository';
@@ -59,7 +59,7 @@ async function changeLink(ports: DataPorts, principal: Principal, ref: NestedRef
     const [row, other] = [Object.values(key)[0], Object.values(refKey)[0]];
     const changed = mode === 'link' ? await writeLink(trx, link, row, other) : await removeLink(trx, link, row, other);
     if (mode === 'unlink' && !changed) {
-      throw new AppError(400, 'ERR_NOT_LINKED', `Record '${ref.refRowId}' is not linked to record '${ref.rowId}' through '${link.column.title}'`);
+      throw appError('ERR_NOT_LINKED', `Record '${ref.refRowId}' is not linked to record '${ref.rowId}' through '${link.column.title}'`);
     }
     return { result: { msg: mode === 'link' ? 'The relation data has been created successfully' : 'The relation data has been deleted successfully' },
       change: changed ? await linkChanges(trx, link, key, refKey, principal) : undefined };

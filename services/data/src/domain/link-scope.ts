@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { ColumnInfo } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
@@ -22,7 +22,7 @@ export async function openLink(ports: DataPorts, principal: Principal, ref: Tabl
   const { handle } = await openTable(ports, principal, ref, action);
   const column = handle.model.byKey.get(columnRef);
   const plan = column ? linkPlanOf(column) : undefined;
-  if (!column || !plan) throw new AppError(404, 'ERR_COLUMN_NOT_FOUND', `Link column '${columnRef}' not found in table '${handle.model.context.table.title}'`);
+  if (!column || !plan) throw appError('ERR_COLUMN_NOT_FOUND', `Link column '${columnRef}' not found in table '${handle.model.context.table.title}'`);
   const related = await ports.tables.resolve(handle.baseId, plan.related.id);
   return { handle, related, column, plan };
 }

@@ -1,4 +1,4 @@
-import { buildPageInfo, parsePagination, type PageInfo } from '@tabula/query';
+import { pageInfo as pageInfoOf, resolvePaging, type PageInfo, type PagingInput } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
 import { presentRecord, type ApiRecord } from '../presenters/record.presenter';
 import { countRows, selectPage } from '../repositories/records.repository';
@@ -8,10 +8,7 @@ import { readOptions, readFilter, type ReadQuery } from './read-options';
 import type { DataPorts } from '../ports';
 
 /** List parameters: the read options plus the page window. */
-export interface ListQuery extends ReadQuery {
-  limit?: unknown;
-  offset?: unknown;
-}
+export interface ListQuery extends ReadQuery, PagingInput {}
 
 /** A page of records. `pageInfo.isEstimate` is set when totalRows is the planner's estimate (see RowCounter). */
 export interface RecordPage {
@@ -23,12 +20,10 @@ export interface RecordPage {
 export async function listRecords(ports: DataPorts, principal: Principal, ref: TableRef, query: ListQuery): Promise<RecordPage> {
   const { handle, view } = await openTable(ports, principal, ref, 'data.read');
   const options = readOptions(handle, view, query);
-  const { limit, offset } = parsePagination(query, {
-    defaultLimit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, maxLimit: ports.config.SVC_DB_QUERY_LIMIT_MAX,
-  });
+  const { limit, offset } = resolvePaging(query, { limit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, max: ports.config.SVC_DB_QUERY_LIMIT_MAX });
   const rows = await selectPage(handle.source.knex, handle, { ...options, limit, offset });
   const total = await ports.counter.total(handle, options.filter, { offset, limit, rowsOnPage: rows.length });
-  const pageInfo: RecordPage['pageInfo'] = buildPageInfo({ totalRows: total.totalRows, limit, offset });
+  const pageInfo: RecordPage['pageInfo'] = pageInfoOf(total.totalRows, limit, offset);
   if (total.isEstimate) {
     pageInfo.isEstimate = true;
     pageInfo.isLastPage = rows.length < limit;

@@ -1,4 +1,4 @@
-import { buildPageInfo, parsePagination } from '@tabula/query';
+import { pageInfo, resolvePaging } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
 import { presentRecord } from '../presenters/record.presenter';
 import { countRows, selectPage } from '../repositories/records.repository';
@@ -25,10 +25,8 @@ export async function nestedList(ports: DataPorts, principal: Principal, ref: Ne
   const key = keyIn(link.handle, ref.rowId);
   const scope = linkedScope(link, db, Object.values(key)[0], exclude);
   const options = readOptions(link.related, undefined, query);
-  const { limit, offset } = parsePagination(query, {
-    defaultLimit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, maxLimit: ports.config.SVC_DB_QUERY_LIMIT_MAX,
-  });
+  const { limit, offset } = resolvePaging(query, { limit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, max: ports.config.SVC_DB_QUERY_LIMIT_MAX });
   const rows = await selectPage(db, link.related, { ...options, limit, offset, scope });
   const totalRows = await countRows(db, link.related, options.filter, scope);
-  return { list: rows.map((r) => presentRecord(options.columns, r)), pageInfo: buildPageInfo({ totalRows, limit, offset }) };
+  return { list: rows.map((r) => presentRecord(options.columns, r)), pageInfo: pageInfo(totalRows, limit, offset) };
 }

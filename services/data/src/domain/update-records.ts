@@ -1,4 +1,4 @@
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { ApiRecord } from '../presenters/record.presenter';
 import { keyOfBody, parseRowId, recordNotFound, type KeyWhere } from '../model/row-id';
@@ -33,7 +33,7 @@ async function updateMany(ports: DataPorts, principal: Principal, ref: TableRef,
     const key = opt.rowId !== undefined ? parseRowId(handle.model, opt.rowId) : keyOfBody(handle.model, (body ?? {}) as Record<string, unknown>);
     if (key) return key;
     if (opt.rowId !== undefined) throw recordNotFound(opt.rowId);
-    throw atIndex(new AppError(400, 'ERR_INVALID_REQUEST_BODY', 'The primary key is missing or invalid'), i);
+    throw atIndex(appError('ERR_INVALID_REQUEST_BODY', 'The primary key is missing or invalid'), i);
   });
   const rows = prepareRows(handle, bodies, { mode: 'update', allowKeys: opt.bulk, userId: userIdOf(principal) }, opt.bulk);
   await claimAttachments(ports, handle, bodies);

@@ -1,17 +1,12 @@
 import type { ColumnInfo } from '@tabula/contracts';
-
-/** Columns with no physical column in the table (links, lookups, formulas…). */
-const VIRTUAL_UIDTS = new Set(['LinkToAnotherRecord', 'Links', 'Lookup', 'Rollup', 'Formula', 'QrCode', 'Barcode', 'Button', 'Count']);
-
-/** Columns the service maintains itself: a client write to them is refused. */
-const AUTO_UIDTS = new Set(['ID', 'AutoNumber', 'UUID', 'CreatedTime', 'LastModifiedTime', 'CreatedBy', 'LastModifiedBy']);
+import { isAutoUidt, isVirtualUidt } from '@tabula/query';
 
 /** System columns left out of list/read responses (compat-notes "Records (v1)"). */
 const HIDDEN_SYSTEM_NAMES = new Set(['created_by', 'updated_by', 'nc_order']);
 
-/** True when the column has no physical column to read or write. */
+/** True when the column has no physical column to read or write (links, lookups, formulas…; uidt catalogue). */
 export function isVirtual(column: ColumnInfo): boolean {
-  return VIRTUAL_UIDTS.has(column.uidt);
+  return isVirtualUidt(column.uidt);
 }
 
 /**
@@ -20,7 +15,7 @@ export function isVirtual(column: ColumnInfo): boolean {
  * table stays writable.
  */
 export function isAutoColumn(column: ColumnInfo): boolean {
-  if (column.system || column.ai || AUTO_UIDTS.has(column.uidt)) return true;
+  if (column.system || column.ai || isAutoUidt(column.uidt)) return true;
   return column.column_name === 'nc_order';
 }
 

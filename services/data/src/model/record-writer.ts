@@ -1,4 +1,4 @@
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { ColumnInfo } from '@tabula/contracts';
 import { coerceValue } from '../values/value.coercer';
 import { requiredMissing, systemColumnWrite } from '../values/value-errors';
@@ -29,7 +29,7 @@ export interface WriteOptions {
  */
 export function toDbRow(model: TableModel, body: unknown, options: WriteOptions): DbRow {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new AppError(400, 'ERR_INVALID_REQUEST_BODY', 'A record must be a JSON object');
+    throw appError('ERR_INVALID_REQUEST_BODY', 'A record must be a JSON object');
   }
   const row: DbRow = {};
   for (const [key, raw] of Object.entries(body as Record<string, unknown>)) {

@@ -1,4 +1,4 @@
-import { AppError } from '@tabula/http';
+import { AppError, appError } from '@tabula/http';
 import type { ColumnInfo } from '@tabula/contracts';
 import type { TableModel } from './table-model';
 
@@ -7,7 +7,7 @@ export type KeyWhere = Record<string, string | number>;
 
 /** 404 ERR_RECORD_NOT_FOUND for a row id. */
 export function recordNotFound(rowId: unknown): AppError {
-  return new AppError(404, 'ERR_RECORD_NOT_FOUND', `Record '${String(rowId)}' not found`);
+  return appError('ERR_RECORD_NOT_FOUND', `Record '${String(rowId)}' not found`);
 }
 
 /** Splits a composite `{rowId}`: parts joined with `___`, `_` inside a part written `\_`. */

@@ -1,4 +1,4 @@
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { ColumnInfo, TableContext, ViewInfo } from '@tabula/contracts';
 import { isHiddenSystem, isVirtual } from './column-roles';
 import { formulaColumns } from './formula-columns';
@@ -34,7 +34,7 @@ export function buildTableModel(context: TableContext): TableModel {
   for (const c of columns) byKey.set(c.column_name, c);
   for (const c of columns) byKey.set(c.title, c);
   const primaryKeys = columns.filter((c) => c.pk);
-  if (!primaryKeys.length) throw new AppError(400, 'ERR_TABLE_WITHOUT_PRIMARY_KEY', `Table '${context.table.title}' has no primary key`);
+  if (!primaryKeys.length) throw appError('ERR_TABLE_WITHOUT_PRIMARY_KEY', `Table '${context.table.title}' has no primary key`);
   return {
     context, columns, byKey, primaryKeys,
     outputColumns: columns.filter((c) => !isHiddenSystem(c)),
@@ -46,7 +46,7 @@ export function buildTableModel(context: TableContext): TableModel {
 export function findView(model: TableModel, viewRef: string): ViewInfo {
   const views = model.context.table.views ?? [];
   const view = views.find((v) => v.id === viewRef) ?? views.find((v) => v.title === viewRef);
-  if (!view) throw new AppError(404, 'ERR_VIEW_NOT_FOUND', `View '${viewRef}' not found`);
+  if (!view) throw appError('ERR_VIEW_NOT_FOUND', `View '${viewRef}' not found`);
   return view;
 }
 

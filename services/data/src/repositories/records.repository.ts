@@ -7,7 +7,7 @@ import type { DbRow } from '../model/record-writer';
 import { selectItem } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
 import { detachLinks } from './link.repository';
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 
 export type { Db } from './db';
 import type { Db } from './db';
@@ -52,7 +52,7 @@ export async function selectPage(db: Db, handle: TableHandle, q: RowQuery): Prom
 function linkCountRaw(db: Db, handle: TableHandle, columnId: string): Knex.Raw {
   const column = handle.model.columns.find((c) => c.id === columnId);
   const plan = column ? linkPlanOf(column) : undefined;
-  if (!plan?.count) throw new AppError(422, 'ERR_INVALID_SORT', 'Count sorts apply to link columns only');
+  if (!plan?.count) throw appError('ERR_INVALID_SORT', 'Count sorts apply to link columns only');
   return db.raw(plan.count.sql, [...plan.count.bindings]);
 }
 

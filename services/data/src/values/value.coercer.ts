@@ -1,21 +1,18 @@
+import { valueRuleOf, type ValueRule } from '@tabula/query';
 import { toBoolean, toDecimal, toDuration, toFormattedText, toInteger, toText, toUuid, type CoercionColumn } from './scalar.coercers';
 import { toDate, toDateTime, toTime } from './date.coercers';
 import { toAttachments, toGeoData, toJson, toMultiSelect, toSingleSelect } from './structured.coercers';
 
 type Coercer = (column: CoercionColumn, raw: unknown) => unknown;
 
-const COERCERS: Record<string, Coercer> = {
-  SingleLineText: toText, LongText: toText, User: toText, Geometry: toText, SpecificDBType: toText,
-  Email: toFormattedText, URL: toFormattedText, PhoneNumber: toFormattedText,
-  Number: toInteger, Year: toInteger, Rating: toInteger,
-  Decimal: toDecimal, Currency: toDecimal, Percent: toDecimal, Duration: toDuration,
-  Checkbox: toBoolean, Date: toDate, DateTime: toDateTime, Time: toTime,
-  SingleSelect: toSingleSelect, MultiSelect: toMultiSelect,
-  JSON: toJson, Attachment: toAttachments, GeoData: toGeoData, UUID: toUuid,
+/** The coercer of each value rule of the uidt catalogue; rules without one trust primitives. */
+const COERCERS: Partial<Record<ValueRule, Coercer>> = {
+  text: toText, email: toFormattedText, url: toFormattedText, phone: toFormattedText,
+  integer: toInteger, year: toInteger, rating: toInteger, decimal: toDecimal, duration: toDuration,
+  boolean: toBoolean, date: toDate, datetime: toDateTime, time: toTime,
+  singleSelect: toSingleSelect, multiSelect: toMultiSelect,
+  json: toJson, attachment: toAttachments, geoData: toGeoData, uuid: toUuid,
 };
-
-/** Text columns keep '' as a value; for every other type '' means "no value". */
-const TEXT_UIDTS = new Set(['SingleLineText', 'LongText', 'User', 'Geometry', 'SpecificDBType']);
 
 /**
  * Turns a client value into what is stored for the column's uidt, or throws
@@ -24,8 +21,10 @@ const TEXT_UIDTS = new Set(['SingleLineText', 'LongText', 'User', 'Geometry', 'S
  */
 export function coerceValue(column: CoercionColumn, raw: unknown): unknown {
   if (raw === null || raw === undefined) return null;
-  if (raw === '' && !TEXT_UIDTS.has(column.uidt)) return null;
-  const coercer = COERCERS[column.uidt] ?? coerceByDt;
+  // Text columns keep '' as a value; for every other type '' means "no value".
+  const rule = valueRuleOf(column.uidt);
+  if (raw === '' && rule !== 'text') return null;
+  const coercer = COERCERS[rule] ?? coerceByDt;
   return coercer(column, raw);
 }
 

@@ -3,27 +3,22 @@ import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { newHookSecret } from '../lib/signature';
-import { pageInfoOf, pagingOf } from '../lib/paging';
+import { pageInfo, resolvePaging, type PagingInput } from '@tabula/contracts';
 import { deleteHook as deleteRow, findHook, insertHook, listHooks as listRows, updateHook as updateRow, type HookRow } from '../repositories/hook.repository';
 import { presentHook } from '../presenters/hook.presenter';
 import { checkEvent, checkNotification, normaliseOperation, type HookBody, type hookPatchSchema } from './hook-input';
 import { canEditHooks, requireHook, requireTable } from './hook-access';
 
 /** Paging query of lists. */
-export interface ListQuery {
-  page?: number;
-  pageSize?: number;
-  limit?: number;
-  offset?: number;
-}
+export type ListQuery = PagingInput;
 
 /** A table's hooks, paged. */
 export async function listHooks(ports: HooksPorts, principal: Principal, tableId: string, query: ListQuery) {
   const table = await requireTable(ports, principal, tableId, 'base.read');
   const canEdit = await canEditHooks(ports, principal, table.base.id);
-  const paging = pagingOf(query, 1000);
-  const { rows, total } = await listRows(ports.db, tableId, paging.pageSize, paging.offset);
-  return { list: rows.map((row) => presentHook(row, canEdit)), pageInfo: pageInfoOf(total, paging) };
+  const paging = resolvePaging(query, { limit: 1000, max: 1000 });
+  const { rows, total } = await listRows(ports.db, tableId, paging.limit, paging.offset);
+  return { list: rows.map((row) => presentHook(row, canEdit)), pageInfo: pageInfo(total, paging.limit, paging.offset) };
 }
 
 /** Creates a hook; the answer carries its signing secret, shown this once. */

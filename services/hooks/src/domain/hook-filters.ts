@@ -4,13 +4,12 @@ import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
-import { singlePage } from '../lib/paging';
 import { filtersOfHooks, insertHookFilter, nextFilterOrder } from '../repositories/hook-filter.repository';
 import { updateHook } from '../repositories/hook.repository';
 import { presentHookFilter } from '../presenters/hook.presenter';
 import { requireHook } from './hook-access';
 import { loadTable } from './table-context';
-import { hookFilterBodySchema } from '@tabula/contracts';
+import { hookFilterBodySchema, singlePage } from '@tabula/contracts';
 
 type FilterBody = z.infer<typeof hookFilterBodySchema>;
 

@@ -1,6 +1,6 @@
 import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
-import { pageInfoOf, pagingOf } from '../lib/paging';
+import { pageInfo, resolvePaging } from '@tabula/contracts';
 import { listHookLogs as listRows } from '../repositories/hook-log.repository';
 import { presentHookLog } from '../presenters/hook.presenter';
 import { requireHook } from './hook-access';
@@ -9,7 +9,7 @@ import type { ListQuery } from './hook-crud';
 /** A hook's logs, newest first, paged (default 25 per page). */
 export async function listHookLogs(ports: HooksPorts, principal: Principal, hookId: string, query: ListQuery) {
   const hook = await requireHook(ports, principal, hookId, 'base.read');
-  const paging = pagingOf(query, 25);
-  const { rows, total } = await listRows(ports.db, hook.id, paging.pageSize, paging.offset);
-  return { list: rows.map(presentHookLog), pageInfo: pageInfoOf(total, paging) };
+  const paging = resolvePaging(query, { limit: 25, max: 1000 });
+  const { rows, total } = await listRows(ports.db, hook.id, paging.limit, paging.offset);
+  return { list: rows.map(presentHookLog), pageInfo: pageInfo(total, paging.limit, paging.offset) };
 }

@@ -1,7 +1,6 @@
-import { filterFromRows, type ColumnMeta, type FilterGroup } from '@tabula/query';
+import { filterFromRows, matchesFilter, type ColumnMeta, type FilterGroup } from '@tabula/query';
 import type { HookRow } from '../repositories/hook.repository';
 import type { HookFilterRow } from '../repositories/hook-filter.repository';
-import { matchesFilter } from '../lib/filter-evaluator';
 import { plainOperation, v2Operation, type EventOperation } from './payload-builder';
 
 type Row = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { newHookSecret } from '../lib/signature';
@@ -39,6 +39,6 @@ export async function testHook(ports: HooksPorts, principal: Principal, tableId:
       request, result, triggeredBy: principal.email ?? principal.id, testCall: true,
     });
   }
-  if (!result.ok) throw new AppError(400, 'ERR_WEBHOOK_ERROR', `Webhook test failed: ${result.error ?? `HTTP ${result.status}`}`);
+  if (!result.ok) throw appError('ERR_WEBHOOK_ERROR', `Webhook test failed: ${result.error ?? `HTTP ${result.status}`}`);
   return { msg: 'The hook has been tested successfully' };
 }

@@ -1,49 +1,7 @@
-import { filterFromRows, type ColumnMeta } from '@tabula/query';
-import { matchesFilter } from './filter-evaluator';
 import { classifyTarget, refusalOf, urlRefusal } from '@tabula/http';
 import { newHookSecret, signWebhook, verifyWebhook, webhookHeaders } from './signature';
 import { renderRequest } from '../delivery/render-request';
 import { nextDelayMs, outcomeOf } from '../delivery/retry-policy';
-
-const columns: ColumnMeta[] = [
-  { id: 'c1', title: 'Name', column_name: 'name', uidt: 'SingleLineText' },
-  { id: 'c2', title: 'Qty', column_name: 'qty', uidt: 'Number' },
-  { id: 'c3', title: 'Done', column_name: 'done', uidt: 'Checkbox' },
-  { id: 'c4', title: 'Day', column_name: 'day', uidt: 'Date' },
-  { id: 'c5', title: 'Tags', column_name: 'tags', uidt: 'MultiSelect' },
-];
-const f = (rows: object[]) => filterFromRows(rows.map((r, i) => ({ id: `f${i}`, ...r })) as never, columns);
-
-describe('filter evaluator (same semantics as the SQL compiler)', () => {
-  it('compares text case-insensitively, numbers numerically, negatives match null', () => {
-    expect(matchesFilter(f([{ fk_column_id: 'c1', comparison_op: 'eq', value: 'APPLE' }]), { Name: 'apple' }, columns)).toBe(true);
-    expect(matchesFilter(f([{ fk_column_id: 'c2', comparison_op: 'gt', value: '5' }]), { Qty: 10 }, columns)).toBe(true);
-    expect(matchesFilter(f([{ fk_column_id: 'c2', comparison_op: 'gt', value: '5' }]), { Qty: null }, columns)).toBe(false);
-    expect(matchesFilter(f([{ fk_column_id: 'c1', comparison_op: 'neq', value: 'x' }]), { Name: null }, columns)).toBe(true);
-    expect(matchesFilter(f([{ fk_column_id: 'c1', comparison_op: 'like', value: 'pp' }]), { Name: 'Apple' }, columns)).toBe(true);
-    expect(matchesFilter(f([{ fk_column_id: 'c1', comparison_op: 'blank' }]), { Name: '' }, columns)).toBe(true);
-    expect(matchesFilter(f([{ fk_column_id: 'c3', comparison_op: 'checked' }]), { Done: true }, columns)).toBe(true);
-    expect(matchesFilter(f([{ fk_column_id: 'c5', comparison_op: 'anyof', value: 'b,z' }]), { Tags: 'a,b' }, columns)).toBe(true);
-    expect(matchesFilter(f([{ fk_column_id: 'c5', comparison_op: 'allof', value: 'b,z' }]), { Tags: 'a,b' }, columns)).toBe(false);
-  });
-  it('joins with and / or / not and nests groups', () => {
-    const ast = f([
-      { fk_column_id: 'c2', comparison_op: 'gt', value: '5', order: 1 },
-      { fk_column_id: 'c1', comparison_op: 'eq', value: 'x', logical_op: 'or', order: 2 },
-    ]);
-    expect(matchesFilter(ast, { Qty: 1, Name: 'x' }, columns)).toBe(true);
-    expect(matchesFilter(ast, { Qty: 1, Name: 'y' }, columns)).toBe(false);
-    const not = f([{ fk_column_id: 'c1', comparison_op: 'eq', value: 'x', logical_op: 'not' }]);
-    expect(matchesFilter(not, { Name: 'x' }, columns)).toBe(false);
-  });
-  it('compares dates by day', () => {
-    const ast = f([{ fk_column_id: 'c4', comparison_op: 'eq', comparison_sub_op: 'exactDate', value: '2024-01-31' }]);
-    expect(matchesFilter(ast, { Day: '2024-01-31' }, columns)).toBe(true);
-    const within = f([{ fk_column_id: 'c4', comparison_op: 'isWithin', comparison_sub_op: 'pastWeek' }]);
-    expect(matchesFilter(within, { Day: '2024-01-30' }, columns, new Date('2024-02-02T00:00:00Z'))).toBe(true);
-    expect(matchesFilter(within, { Day: '2024-01-01' }, columns, new Date('2024-02-02T00:00:00Z'))).toBe(false);
-  });
-});
 
 describe('SSRF address check', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { AppError, errors } from '@tabula/http';
+import { appError, errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { IntegrationsPorts } from '../ports';
 import { assertMayManage } from './integration-access';
@@ -17,7 +17,7 @@ export async function callEndpoint(ports: IntegrationsPorts, principal: Principa
   if (!definition.endpoints.includes(endpoint)) {
     throw errors.notFound('ERR_INTEGRATION_ENDPOINT_NOT_FOUND', `Integration type ${row.type}/${row.sub_type} has no endpoint '${endpoint}'`);
   }
-  if (!row.enabled) throw new AppError(400, 'ERR_INTEGRATION_DISABLED', `Integration '${row.title}' is disabled`);
+  if (!row.enabled) throw appError('ERR_INTEGRATION_DISABLED', `Integration '${row.title}' is disabled`);
   const config = openConfig(ports, row);
   if (row.type === 'ai' && endpoint === 'chat') return chat(ports, row.id, config, body);
   return callDatabaseEndpoint(ports, row.sub_type as 'pg' | 'mysql2' | 'sqlite3', endpoint, config, body);

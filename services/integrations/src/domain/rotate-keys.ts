@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { KeyRing } from '../lib/key-ring';
+import type { KeyRing } from '@tabula/runtime';
 import { replaceSealed, sealedConfigsAfter } from '../repositories/integration.repository';
 
 /** What a rotation did. */

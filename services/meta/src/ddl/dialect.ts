@@ -1,16 +1,8 @@
 import type { Knex } from 'knex';
+import type { SourceHandle } from '@tabula/db';
 
-/** The SQL dialects a source can speak. */
-export type Dialect = 'pg' | 'mysql2' | 'sqlite3';
-
-/** A data source ready for DDL: its knex (pooled per source) and, for default sources, its schema. */
-export interface SourceHandle {
-  id: string;
-  dialect: Dialect;
-  knex: Knex;
-  /** PostgreSQL schema (default sources); undefined elsewhere. */
-  schema?: string;
-}
+/** The dialects and handles of data sources live in the shared source registry of libs/db. */
+export type { Dialect, SourceHandle } from '@tabula/db';
 
 /** The schema builder of a source, scoped to its schema when it has one. */
 export function schemaBuilder(source: SourceHandle, db: Knex = source.knex): Knex.SchemaBuilder {
@@ -32,6 +24,3 @@ export interface PhysicalType {
   /** A default the type always carries (compat-notes: Rating 0, Checkbox false, UUID generated). */
   implicitDefault?: (knex: Knex) => unknown;
 }
-
-/** uidt → physical type for one dialect. */
-export type TypeMap = Record<string, PhysicalType>;

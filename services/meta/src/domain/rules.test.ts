@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { columnNameOf, identifierFrom, tableNameOf, uniqueName } from './rules/name-rules';
 import { cdfProblem, valueFits } from './rules/value-rules';
 import { newId } from '../lib/ids';
-import { SecretBox } from '../lib/secret-box';
 import { sqlitePath } from '../sources/external-config';
 import { uidtOf } from '../sources/type-to-uidt';
 
@@ -37,18 +36,9 @@ describe('value rules', () => {
   });
 });
 
-describe('ids, secrets, paths, type mapping', () => {
+describe('ids, paths, type mapping', () => {
   it('ids are prefix + 14 [0-9a-z]', () => {
     for (let i = 0; i < 200; i += 1) expect(newId('vw')).toMatch(/^vw[0-9a-z]{14}$/);
-  });
-
-  it('seals and opens, and refuses another key or tampering', () => {
-    const box = new SecretBox('key-one-0123456789');
-    const sealed = box.seal({ password: 'p' });
-    expect(sealed).not.toContain('p"');
-    expect(box.open(sealed)).toEqual({ password: 'p' });
-    expect(() => new SecretBox('key-two-0123456789').open(sealed)).toThrow();
-    expect(() => box.open(sealed.slice(0, -2) + 'AA')).toThrow();
   });
 
   it('keeps SQLite files under DATA_DIR/sqlite', () => {

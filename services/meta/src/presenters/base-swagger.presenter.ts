@@ -1,4 +1,5 @@
 import type { ColumnInfo } from '@tabula/contracts';
+import { isAutoUidt, isVirtualUidt } from '@tabula/query';
 
 type Schema = Record<string, unknown>;
 
@@ -10,8 +11,6 @@ export interface SwaggerTable {
 }
 
 const HIDDEN = new Set(['created_by', 'updated_by', 'nc_order']);
-const AUTO = new Set(['ID', 'AutoNumber', 'UUID', 'CreatedTime', 'LastModifiedTime', 'CreatedBy', 'LastModifiedBy']);
-const NO_VALUE = new Set(['LinkToAnotherRecord', 'Links', 'Lookup', 'Rollup', 'Formula', 'QrCode', 'Barcode', 'Button', 'Count']);
 const STRING_TYPES = new Set(['SingleLineText', 'LongText', 'PhoneNumber', 'GeoData', 'Geometry', 'AI', 'User', 'Collaborator', 'CreatedBy', 'LastModifiedBy']);
 const DATE_TIME = { type: 'string', description: 'YYYY-MM-DD HH:mm:ss+00:00', example: '2024-01-31 21:30:00+00:00' };
 
@@ -48,13 +47,13 @@ const nullable = (s: Schema): Schema => (Object.keys(s).length === 0 ? s : { any
 
 /** The record schema (read) and the request schema (write) of a table. */
 export function tableSchemas(table: SwaggerTable): { record: Schema; request: Schema } {
-  const shown = table.columns.filter((c) => !HIDDEN.has(c.column_name) && !NO_VALUE.has(c.uidt));
+  const shown = table.columns.filter((c) => !HIDDEN.has(c.column_name) && !isVirtualUidt(c.uidt));
   const record: Schema = {
     type: 'object', additionalProperties: true,
     properties: Object.fromEntries(shown.map((c) => [c.title, { ...nullable(valueSchema(c)), ...(c.description ? { description: c.description } : {}) }])),
     required: shown.filter((c) => c.pk).map((c) => c.title),
   };
-  const writable = shown.filter((c) => !(c.system || c.ai || AUTO.has(c.uidt)));
+  const writable = shown.filter((c) => !(c.system || c.ai || isAutoUidt(c.uidt)));
   const request: Schema = {
     type: 'object', additionalProperties: false,
     properties: Object.fromEntries(writable.map((c) => [c.title, c.rqd ? inputSchema(c) : nullable(inputSchema(c))])),

@@ -1,5 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import { clientOf } from '@tabula/http';
 import { dataAttachmentEndpoints, storageMetaEndpoints } from '@tabula/contracts';
 import { isSafeKey } from '../adapters/blob-store';
@@ -15,7 +15,7 @@ export interface AttachmentCell {
   urlOrPath: string;
 }
 
-const notFound = () => new AppError(404, 'ERR_FILE_NOT_FOUND', 'Attachment not found in this record');
+const notFound = () => appError('ERR_FILE_NOT_FOUND', 'Attachment not found in this record');
 
 /**
  * GET /api/v2/downloadAttachment/...: the caller must read the table's base
@@ -25,7 +25,7 @@ const notFound = () => new AppError(404, 'ERR_FILE_NOT_FOUND', 'Attachment not f
 export async function findRecordAttachment(ports: StoragePorts, principal: Principal, cell: AttachmentCell): Promise<ObjectRow> {
   const ref = /^https?:\/\//i.test(cell.urlOrPath) ? { url: cell.urlOrPath } : { path: cell.urlOrPath.replace(/^\/+/, '') };
   const key = keyOfRef(ports, ref) ?? (ref.path && !ref.path.startsWith('download/') ? ref.path : undefined);
-  if (!key || !isSafeKey(key)) throw new AppError(400, 'ERR_INVALID_PATH', 'Invalid urlOrPath');
+  if (!key || !isSafeKey(key)) throw appError('ERR_INVALID_PATH', 'Invalid urlOrPath');
   const meta = clientOf(ports.services, storageMetaEndpoints);
   const table = await meta.metaTableById({ params: { tableId: cell.modelId } });
   await ports.baseAccess.authorize(principal, table.base.id, 'data.read');

@@ -1,17 +1,17 @@
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { AppError, urlRefusal } from '@tabula/http';
+import { AppError, appError, urlRefusal } from '@tabula/http';
 import { tooLarge, type IncomingFile } from './store-object';
 
 /** Redirect hops followed for one URL; each hop is checked again. */
 export const MAX_REDIRECTS = 3;
 
-const notAllowed = (message: string) => new AppError(400, 'ERR_URL_NOT_ALLOWED', message);
+const notAllowed = (message: string) => appError('ERR_URL_NOT_ALLOWED', message);
 
 /** A `data:` URL decoded in process (size checked before decoding). */
 export function decodeDataUrl(raw: string, limit: number): IncomingFile {
   const m = /^data:([^,;]*)((?:;[^,;=]+=[^,;]*)*)(;base64)?,(.*)$/s.exec(raw);
-  if (!m) throw new AppError(400, 'ERR_INVALID_DATA_URL', 'Malformed data: URL');
+  if (!m) throw appError('ERR_INVALID_DATA_URL', 'Malformed data: URL');
   const payload = m[4];
   const estimated = m[3] ? Math.floor((payload.length * 3) / 4) - (payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0) : payload.length;
   if (estimated > limit + 3) throw tooLarge(limit);
@@ -38,8 +38,8 @@ async function open(dispatcher: Dispatcher, url: URL, signal: AbortSignal): Prom
   } catch (err) {
     const blocked = refusalOfBlocked(err);
     if (blocked) throw blocked;
-    if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') throw new AppError(400, 'ERR_UPLOAD_URL_TIMEOUT', `Fetching ${url.host} timed out`);
-    throw new AppError(400, 'ERR_UPLOAD_URL_FAILED', `Could not fetch ${url.host}: ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`);
+    if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') throw appError('ERR_UPLOAD_URL_TIMEOUT', `Fetching ${url.host} timed out`);
+    throw appError('ERR_UPLOAD_URL_FAILED', `Could not fetch ${url.host}: ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`);
   }
 }
 
@@ -58,13 +58,13 @@ export async function fetchUrl(dispatcher: Dispatcher, raw: string, limit: numbe
     const res = await open(dispatcher, url, signal);
     if (res.statusCode >= 300 && res.statusCode < 400 && res.headers.location) {
       res.body.resume();
-      if (hop >= MAX_REDIRECTS) throw new AppError(400, 'ERR_TOO_MANY_REDIRECTS', `More than ${MAX_REDIRECTS} redirects`);
+      if (hop >= MAX_REDIRECTS) throw appError('ERR_TOO_MANY_REDIRECTS', `More than ${MAX_REDIRECTS} redirects`);
       url = new URL(String(res.headers.location), url);
       continue;
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       res.body.resume();
-      throw new AppError(400, 'ERR_UPLOAD_URL_FAILED', `${url.host} answered ${res.statusCode}`);
+      throw appError('ERR_UPLOAD_URL_FAILED', `${url.host} answered ${res.statusCode}`);
     }
     const declared = Number(res.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) { res.body.destroy(); throw tooLarge(limit); }

@@ -1,11 +1,11 @@
 import type { Principal } from '@tabula/auth';
 import { isSuper } from '@tabula/auth';
-import { AppError, errors } from '@tabula/http';
+import { appError, errors } from '@tabula/http';
 import { isSafeKey } from '../adapters/blob-store';
 import { objectsByKeys, type ObjectRow } from '../repositories/object.repository';
 import type { StoragePorts } from '../ports';
 
-const notFound = () => new AppError(404, 'ERR_FILE_NOT_FOUND', 'File not found');
+const notFound = () => appError('ERR_FILE_NOT_FOUND', 'File not found');
 
 /**
  * The object of a raw (still percent-encoded) key from a URL path. Keys are
@@ -14,7 +14,7 @@ const notFound = () => new AppError(404, 'ERR_FILE_NOT_FOUND', 'File not found')
  * touching storage; only keys this storage recorded are served.
  */
 export async function objectOfRawKey(ports: StoragePorts, rawKey: string): Promise<ObjectRow> {
-  if (!isSafeKey(rawKey)) throw new AppError(400, 'ERR_INVALID_PATH', 'Invalid file path');
+  if (!isSafeKey(rawKey)) throw appError('ERR_INVALID_PATH', 'Invalid file path');
   const row = (await objectsByKeys(ports.db, [rawKey])).get(rawKey);
   if (!row) throw notFound();
   return row;

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { ByteRange } from '../adapters/blob-store';
 import type { ObjectRow } from '../repositories/object.repository';
 import type { StoragePorts } from '../ports';
@@ -48,10 +48,10 @@ export async function serveObject(ports: StoragePorts, ctx: Context, row: Object
   ctx.set('Cache-Control', row.scope === 'public' ? 'public, max-age=3600' : 'private, no-store');
   if (range === 'unsatisfiable') {
     ctx.set('Content-Range', `bytes */${row.size}`);
-    throw new AppError(416, 'ERR_RANGE_NOT_SATISFIABLE', 'Range not satisfiable');
+    throw appError('ERR_RANGE_NOT_SATISFIABLE', 'Range not satisfiable');
   }
   const stream = await ports.blobs.get(row.key, range);
-  if (!stream) throw new AppError(404, 'ERR_FILE_NOT_FOUND', 'File not found');
+  if (!stream) throw appError('ERR_FILE_NOT_FOUND', 'File not found');
   ctx.type = row.mimetype;
   if (range) {
     ctx.status = 206;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import type { Principal } from '@tabula/auth';
-import { AppError } from '@tabula/http';
+import { AppError, appError } from '@tabula/http';
 import type { Attachment } from '@tabula/contracts';
 import { deleteObject, insertObject, type ObjectRow } from '../repositories/object.repository';
 import { presentAttachment } from '../presenters/attachment.presenter';
@@ -11,7 +11,7 @@ import type { StoragePorts } from '../ports';
 
 /** The 413 of a file over the per-file limit. */
 export function tooLarge(limit: number): AppError {
-  return new AppError(413, 'ERR_PAYLOAD_TOO_LARGE', `File larger than ${limit} bytes (SVC_ATTACHMENT_FIELD_SIZE)`);
+  return appError('ERR_PAYLOAD_TOO_LARGE', `File larger than ${limit} bytes (SVC_ATTACHMENT_FIELD_SIZE)`);
 }
 
 /** Counts and hashes bytes on their way through; fails the stream past `limit` bytes. */

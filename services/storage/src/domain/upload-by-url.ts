@@ -1,5 +1,5 @@
 import type { Attachment } from '@tabula/contracts';
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { ObjectRow } from '../repositories/object.repository';
 import { decodeDataUrl, fetchUrl } from './fetch-url';
 import { discardObjects, storeObject, type IncomingFile, type StoreTarget } from './store-object';
@@ -15,7 +15,7 @@ export interface UrlItem {
 async function openItem(ports: StoragePorts, item: UrlItem, signal: AbortSignal): Promise<IncomingFile> {
   const limit = ports.config.SVC_ATTACHMENT_FIELD_SIZE;
   if (/^data:/i.test(item.url)) return decodeDataUrl(item.url, limit);
-  if (!/^https?:/i.test(item.url)) throw new AppError(400, 'ERR_URL_NOT_ALLOWED', 'Only http, https and data: URLs can be uploaded');
+  if (!/^https?:/i.test(item.url)) throw appError('ERR_URL_NOT_ALLOWED', 'Only http, https and data: URLs can be uploaded');
   return fetchUrl(ports.fetcher, item.url, limit, signal);
 }
 
@@ -33,7 +33,7 @@ export async function uploadByUrl(ports: StoragePorts, items: UrlItem[], target:
       const named = { ...file, fileName: item.fileName ?? file.fileName, mimetype: item.mimetype ?? file.mimetype };
       const result = await storeObject(ports, named, target).catch((err: unknown) => {
         if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') {
-          throw new AppError(400, 'ERR_UPLOAD_URL_TIMEOUT', 'Fetching the URL timed out');
+          throw appError('ERR_UPLOAD_URL_TIMEOUT', 'Fetching the URL timed out');
         }
         throw err;
       });

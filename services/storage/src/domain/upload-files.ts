@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { AppError, errors } from '@tabula/http';
+import { AppError, appError, errors } from '@tabula/http';
 import type { Attachment } from '@tabula/contracts';
 import type { ObjectRow } from '../repositories/object.repository';
 import { discardObjects, storeObject, type StoreTarget } from './store-object';
@@ -45,7 +45,7 @@ function endOf(req: IncomingMessage, bb: busboy.Busboy, state: Parse, open: Set<
     };
     bb.once('close', resolve);
     bb.once('error', (err) => abort(errors.badRequest(`Malformed multipart body: ${(err as Error).message}`)));
-    req.once('close', () => { if (!req.complete) abort(new AppError(400, 'ERR_UPLOAD_ABORTED', 'Upload aborted by the client')); });
+    req.once('close', () => { if (!req.complete) abort(appError('ERR_UPLOAD_ABORTED', 'Upload aborted by the client')); });
   });
 }
 
@@ -74,7 +74,7 @@ export async function uploadFiles(ports: StoragePorts, req: IncomingMessage, tar
     chain = job;
     state.pending.push(job);
   });
-  bb.on('filesLimit', () => fail(state, new AppError(400, 'ERR_TOO_MANY_FILES', `At most ${MAX_FILES} files per upload`)));
+  bb.on('filesLimit', () => fail(state, appError('ERR_TOO_MANY_FILES', `At most ${MAX_FILES} files per upload`)));
   const finished = endOf(req, bb, state, open);
   req.pipe(bb);
   await finished;

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { principalOf, requireUser, type Principal } from '@tabula/auth';
-import { AppError, validateEndpoint, type EndpointContext } from '@tabula/http';
+import { appError, type EndpointContext, validateEndpoint } from '@tabula/http';
 import { storageDownload, storageDownloadAttachment, storageSignedDownload } from '@tabula/contracts';
 import { authorizeRead, objectOfRawKey } from '../domain/find-object';
 import { findRecordAttachment } from '../domain/download-attachment';
@@ -27,8 +27,8 @@ export function downloadRouter(ports: StoragePorts): Router {
   };
   const signed: Middleware = async (ctx) => {
     const grant = ports.signer.verify(rawTail(ctx.path, '/dltemp/'));
-    if (grant === 'invalid') throw new AppError(403, 'ERR_INVALID_SIGNATURE', 'Invalid download link');
-    if (grant === 'expired') throw new AppError(410, 'ERR_LINK_EXPIRED', 'Download link expired');
+    if (grant === 'invalid') throw appError('ERR_INVALID_SIGNATURE', 'Invalid download link');
+    if (grant === 'expired') throw appError('ERR_LINK_EXPIRED', 'Download link expired');
     await serveObject(ports, ctx, await objectOfRawKey(ports, grant.key));
   };
   const attachment: Middleware = async (ctx) => {

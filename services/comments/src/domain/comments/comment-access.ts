@@ -1,4 +1,4 @@
-import { AppError, errors } from '@tabula/http';
+import { AppError, appError, errors } from '@tabula/http';
 import { roleAllows, roleAtLeast, type BaseAction, type BaseRole, type Principal } from '@tabula/auth';
 import type { CommentsPorts } from '../../ports';
 import type { TableScope } from '../../adapters/table-directory';
@@ -6,7 +6,7 @@ import { findLiveComment, type CommentRow } from '../../repositories/comment.rep
 
 /** 404 of a comment id (also for another base's comment: no existence leak). */
 export function commentNotFound(id: string): AppError {
-  return new AppError(404, 'ERR_COMMENT_NOT_FOUND', `Comment '${id}' not found`);
+  return appError('ERR_COMMENT_NOT_FOUND', `Comment '${id}' not found`);
 }
 
 /**
@@ -18,7 +18,7 @@ export function commentNotFound(id: string): AppError {
 export async function requireTable(ports: CommentsPorts, principal: Principal, tableId: string, action: BaseAction): Promise<TableScope> {
   const table = await ports.tables.get(tableId);
   const role = await ports.baseAccess.roleOf(principal, table.baseId);
-  if (!role) throw new AppError(404, 'ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
+  if (!role) throw appError('ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
   await ports.baseAccess.authorize(principal, table.baseId, action);
   return table;
 }

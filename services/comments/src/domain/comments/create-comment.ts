@@ -1,4 +1,4 @@
-import { AppError, errors } from '@tabula/http';
+import { appError, errors } from '@tabula/http';
 import type { CommentShape } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
 import type { Knex } from 'knex';
@@ -22,7 +22,7 @@ export interface CreateCommentInput {
 /** The parent of a reply must be a live comment of the same record. */
 async function checkParent(trx: Knex, table: TableScope, rowId: string, parentId: string): Promise<void> {
   const parent = await findLiveCommentIn(trx, table.baseId, parentId);
-  if (!parent) throw new AppError(404, 'ERR_COMMENT_NOT_FOUND', `Parent comment '${parentId}' not found`);
+  if (!parent) throw appError('ERR_COMMENT_NOT_FOUND', `Parent comment '${parentId}' not found`);
   if (parent.fk_model_id !== table.tableId || parent.row_id !== rowId) {
     throw errors.badRequest(`parent_comment_id: comment '${parentId}' belongs to another record`);
   }
@@ -40,7 +40,7 @@ export async function createComment(ports: CommentsPorts, principal: Principal, 
   const row = await withOutbox(ports, async (trx) => {
     await lockScope(trx, table.tableId, 'shared');
     await lockScope(trx, table.baseId, 'shared');
-    if (await isPurged(trx, [table.tableId, table.baseId])) throw new AppError(404, 'ERR_TABLE_NOT_FOUND', `Table '${table.tableId}' not found`);
+    if (await isPurged(trx, [table.tableId, table.baseId])) throw appError('ERR_TABLE_NOT_FOUND', `Table '${table.tableId}' not found`);
     if (input.parentCommentId) await checkParent(trx, table, rowId, input.parentCommentId);
     const created: CommentRow = await insertComment(trx, {
       id: newCommentId(), base_id: table.baseId, fk_workspace_id: table.workspaceId, source_id: table.sourceId,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AppError } from '@tabula/http';
+import { appError } from '@tabula/http';
 import type { IntegrationsPorts } from '../../ports';
 import { allowedAddress } from '../../lib/host-policy';
 import { putStoreRecord } from '../../repositories/store.repository';
@@ -26,8 +26,8 @@ async function post(ports: IntegrationsPorts, url: string, apiKey: unknown, body
   try {
     return await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), redirect: 'error', signal: AbortSignal.timeout(timeout) });
   } catch (err) {
-    if ((err as Error).name === 'TimeoutError') throw new AppError(504, 'ERR_INTEGRATION_TIMEOUT', `The AI endpoint did not answer within ${timeout} ms`);
-    throw new AppError(502, 'ERR_INTEGRATION_CONNECTION', 'Cannot reach the AI endpoint');
+    if ((err as Error).name === 'TimeoutError') throw appError('ERR_INTEGRATION_TIMEOUT', `The AI endpoint did not answer within ${timeout} ms`);
+    throw appError('ERR_INTEGRATION_CONNECTION', 'Cannot reach the AI endpoint');
   }
 }
 
@@ -43,9 +43,9 @@ export async function chat(ports: IntegrationsPorts, integrationId: string, conf
   await allowedAddress(base.hostname, ports.config.SVC_ALLOW_LOCAL_SOURCES);
   const model = body.model ?? String(config.model);
   const res = await post(ports, `${base.toString().replace(/\/$/, '')}/chat/completions`, config.apiKey, { ...body, model });
-  if (!res.ok) throw new AppError(502, 'ERR_INTEGRATION_UPSTREAM', `The AI endpoint answered ${res.status}`);
+  if (!res.ok) throw appError('ERR_INTEGRATION_UPSTREAM', `The AI endpoint answered ${res.status}`);
   const parsed = completion.safeParse(await res.json().catch(() => undefined));
-  if (!parsed.success) throw new AppError(502, 'ERR_INTEGRATION_UPSTREAM', 'The AI endpoint answered with an unexpected body');
+  if (!parsed.success) throw appError('ERR_INTEGRATION_UPSTREAM', 'The AI endpoint answered with an unexpected body');
   const usage = {
     prompt_tokens: parsed.data.usage?.prompt_tokens ?? 0, completion_tokens: parsed.data.usage?.completion_tokens ?? 0,
     total_tokens: parsed.data.usage?.total_tokens ?? 0,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
-import { AppError, errors } from '@tabula/http';
+import { AppError, appError, errors } from '@tabula/http';
 import type { IntegrationsPorts } from '../../ports';
 import { allowedAddress } from '../../lib/host-policy';
 
@@ -44,14 +44,14 @@ export async function withDatabase<T>(
   });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError(504, 'ERR_INTEGRATION_TIMEOUT', `The ${dialect} database did not answer within ${timeout} ms`)), timeout);
+    timer = setTimeout(() => reject(appError('ERR_INTEGRATION_TIMEOUT', `The ${dialect} database did not answer within ${timeout} ms`)), timeout);
   });
   try {
     return await Promise.race([work(knex), deadline]);
   } catch (err) {
     if (err instanceof AppError) throw err;
     const code = (err as { code?: unknown }).code;
-    throw new AppError(502, 'ERR_INTEGRATION_CONNECTION', `Cannot connect to the ${dialect} database${typeof code === 'string' ? ` (${code})` : ''}`);
+    throw appError('ERR_INTEGRATION_CONNECTION', `Cannot connect to the ${dialect} database${typeof code === 'string' ? ` (${code})` : ''}`);
   } finally {
     clearTimeout(timer);
     void knex.destroy().catch(() => undefined);

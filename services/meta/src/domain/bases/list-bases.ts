@@ -2,7 +2,7 @@ import { isSuper, type Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { countLiveBases, listLiveBases, type BaseRow } from '../../repositories/base.repository';
 import { listSources } from '../../repositories/source.repository';
-import { pageInfoOf, pagingOf } from '../../lib/paging';
+import { pageInfo, resolvePaging, type PagingInput } from '@tabula/contracts';
 import { presentBase } from '../../presenters/base.presenter';
 
 async function visibleTo(ports: MetaPorts, principal: Principal, bases: BaseRow[]): Promise<BaseRow[]> {
@@ -23,18 +23,18 @@ async function visibleTo(ports: MetaPorts, principal: Principal, bases: BaseRow[
  * fine for hundreds of bases; a membership-list endpoint in auth would be the
  * next step beyond that.
  */
-export async function listBases(ports: MetaPorts, principal: Principal, query: { page?: number; pageSize?: number; limit?: number; offset?: number }) {
-  const paging = pagingOf(query, 25);
+export async function listBases(ports: MetaPorts, principal: Principal, query: PagingInput) {
+  const paging = resolvePaging(query, { limit: 25, max: 1000 });
   let rows: BaseRow[];
   let total: number;
   if (isSuper(principal) && !principal.baseScope) {
-    rows = await listLiveBases(ports.db, { offset: paging.offset, limit: paging.pageSize });
+    rows = await listLiveBases(ports.db, { offset: paging.offset, limit: paging.limit });
     total = await countLiveBases(ports.db);
   } else {
     const visible = await visibleTo(ports, principal, await listLiveBases(ports.db));
     total = visible.length;
-    rows = visible.slice(paging.offset, paging.offset + paging.pageSize);
+    rows = visible.slice(paging.offset, paging.offset + paging.limit);
   }
   const list = await Promise.all(rows.map(async (b) => presentBase(b, await listSources(ports.db, b.id))));
-  return { list, pageInfo: pageInfoOf(total, paging) };
+  return { list, pageInfo: pageInfo(total, paging.limit, paging.offset) };
 }

@@ -1,7 +1,7 @@
 import { errors } from '@tabula/http';
 import type { ColumnRow } from '../../repositories/column.repository';
 import type { Dialect } from '../../ddl/dialect';
-import { SYSTEM_POINTER, VIRTUAL_UIDTS, physicalTypeOf } from '../../ddl/uidt';
+import { isVirtual, physicalTypeOf, systemPointer } from '../../ddl/uidt';
 import type { ColumnPatch } from './column-input';
 import { checkTitleFree, checkUidt, optionsOf } from './column-draft';
 import { columnNameOf, uniqueName } from '../rules/name-rules';
@@ -24,10 +24,11 @@ export function patchedColumn(before: ColumnRow, patch: ColumnPatch, existing: C
     checkTitleFree(patch.title, existing, before.id);
     after.title = patch.title;
   }
-  if (SYSTEM_POINTER[uidt]) after.column_name = SYSTEM_POINTER[uidt];
-  else if (VIRTUAL_UIDTS.has(uidt)) after.column_name = null;
+  const pointer = systemPointer(uidt);
+  if (pointer) after.column_name = pointer;
+  else if (isVirtual(uidt)) after.column_name = null;
   else if (before.system || before.pk) after.column_name = before.column_name;
-  else if ((patch.column_name !== undefined && patch.column_name !== before.column_name) || !before.column_name || SYSTEM_POINTER[before.uidt]) {
+  else if ((patch.column_name !== undefined && patch.column_name !== before.column_name) || !before.column_name || systemPointer(before.uidt)) {
     const wanted = columnNameOf(patch.column_name ?? undefined, after.title);
     after.column_name = uniqueName(wanted, existing.filter((c) => c.id !== before.id).map((c) => c.column_name ?? ''));
   }

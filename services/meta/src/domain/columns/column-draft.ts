@@ -2,7 +2,7 @@ import { errors } from '@tabula/http';
 import { newId } from '../../lib/ids';
 import type { ColumnRow } from '../../repositories/column.repository';
 import type { Dialect } from '../../ddl/dialect';
-import { ALL_UIDTS, SYSTEM_POINTER, UNSUPPORTED_UIDTS, VIRTUAL_UIDTS, physicalTypeOf } from '../../ddl/uidt';
+import { ALL_UIDTS, UNSUPPORTED_UIDTS, isVirtual, physicalTypeOf, systemPointer } from '../../ddl/uidt';
 import type { ColumnFields } from './column-input';
 import { columnNameOf, uniqueName } from '../rules/name-rules';
 import { normaliseOptions, optionsFromDtxp } from './select-options';
@@ -56,8 +56,9 @@ export function buildColumnDraft(fields: ColumnFields, ctx: DraftContext): Colum
   const problem = cdfProblem(fields.uidt, fields.cdf, colOptions?.options?.map((o) => o.title) ?? []);
   if (problem) throw errors.badRequest(problem);
   let columnName: string | null = null;
-  if (SYSTEM_POINTER[fields.uidt]) columnName = SYSTEM_POINTER[fields.uidt];
-  else if (!VIRTUAL_UIDTS.has(fields.uidt)) {
+  const pointer = systemPointer(fields.uidt);
+  if (pointer) columnName = pointer;
+  else if (!isVirtual(fields.uidt)) {
     const requested = columnNameOf(fields.column_name, fields.title);
     columnName = uniqueName(requested, ctx.existing.map((c) => c.column_name ?? ''));
   }

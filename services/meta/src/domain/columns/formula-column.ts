@@ -1,4 +1,4 @@
-import { AppError, errors } from '@tabula/http';
+import { AppError, appError, errors } from '@tabula/http';
 import { Fragment, compileFormula, isQueryError, parseFormula, fieldReferences, type FormulaColumn, type FormulaType } from '@tabula/query';
 
 type Compiled = { sql: Fragment; type: FormulaType };
@@ -68,7 +68,7 @@ function typeOnly(column: FormulaColumn): Compiled | undefined {
  * returns the options to store. 400 ERR_INVALID_FORMULA names the position.
  */
 export function formulaOptions(text: string | undefined, self: ColumnRow, existing: ColumnRow[], dialect: Dialect): FormulaOptions {
-  if (text === undefined || text.trim() === '') throw new AppError(400, 'ERR_INVALID_FORMULA', 'A Formula column needs a formula (colOptions.formula)');
+  if (text === undefined || text.trim() === '') throw appError('ERR_INVALID_FORMULA', 'A Formula column needs a formula (colOptions.formula)');
   const others = existing.filter((c) => c.id !== self.id);
   const options = { formula: toIdForm(text, others), formula_raw: text };
   const selfColumn = asFormulaColumn({ ...self, col_options: options as never });

@@ -4,13 +4,13 @@ import type { MetaPorts } from '../../ports';
 import { inMetaTransaction } from '../../lib/unit-of-work';
 import { clearPrimaryValue, updateColumn } from '../../repositories/column.repository';
 import { enqueueColumnEvent } from '../../events/meta-event.producer';
-import { VIRTUAL_UIDTS } from '../../ddl/uidt';
+import { isVirtual } from '../../ddl/uidt';
 import { requireColumn } from '../access';
 
 /** Makes a column the table's display value. */
 export async function setPrimaryColumn(ports: MetaPorts, principal: Principal, columnId: string) {
   const { column } = await requireColumn(ports, principal, columnId, 'schema.write');
-  if (column.system || VIRTUAL_UIDTS.has(column.uidt)) throw errors.badRequest(`Column '${column.title}' cannot be the primary value`);
+  if (column.system || isVirtual(column.uidt)) throw errors.badRequest(`Column '${column.title}' cannot be the primary value`);
   await inMetaTransaction(ports, async (trx) => {
     await clearPrimaryValue(trx, column.fk_model_id);
     await updateColumn(trx, column.id, { pv: true });

@@ -1,3 +1,5 @@
+import { uidtEntry, valueRuleOf, type ValueRule } from '@tabula/query';
+
 /**
  * Which values a uidt accepts: used to validate `cdf` and to find the rows that
  * cannot convert before a type change (so the 400 can name them).
@@ -23,33 +25,34 @@ function isDateTime(text: string): boolean {
   return /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(text) && !Number.isNaN(Date.parse(text.replace(' ', 'T')));
 }
 
-const RULES: Record<string, (text: string, options: string[]) => boolean> = {
-  Number: (v) => INT.test(v), Rating: (v) => INT.test(v) && Number(v) >= 0 && Number(v) <= 32767,
-  Year: (v) => INT.test(v) && v.replace('-', '').length <= 4,
-  Decimal: (v) => NUM.test(v), Currency: (v) => NUM.test(v), Duration: (v) => NUM.test(v), Percent: (v) => NUM.test(v),
-  Checkbox: (v) => BOOL.has(v.toLowerCase()),
-  Date: (v) => DATE.test(v) && !Number.isNaN(Date.parse(v)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-  DateTime: isDateTime, Time: (v) => TIME.test(v),
-  Email: (v) => EMAIL.test(v), UUID: (v) => UUID.test(v), JSON: isJson,
-  SingleSelect: (v, o) => o.includes(v),
-  MultiSelect: (v, o) => v.split(',').every((part) => o.includes(part.trim())),
+/** The check of each value rule of the uidt catalogue (rules with none accept any value). */
+const RULES: Partial<Record<ValueRule, (text: string, options: string[]) => boolean>> = {
+  integer: (v) => INT.test(v), rating: (v) => INT.test(v) && Number(v) >= 0 && Number(v) <= 32767,
+  year: (v) => INT.test(v) && v.replace('-', '').length <= 4,
+  decimal: (v) => NUM.test(v), duration: (v) => NUM.test(v),
+  boolean: (v) => BOOL.has(v.toLowerCase()),
+  date: (v) => DATE.test(v) && !Number.isNaN(Date.parse(v)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+  datetime: isDateTime, time: (v) => TIME.test(v),
+  email: (v) => EMAIL.test(v), uuid: (v) => UUID.test(v), json: isJson,
+  singleSelect: (v, o) => o.includes(v),
+  multiSelect: (v, o) => v.split(',').every((part) => o.includes(part.trim())),
 };
 
-/** Types whose column never takes a client default. */
-const NO_DEFAULT = new Set(['ID', 'AutoNumber', 'Attachment', 'CreatedTime', 'LastModifiedTime', 'CreatedBy', 'LastModifiedBy', 'QrCode', 'Barcode', 'Button']);
+/** Rules whose stored default is a number. */
+const NUMERIC = new Set<ValueRule>(['integer', 'rating', 'year', 'decimal', 'duration']);
 
 /** True when `value` can be stored in a column of `uidt` (options: select titles). */
 export function valueFits(uidt: string, value: unknown, options: string[] = []): boolean {
   if (value === null || value === undefined) return true;
   const text = typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  const rule = RULES[uidt];
+  const rule = RULES[valueRuleOf(uidt)];
   return rule ? rule(text, options) : true;
 }
 
 /** Why a default is refused for a type, or undefined when it is acceptable. */
 export function cdfProblem(uidt: string, cdf: unknown, options: string[]): string | undefined {
   if (cdf === null || cdf === undefined || cdf === '') return undefined;
-  if (NO_DEFAULT.has(uidt)) return `Default value is not supported for ${uidt} columns`;
+  if (uidtEntry(uidt)?.noDefault) return `Default value is not supported for ${uidt} columns`;
   if (!valueFits(uidt, cdf, options)) return `Default value '${String(cdf)}' is not valid for ${uidt}`;
   return undefined;
 }
@@ -59,6 +62,6 @@ export function physicalDefault(uidt: string, cdf: unknown): unknown {
   if (cdf === null || cdf === undefined || cdf === '') return undefined;
   const text = String(cdf);
   if (uidt === 'Checkbox') return ['true', '1', 't', 'yes'].includes(text.toLowerCase());
-  if (RULES[uidt] && ['Number', 'Rating', 'Year', 'Decimal', 'Currency', 'Duration', 'Percent'].includes(uidt)) return Number(text);
+  if (NUMERIC.has(valueRuleOf(uidt))) return Number(text);
   return typeof cdf === 'object' ? JSON.stringify(cdf) : text;
 }

@@ -1,17 +1,13 @@
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { listTables as listRows } from '../../repositories/table.repository';
-import { pageInfoOf, pagingOf } from '../../lib/paging';
+import { pageInfo, resolvePaging, type PagingInput } from '@tabula/contracts';
 import { presentTableSummary } from '../../presenters/table.presenter';
 import { requireBase } from '../access';
 
 /** Query of the table list: source filter, paging and order. */
-export interface ListTablesQuery {
+export interface ListTablesQuery extends PagingInput {
   sourceId?: string;
-  page?: number;
-  pageSize?: number;
-  limit?: number;
-  offset?: number;
   sort?: 'asc' | 'desc';
 }
 
@@ -20,7 +16,7 @@ export async function listTables(ports: MetaPorts, principal: Principal, baseId:
   const base = await requireBase(ports, principal, baseId, 'base.read');
   let rows = await listRows(ports.db, base.id, query.sourceId);
   if (query.sort === 'desc') rows = rows.reverse();
-  const paging = pagingOf(query, 1000);
-  const list = rows.slice(paging.offset, paging.offset + paging.pageSize).map(presentTableSummary);
-  return { list, pageInfo: pageInfoOf(rows.length, paging) };
+  const paging = resolvePaging(query, { limit: 1000, max: 1000 });
+  const list = rows.slice(paging.offset, paging.offset + paging.limit).map(presentTableSummary);
+  return { list, pageInfo: pageInfo(rows.length, paging.limit, paging.offset) };
 }

@@ -9,9 +9,8 @@ import { deleteSort as deleteRow, findSort, insertSort, listSorts as listRows, n
 import type { ViewRow } from '../../repositories/view.repository';
 import { enqueueViewEvent } from '../../events/meta-event.producer';
 import { presentSort } from '../../presenters/view.presenter';
-import { singlePage } from '../../lib/paging';
 import { requireView } from '../access';
-import { createSortSchema, updateSortSchema } from '@tabula/contracts';
+import { createSortSchema, singlePage, updateSortSchema } from '@tabula/contracts';
 
 async function checkSortColumn(ports: MetaPorts, view: ViewRow, columnId: string, dir: string): Promise<void> {
   const column = await findColumn(ports.db, columnId);

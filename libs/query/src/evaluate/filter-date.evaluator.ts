@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
-import type { ColumnKind, FilterCondition } from '@tabula/query';
+import type { ColumnKind } from '../column/column-kind';
+import type { FilterCondition } from '../filter/filter.types';
 
 dayjs.extend(utc);
 

@@ -1,40 +1,81 @@
-import { columnKind, type ColumnKind, type ColumnMeta, type FilterCondition, type FilterGroup, type FilterNode } from '@tabula/query';
+import { columnKind, type ColumnKind } from '../column/column-kind';
+import type { ColumnMeta } from '../column/column.types';
+import type { FilterCondition, FilterGroup, FilterNode } from '../filter/filter.types';
 import { matchDate } from './filter-date.evaluator';
 
 type Row = Record<string, unknown>;
 
+/** SQL's three truth values: `undefined` is UNKNOWN (a comparison with NULL). */
+type Truth = boolean | undefined;
+
 /**
- * Evaluates a resolved filter AST (from `filterFromRows`) against one row object
- * keyed by column title, with the SQL compiler's semantics: negative operators
- * match null, text compares case-insensitively, blank covers '' and empty JSON,
- * conditions on unknown columns or without effect are skipped.
+ * Evaluates a resolved filter AST (from `filterFromRows` or `parseWhere`) against
+ * one row object keyed by column title (or column name), with the SQL
+ * compiler's semantics, so a hook condition and a list `where` select the same
+ * rows (the operator table of test/operators.*.test.ts runs on both):
+ * `~and`/`~not` bind tighter than `~or`, comparisons with NULL are UNKNOWN
+ * (and `~not` of UNKNOWN stays UNKNOWN), negative operators match NULL, `eq`
+ * is case-sensitive and `like` is not, blank covers '' and empty JSON,
+ * conditions without effect are skipped.
  */
 export function matchesFilter(ast: FilterGroup, row: Row, columns: readonly ColumnMeta[], now = new Date()): boolean {
   const byId = new Map(columns.map((c) => [c.id, c]));
-  return evalGroup(ast, row, byId, now) ?? true;
+  const result = evalGroup(ast, row, byId, now);
+  return result === null ? true : result === true;
 }
 
-function evalGroup(group: FilterGroup, row: Row, byId: Map<string, ColumnMeta>, now: Date): boolean | null {
-  let result: boolean | null = null;
+const not = (a: Truth): Truth => (a === undefined ? undefined : !a);
+const and = (a: Truth, b: Truth): Truth => (a === false || b === false ? false : a === undefined || b === undefined ? undefined : true);
+const or = (a: Truth, b: Truth): Truth => (a === true || b === true ? true : a === undefined || b === undefined ? undefined : false);
+
+/** A group as the compiler writes it, `a OR b AND NOT c`: a disjunction of conjunctions; null when every child is skipped. */
+function evalGroup(group: FilterGroup, row: Row, byId: Map<string, ColumnMeta>, now: Date): Truth | null {
+  const terms: Truth[] = [];
   for (const child of group.children) {
     const value = evalNode(child, row, byId, now);
     if (value === null) continue;
-    if (result === null) result = child.logicalOp === 'not' ? !value : value;
-    else if (child.logicalOp === 'or') result = result || value;
-    else if (child.logicalOp === 'not') result = result && !value;
-    else result = result && value;
+    if (!terms.length) terms.push(child.logicalOp === 'not' ? not(value) : value);
+    else if (child.logicalOp === 'or') terms.push(value);
+    else terms[terms.length - 1] = and(terms[terms.length - 1], child.logicalOp === 'not' ? not(value) : value);
   }
-  return result;
+  return terms.length ? terms.reduce(or) : null;
 }
 
-function evalNode(node: FilterNode, row: Row, byId: Map<string, ColumnMeta>, now: Date): boolean | null {
+function evalNode(node: FilterNode, row: Row, byId: Map<string, ColumnMeta>, now: Date): Truth | null {
   if (node.type === 'group') return evalGroup(node, row, byId, now);
   const column = byId.get(node.columnId);
   if (!column) return null;
   const kind = columnKind(column);
   const value = column.title in row ? row[column.title] : row[column.column_name];
-  if ((kind === 'date' || kind === 'datetime') && DATE_OPS.has(node.op)) return matchDate(node, value, kind, now);
-  return matchCondition(node, value, kind);
+  const isDate = (kind === 'date' || kind === 'datetime') && DATE_OPS.has(node.op);
+  const result = isDate ? matchDate(node, value, kind, now) : matchCondition(node, value, kind);
+  if (result === null) return null;
+  if ((value === null || value === undefined) && (isDate ? dateUnknownOnNull(node) : unknownOnNull(node, kind))) return undefined;
+  return result;
+}
+
+/** Date conditions the compiler writes as a plain comparison: UNKNOWN on NULL (neq and notin add `OR col IS NULL`). */
+function dateUnknownOnNull(cond: FilterCondition): boolean {
+  if (cond.op === 'neq' || cond.op === 'notin') return false;
+  if (cond.op === 'eq') return cond.subOp !== undefined || (cond.value !== null && cond.value !== undefined);
+  if (cond.op === 'in') return list(cond.value).length > 0;
+  return true;
+}
+
+/** Conditions the compiler writes as a plain comparison (`col = ?`, `col > ?`, `col LIKE ?`…): UNKNOWN on NULL. */
+function unknownOnNull(cond: FilterCondition, kind: ColumnKind): boolean {
+  const target = cond.value;
+  switch (cond.op) {
+    case 'eq': return target !== null && target !== undefined && (kind !== 'checkbox' || target === true);
+    case 'neq': return kind === 'checkbox' && target !== null && target !== undefined && target !== true;
+    case 'gt': case 'gte': case 'lt': case 'lte': case 'btw': case 'nbtw': case 'checked': return true;
+    case 'like': return target !== '';
+    case 'in': return list(target).length > 0;
+    case 'is': return target === 'true';
+    case 'isnot': return target === 'false';
+    case 'anyof': case 'allof': return true;
+    default: return false;
+  }
 }
 
 const DATE_OPS = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'isWithin', 'in', 'notin', 'btw', 'nbtw']);
@@ -54,14 +95,15 @@ function isChecked(value: unknown): boolean {
   return value === true || value === 1 || value === '1' || value === 'true';
 }
 
-function text(value: unknown): string {
-  return (typeof value === 'object' ? JSON.stringify(value) : String(value)).toLowerCase();
+/** The text SQL compares: documents as JSON, case kept (`eq` is case-sensitive like the compiler's). */
+function asText(value: unknown): string {
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 function equals(value: unknown, target: unknown, kind: ColumnKind): boolean {
   if (value === null || value === undefined) return false;
   if (kind === 'number') return Number(value) === Number(target);
-  if (kind === 'text' || kind === 'json') return text(value) === text(target);
+  if (kind === 'text' || kind === 'json') return asText(value) === asText(target);
   return String(value) === String(target);
 }
 
