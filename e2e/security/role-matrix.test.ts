@@ -154,7 +154,7 @@ const ROUTE_CLASSES: Record<string, RouteSpec> = {
   hookList: { class: 'read' },
   hookCreate: { class: 'manage-hooks', body: () => hookBody('created') },
   hookUpdate: { class: 'manage-hooks', body: () => ({ active: false }) },
-  hookLogList: { class: 'read' },
+  hookLogList: { class: 'manage-hooks' }, // a log holds the target's response, which can echo masked secrets
   hookFilterList: { class: 'read' },
   hookFilterCreate: { class: 'manage-hooks', body: () => ({ fk_column_id: ids.column, comparison_op: 'eq', value: 'x' }) },
   hookTest: { class: 'manage-hooks', body: () => ({ hook: hookBody('test') }) },
@@ -195,6 +195,8 @@ const HAND_WRITTEN: Array<[string, Caller, Outcome]> = [
   ['commentResolve', 'editor', 'forbidden'],
   ['columnCreate', 'editor', 'forbidden'],
   ['hookCreate', 'editor', 'forbidden'],
+  ['hookList', 'viewer', 'allowed'],
+  ['hookLogList', 'editor', 'forbidden'],
   ['memberInvite', 'editor', 'forbidden'],
   ['baseTokenCreate', 'editor', 'forbidden'],
   ['baseDelete', 'editor', 'forbidden'],
