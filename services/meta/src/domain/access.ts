@@ -70,7 +70,7 @@ export async function requireColumn(
 /** A view (and its table) the caller may act on. */
 export async function requireView(
   ports: MetaPorts, principal: Principal, viewId: string, action: BaseAction,
-  hidden: () => Error = () => errors.notFound('ERR_VIEW_NOT_FOUND', `View '${viewId}' not found`),
+  hidden: () => AppError = () => errors.notFound('ERR_VIEW_NOT_FOUND', `View '${viewId}' not found`),
 ): Promise<TableScope & { view: ViewRow }> {
   const view = await findView(ports.db, viewId);
   if (!view) throw hidden();
