@@ -69,6 +69,8 @@ const users = {} as Record<'owner' | 'tenant B' | 'viewer' | 'commenter' | 'edit
 let hookServer: http.Server;
 let bToken = '';
 const ids: Record<string, string> = {};
+/** Tenant B's own resources (the body-id test calls them with A's ids in bodies and queries). */
+const bIds: Record<string, string> = {};
 /** One record per caller, so two callers allowed to delete a record each delete their own. */
 const rowOf: Partial<Record<Caller, string>> = {};
 const deleteRowOf: Partial<Record<Caller, string>> = {};
@@ -368,11 +370,90 @@ beforeAll(async () => {
   const bBase = await s.createBase(tenantB, `Base ${SECRET_B}`);
   const bTable = await s.createTable(tenantB, bBase, 'Secrets');
   await as(`/api/v1/db/data/noco/${bBase}/${bTable}`, 'POST', { Name: SECRET_B }, tenantB);
-  await as('/api/v1/db/meta/comments', 'POST', { fk_model_id: bTable, row_id: '1', comment: SECRET_B }, tenantB);
-  await as(`/api/v1/db/meta/tables/${bTable}/hooks`, 'POST', { ...hookBody(`hook ${SECRET_B}`), active: false }, tenantB);
+  const bMeta = (await as(`/api/v1/db/meta/tables/${bTable}`, 'GET', undefined, tenantB)).body;
+  Object.assign(bIds, {
+    base: bBase, table: bTable, view: bMeta.views[0].id, column: bMeta.columns.find((c: { title: string }) => c.title === 'Name').id,
+    source: (await as(`/api/v1/db/meta/projects/${bBase}`, 'GET', undefined, tenantB)).body.sources?.[0]?.id,
+    comment: (await as('/api/v1/db/meta/comments', 'POST', { fk_model_id: bTable, row_id: '1', comment: SECRET_B }, tenantB)).body.id,
+    hook: (await as(`/api/v1/db/meta/tables/${bTable}/hooks`, 'POST', { ...hookBody(`hook ${SECRET_B}`), active: false }, tenantB)).body.id,
+  });
+  bIds.sort = (await as(`/api/v1/db/meta/views/${bIds.view}/sorts`, 'POST', { fk_column_id: bIds.column, direction: 'asc' }, tenantB)).body.id;
+  bIds.filter = (await as(`/api/v1/db/meta/views/${bIds.view}/filters`, 'POST', { fk_column_id: bIds.column, comparison_op: 'eq', value: 'b' }, tenantB)).body.id;
   bToken = (await as(`/api/v1/db/meta/projects/${bBase}/api-tokens`, 'POST', { description: 'b' }, tenantB)).body.token;
-  for (const [k, v] of Object.entries(ids)) expect({ k, v: typeof v }).toEqual({ k, v: 'string' });
+  for (const [k, v] of Object.entries({ ...ids, ...Object.fromEntries(Object.entries(bIds).map(([k, v]) => [`b.${k}`, v])) })) expect({ k, v: typeof v }).toEqual({ k, v: 'string' });
 }, 180_000);
+
+/**
+ * Ids in bodies and queries: tenant B acts on its OWN resources but names one
+ * of A's ids in the body or query (a sort on A's column, a reply to A's
+ * comment, a link to A's table…). Each must answer exactly as the same call
+ * naming an id that does not exist, and never carry A's data. Every route with
+ * an id-like body or query field must have a case here (new ones fail, named).
+ */
+interface BodyIdCase {
+  field: string;
+  method?: string;
+  path: (id: string) => string;
+  body?: (id: string) => unknown;
+  foreign: () => string;
+}
+const title = () => `T${randomBytes(4).toString('hex')}`;
+const BODY_ID_CASES: Record<string, BodyIdCase[]> = {
+  tableList: [{ field: 'sourceId', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/tables?sourceId=${id}`, foreign: () => ids.source }],
+  tableListOfSource: [{ field: 'sourceId', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/${id}/tables`, foreign: () => ids.source }],
+  tableCreate: [{ field: 'source_id', path: () => `/api/v1/db/meta/projects/${bIds.base}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
+  tableCreateInSource: [{ field: 'source_id', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/${id}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
+  sortCreate: [
+    { field: 'fk_column_id', path: () => `/api/v1/db/meta/views/${bIds.view}/sorts`, body: (id) => ({ fk_column_id: id, direction: 'asc' }), foreign: () => ids.column },
+    { field: 'fk_level_id', path: () => `/api/v1/db/meta/views/${bIds.view}/sorts`, body: (id) => ({ fk_column_id: bIds.column, fk_level_id: id, direction: 'asc' }), foreign: () => ids.sort },
+  ],
+  sortUpdate: [{ field: 'fk_column_id', path: () => `/api/v1/db/meta/sorts/${bIds.sort}`, body: (id) => ({ fk_column_id: id }), foreign: () => ids.column }],
+  filterCreate: [
+    { field: 'fk_column_id', path: () => `/api/v1/db/meta/views/${bIds.view}/filters`, body: (id) => ({ fk_column_id: id, comparison_op: 'eq', value: 'x' }), foreign: () => ids.column },
+    { field: 'fk_parent_id', path: () => `/api/v1/db/meta/views/${bIds.view}/filters`, body: (id) => ({ fk_column_id: bIds.column, comparison_op: 'eq', value: 'x', fk_parent_id: id }), foreign: () => ids.filterGroup },
+  ],
+  filterUpdate: [
+    { field: 'fk_column_id', path: () => `/api/v1/db/meta/filters/${bIds.filter}`, body: (id) => ({ fk_column_id: id }), foreign: () => ids.column },
+    { field: 'fk_parent_id', path: () => `/api/v1/db/meta/filters/${bIds.filter}`, body: (id) => ({ fk_parent_id: id }), foreign: () => ids.filterGroup },
+  ],
+  bulkUpdateAll: [{ field: 'viewId', path: (id) => `/api/v1/db/data/bulk/noco/${bIds.base}/${bIds.table}/all?viewId=${id}&where=${encodeURIComponent('(Name,eq,nothing)')}`, body: () => ({ Name: 'x' }), foreign: () => ids.view }],
+  bulkDeleteAll: [{ field: 'viewId', path: (id) => `/api/v1/db/data/bulk/noco/${bIds.base}/${bIds.table}/all?viewId=${id}&where=${encodeURIComponent('(Name,eq,nothing)')}`, foreign: () => ids.view }],
+  hookFilterCreate: [
+    { field: 'fk_column_id', path: () => `/api/v1/db/meta/hooks/${bIds.hook}/filters`, body: (id) => ({ fk_column_id: id, comparison_op: 'eq', value: 'x' }), foreign: () => ids.column },
+    { field: 'fk_parent_id', path: () => `/api/v1/db/meta/hooks/${bIds.hook}/filters`, body: (id) => ({ fk_column_id: bIds.column, comparison_op: 'eq', value: 'x', fk_parent_id: id }), foreign: () => ids.filterGroup },
+  ],
+  integrationCreate: [{ field: 'copy_from_id', path: () => '/api/v2/meta/integrations', body: (id) => ({ title: title(), type: 'database', sub_type: 'pg', copy_from_id: id }), foreign: () => ids.integration }],
+  commentList: [{ field: 'fk_model_id', path: (id) => `/api/v1/db/meta/comments?fk_model_id=${id}&row_id=1`, foreign: () => ids.table }],
+  commentCount: [{ field: 'fk_model_id', path: (id) => `/api/v1/db/meta/comments/count?fk_model_id=${id}&ids=1`, foreign: () => ids.table }],
+  commentCreate: [
+    { field: 'fk_model_id', path: () => '/api/v1/db/meta/comments', body: (id) => ({ fk_model_id: id, row_id: '1', comment: 'x' }), foreign: () => ids.table },
+    { field: 'parent_comment_id', path: () => '/api/v1/db/meta/comments', body: (id) => ({ fk_model_id: bIds.table, row_id: '1', comment: 'x', parent_comment_id: id }), foreign: () => ids.comment },
+  ],
+  commentUpdate: [{ field: 'fk_model_id', path: () => `/api/v1/db/meta/comment/${bIds.comment}`, body: (id) => ({ comment: 'x', fk_model_id: id }), foreign: () => ids.table }],
+  commentCreateV2: [{ field: 'parent_comment_id', path: () => `/api/v2/tables/${bIds.table}/records/1/comments`, body: (id) => ({ comment: 'x', parent_comment_id: id }), foreign: () => ids.comment }],
+  // Loose bodies (not found by the key scan): links and lookups name other tables and columns.
+  columnCreate: [
+    { field: 'childId', path: () => `/api/v1/db/meta/tables/${bIds.table}/columns`, body: (id) => ({ title: title(), uidt: 'Links', parentId: bIds.table, childId: id, type: 'mm' }), foreign: () => ids.table },
+    { field: 'colOptions.fk_related_model_id', path: () => `/api/v1/db/meta/tables/${bIds.table}/columns`, body: (id) => ({ title: title(), uidt: 'LinkToAnotherRecord', colOptions: { type: 'hm', fk_related_model_id: id } }), foreign: () => ids.table },
+    { field: 'fk_relation_column_id', path: () => `/api/v1/db/meta/tables/${bIds.table}/columns`, body: (id) => ({ title: title(), uidt: 'Lookup', fk_relation_column_id: id, fk_lookup_column_id: ids.column }), foreign: () => ids.linkColumn },
+  ],
+  columnsBulk: [
+    { field: 'ops[].column.childId', path: () => `/api/v1/db/meta/tables/${bIds.table}/columns/bulk`, body: (id) => ({ hash: bIds.hash, ops: [{ op: 'add', column: { title: title(), uidt: 'Links', parentId: bIds.table, childId: id, type: 'mm' } }] }), foreign: () => ids.table },
+    { field: 'ops[].column.id', path: () => `/api/v1/db/meta/tables/${bIds.table}/columns/bulk`, body: (id) => ({ hash: bIds.hash, ops: [{ op: 'update', column: { id, title: 'renamed' } }] }), foreign: () => ids.column },
+  ],
+  gridCreate: [{ field: 'copy_from_id', path: () => `/api/v1/db/meta/tables/${bIds.table}/grids`, body: (id) => ({ title: title(), copy_from_id: id }), foreign: () => ids.view }],
+};
+const MISSING_ID = 'xmissing0000000';
+/** Routes whose body or query has an id-like field (found by the key scan). */
+function bodyIdRoutes(): AnyEndpoint[] {
+  const keys = (schema: any, depth = 0): string[] => {
+    if (!schema || depth > 5) return [];
+    if (schema.shape) return Object.keys(schema.shape);
+    const def = schema._def ?? {};
+    return [def.in, def.schema, def.innerType, def.out].flatMap((inner) => keys(inner, depth + 1));
+  };
+  return allEndpoints().filter((e) => e.access === 'user' && [...keys(e.query), ...keys(e.body)].some((k) => BODY_ID.test(k) && k !== 'id'));
+}
 afterAll(async () => {
   await s?.stop();
   await new Promise((r) => hookServer?.close(r));
@@ -388,6 +469,32 @@ function pgConnection() {
 }
 
 describe('role matrix (generated from the contracts)', () => {
+  it('another tenant\'s id in a body or query of one\'s own resource answers as a missing id', async () => {
+    const missing = bodyIdRoutes().filter((e) => !BODY_ID_CASES[e.id]).map((e) => `${e.id} (${e.method} ${e.path})`);
+    expect(missing).toEqual([]);
+    const endpoints = new Map(allEndpoints().map((e) => [e.id, e]));
+    const mismatches: string[] = [];
+    let calls = 0;
+    for (const [endpointId, cases] of Object.entries(BODY_ID_CASES)) {
+      const endpoint = endpoints.get(endpointId) as AnyEndpoint;
+      for (const c of cases) {
+        bIds.hash = (await s.call('GET', `/api/v1/db/meta/tables/${bIds.table}/columns/hash`, { token: users['tenant B'].token })).body.hash;
+        const send = (id: string) => s.call(c.method ?? endpoint.method, c.path(id), { token: users['tenant B'].token, body: c.body?.(id) });
+        const onA = await send(c.foreign());
+        const onMissing = await send(MISSING_ID);
+        calls += 2;
+        const said = (r: Reply) => `${r.status} ${r.body?.error ?? ''} ${String(r.body?.message ?? '').slice(0, 100)}`;
+        if (onA.status !== onMissing.status || onA.body?.error !== onMissing.body?.error) {
+          mismatches.push(`${endpointId} ${c.field}: A's id → ${said(onA)}; missing id → ${said(onMissing)}`);
+        }
+        if (JSON.stringify(onA.body ?? '').includes(SECRET_A)) mismatches.push(`${endpointId} ${c.field}: answer carries tenant A's data`);
+      }
+    }
+    console.log([`body ids: ${Object.values(BODY_ID_CASES).flat().length} fields of ${Object.keys(BODY_ID_CASES).length} routes (${calls} calls), ${mismatches.length} mismatches`,
+      ...mismatches.map((m) => `  MISMATCH ${m}`)].join('\n'));
+    expect(mismatches).toEqual([]);
+  }, 120_000);
+
   it('every route carrying an id has an action class', () => {
     const missing = matrixRoutes().filter((e) => !ROUTE_CLASSES[e.id]).map((e) => `${e.id} (${e.method} ${e.path})`);
     expect(missing).toEqual([]);
