@@ -99,11 +99,31 @@ describe('who sees what (Authentication rule 6)', () => {
 describe('update, defaults, copy, delete, events', () => {
   it('PATCH merges config, keeps masked echoes, renames and changes meta', async () => {
     const { id } = (await create(h.as(users.owner), { title: 'Merge' }).expect(200)).body;
-    await h.http.patch(`${M}/${id}`).set(h.as(users.admin)).send({ config: { connection: { host: 'db2.example.com', password: '********' } } }).expect(200);
+    await h.http.patch(`${M}/${id}`).set(h.as(users.owner)).send({ config: { connection: { host: 'db2.example.com', password: '********' } } }).expect(200);
     const res = await h.http.patch(`${M}/${id}`).set(h.as(users.owner)).send({ title: 'Merged', meta: { a: 1 }, config: { connection: { port: 6543 } } }).expect(200);
     expect(res.body).toMatchObject({ title: 'Merged', meta: { a: 1 } });
     const full = (await h.http.get(`${M}/${id}?includeConfig=true`).set(h.as(users.owner)).expect(200)).body.config;
     expect(full.connection).toEqual({ host: 'db2.example.com', port: 6543, user: 'app', password: SECRET, database: 'sales' });
+  });
+
+  it('someone who sees the config masked must enter the secrets again to change or copy it (issue 17)', async () => {
+    const { id } = (await create(h.as(users.owner), { title: 'Shared' }).expect(200)).body;
+    // Redirecting the host while keeping the stored password would send it to a server of the caller's choosing.
+    for (const who of [users.admin, users.creator]) {
+      for (const config of [{ connection: { host: 'evil.example.com', password: '********' } }, { connection: { host: 'evil.example.com' } }]) {
+        const res = await h.http.patch(`${M}/${id}`).set(h.as(who)).send({ config });
+        expect([res.status, res.body.message]).toEqual([403, expect.stringContaining('connection.password')]);
+      }
+      const copy = await h.http.post(M).set(h.as(who)).send({ title: 'Stolen', type: 'database', sub_type: 'pg', copy_from_id: id });
+      expect([copy.status, copy.body.message]).toEqual([403, expect.stringContaining('connection.password')]);
+    }
+    const full = (await h.http.get(`${M}/${id}?includeConfig=true`).set(h.as(users.owner)).expect(200)).body.config;
+    expect(full.connection).toMatchObject({ host: 'db.example.com', password: SECRET });
+    // Re-entering the secret, or changing nothing but title and flags, is allowed.
+    await h.http.patch(`${M}/${id}`).set(h.as(users.creator)).send({ title: 'Renamed', config: { connection: { password: '********' } } }).expect(200);
+    await h.http.patch(`${M}/${id}`).set(h.as(users.creator)).send({ config: { connection: { host: 'db3.example.com', password: 'their-own-password' } } }).expect(200);
+    const copied = await h.http.post(M).set(h.as(users.creator)).send({ title: 'Mine', type: 'database', sub_type: 'pg', copy_from_id: id, config: { connection: { password: 'mine' } } });
+    expect(copied.status).toBe(200);
   });
 
   it('keeps one default per type', async () => {

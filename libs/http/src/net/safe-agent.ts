@@ -17,7 +17,7 @@ export function guardedLookup(allowLocal: boolean): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
-      const refused = addresses.map((a) => refusalOf(a.address, allowLocal)).find((r) => r !== null);
+      const refused = addresses.map((a) => refusalOf(a.address, allowLocal, hostname)).find((r) => r !== null);
       if (refused) return callback(new BlockedAddressError(refused), '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0];

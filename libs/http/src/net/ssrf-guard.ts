@@ -12,11 +12,19 @@ export function classifyTarget(address: string): AddressClass {
   return classifyAddress(ip);
 }
 
-/** Null when an outgoing request (hook, upload by URL) may connect to the address, else the reason it may not. */
-export function refusalOf(address: string, allowLocal: boolean): string | null {
+/**
+ * Null when an outgoing request (hook, upload by URL) may connect to the
+ * address, else the reason it may not. When the target was a host name
+ * (`host`), the reason names the host and the address class, never the
+ * resolved address: echoing it would let a tenant map the internal network
+ * through DNS (`db.internal` → `10.1.2.3`).
+ */
+export function refusalOf(address: string, allowLocal: boolean, host?: string): string | null {
   const kind = classifyTarget(address);
   if (kind === 'public') return null;
   if (allowLocal && (kind === 'loopback' || kind === 'private')) return null;
+  const name = host?.replace(/^\[|\]$/g, '');
+  if (name && isIP(name) === 0) return `Host '${name.slice(0, 255)}' resolves to a ${kind} address, which is not allowed`;
   return `Target address ${address} is not allowed (${kind})`;
 }
 

@@ -64,7 +64,7 @@ export async function checkTarget(path: string, allowLocal: boolean): Promise<vo
   } catch {
     return; // unresolvable now: every connection is checked again anyway
   }
-  const blocked = addresses.map((a) => refusalOf(a.address, allowLocal)).find((r) => r !== null);
+  const blocked = addresses.map((a) => refusalOf(a.address, allowLocal, host)).find((r) => r !== null);
   if (blocked) throw errors.badRequest(blocked);
 }
 

@@ -6,9 +6,13 @@ import { presentHookLog } from '../presenters/hook.presenter';
 import { requireHook } from './hook-access';
 import type { ListQuery } from './hook-crud';
 
-/** A hook's logs, newest first, paged (default 25 per page). */
+/**
+ * A hook's logs, newest first, paged (default 25 per page). Only roles that may
+ * edit hooks read them: a log carries the target's whole response, which can
+ * echo the secrets that hook configuration masks for everyone else.
+ */
 export async function listHookLogs(ports: HooksPorts, principal: Principal, hookId: string, query: ListQuery) {
-  const hook = await requireHook(ports, principal, hookId, 'base.read');
+  const hook = await requireHook(ports, principal, hookId, 'hook.write');
   const paging = resolvePaging(query, { limit: 25, max: 1000 });
   const { rows, total } = await listRows(ports.db, hook.id, paging.limit, paging.offset);
   return { list: rows.map(presentHookLog), pageInfo: pageInfo(total, paging.limit, paging.offset) };

@@ -5,13 +5,13 @@ import type { EndpointInput, integrationCreate } from '@tabula/contracts';
 import type { IntegrationsPorts } from '../ports';
 import { clearDefault, findIntegration, insertIntegration, type IntegrationRow } from '../repositories/integration.repository';
 import { requireSubType, validateConfig } from '../registry/type-registry';
-import { mergeConfig } from '../lib/config-paths';
+import { inheritedSecrets, mergeConfig } from '../lib/config-paths';
 import { newIntegrationId } from '../lib/ids';
 import { inTransaction } from '../lib/unit-of-work';
 import { enqueueIntegrationEvent } from '../events/integration-event.producer';
 import { presentIntegration } from '../presenters/integration.presenter';
-import { assertMayManage, canSee } from './integration-access';
-import { openConfig } from './load-integration';
+import { assertMayKeepSecrets, assertMayManage, canSee } from './integration-access';
+import { definitionOf, openConfig } from './load-integration';
 
 type CreateBody = EndpointInput<typeof integrationCreate>['body'];
 
@@ -23,7 +23,11 @@ async function startingConfig(ports: IntegrationsPorts, principal: Principal, bo
   if (source.type !== body.type || source.sub_type !== body.sub_type) {
     throw errors.badRequest(`copy_from_id: integration '${body.copy_from_id}' is a ${source.type}/${source.sub_type}, not ${body.type}/${body.sub_type}`);
   }
-  return mergeConfig(openConfig(ports, source), body.config ?? {});
+  const stored = openConfig(ports, source);
+  const merged = mergeConfig(stored, body.config ?? {});
+  // A copy made by anyone but the source's creator must bring its own secrets (they see them masked).
+  assertMayKeepSecrets(source, principal, inheritedSecrets(stored, body.config ?? {}, merged, definitionOf(source).secret_fields));
+  return merged;
 }
 
 /** Makes `row` its type's only default (same transaction). */

@@ -28,6 +28,17 @@ export function configVisibility(row: IntegrationRow, principal: Principal): Con
   return isOrgCreator(principal) ? 'masked' : 'none';
 }
 
+/**
+ * 403 when a caller who sees a config only masked (anyone but its creator)
+ * would keep its stored secrets while changing or copying it: they must enter
+ * the secrets again, so a shared integration's password or API key can never
+ * be redirected to a host of their choosing nor read from a copy.
+ */
+export function assertMayKeepSecrets(row: IntegrationRow, principal: Principal, inherited: string[]): void {
+  if (inherited.length === 0 || configVisibility(row, principal) === 'whole') return;
+  throw errors.forbidden(`Forbidden - only the integration's creator may keep its stored secrets; enter ${inherited.join(', ')} again`);
+}
+
 /** Only the creator edits a private integration; public ones any org creator. */
 export function assertMayEdit(row: IntegrationRow, principal: Principal): void {
   assertMayManage(principal);

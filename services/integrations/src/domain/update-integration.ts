@@ -3,18 +3,18 @@ import type { EndpointInput, integrationUpdate } from '@tabula/contracts';
 import type { IntegrationsPorts } from '../ports';
 import { findIntegration, updateIntegration as updateRow, type IntegrationRow } from '../repositories/integration.repository';
 import { validateConfig } from '../registry/type-registry';
-import { mergeConfig } from '../lib/config-paths';
+import { inheritedSecrets, mergeConfig } from '../lib/config-paths';
 import { inTransaction } from '../lib/unit-of-work';
 import { enqueueIntegrationEvent } from '../events/integration-event.producer';
 import { presentIntegration } from '../presenters/integration.presenter';
-import { assertMayEdit } from './integration-access';
+import { assertMayEdit, assertMayKeepSecrets } from './integration-access';
 import { definitionOf, loadVisible, openConfig } from './load-integration';
 import { takeDefault } from './create-integration';
 
 type UpdateBody = EndpointInput<typeof integrationUpdate>['body'];
 
 /** The columns a PATCH changes; `config` is merged into the stored one and validated again. */
-function patchOf(ports: IntegrationsPorts, row: IntegrationRow, body: UpdateBody): { patch: Partial<IntegrationRow>; configChanged: boolean } {
+function patchOf(ports: IntegrationsPorts, principal: Principal, row: IntegrationRow, body: UpdateBody): { patch: Partial<IntegrationRow>; configChanged: boolean } {
   const patch: Partial<IntegrationRow> = {};
   if (body.title !== undefined) patch.title = body.title;
   if (body.meta !== undefined) patch.meta = body.meta ?? null;
@@ -24,6 +24,7 @@ function patchOf(ports: IntegrationsPorts, row: IntegrationRow, body: UpdateBody
     const stored = openConfig(ports, row);
     const merged = validateConfig(definitionOf(row), mergeConfig(stored, body.config));
     configChanged = JSON.stringify(merged) !== JSON.stringify(stored);
+    if (configChanged) assertMayKeepSecrets(row, principal, inheritedSecrets(stored, body.config, merged, definitionOf(row).secret_fields));
     if (configChanged) patch.config_sealed = ports.ring.seal(merged);
   }
   return { patch, configChanged };
@@ -33,7 +34,7 @@ function patchOf(ports: IntegrationsPorts, row: IntegrationRow, body: UpdateBody
 export async function updateIntegration(ports: IntegrationsPorts, principal: Principal, id: string, body: UpdateBody) {
   const row = await loadVisible(ports, id, principal);
   assertMayEdit(row, principal);
-  const { patch, configChanged } = patchOf(ports, row, body);
+  const { patch, configChanged } = patchOf(ports, principal, row, body);
   await inTransaction(ports, async (trx) => {
     if (patch.is_default) await takeDefault(trx, row);
     await updateRow(trx, row.id, patch);

@@ -45,6 +45,21 @@ export function mergeConfig(stored: Record<string, unknown>, patch: Record<strin
   return out;
 }
 
+/**
+ * Secret paths whose stored value a merge keeps without the patch supplying it
+ * (absent or sent back masked). A caller who never saw those secrets must not
+ * keep them while changing the rest: pointing a shared integration's host or
+ * endpoint elsewhere would send its stored password or API key there.
+ */
+export function inheritedSecrets(stored: Record<string, unknown>, patch: Record<string, unknown>, merged: Record<string, unknown>, secretPaths: string[]): string[] {
+  return secretPaths.filter((dotted) => {
+    const before = pathValue(stored, dotted);
+    if (before === undefined || before === null || before === '') return false;
+    const given = pathValue(patch, dotted);
+    return (given === undefined || given === MASK) && pathValue(merged, dotted) === before;
+  });
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }

@@ -21,8 +21,9 @@ export async function allowedAddress(host: string, allowLocal: boolean): Promise
     }
   }
   for (const address of addresses) {
-    const refusal = refusalOf(address, allowLocal);
-    if (refusal) throw errors.badRequest(`${refusal}; host '${host.slice(0, 255)}' refused by the integrations network policy`);
+    // A name's resolved address is not echoed (refusalOf): no internal DNS map for tenants.
+    const refusal = refusalOf(address, allowLocal, bare);
+    if (refusal) throw errors.badRequest(`${refusal}; refused by the integrations network policy`);
   }
   return addresses[0];
 }

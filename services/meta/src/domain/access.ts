@@ -70,9 +70,9 @@ export async function requireColumn(
 /** A view (and its table) the caller may act on. */
 export async function requireView(
   ports: MetaPorts, principal: Principal, viewId: string, action: BaseAction,
+  hidden: () => AppError = () => errors.notFound('ERR_VIEW_NOT_FOUND', `View '${viewId}' not found`),
 ): Promise<TableScope & { view: ViewRow }> {
   const view = await findView(ports.db, viewId);
-  const hidden = () => errors.notFound('ERR_VIEW_NOT_FOUND', `View '${viewId}' not found`);
   if (!view) throw hidden();
   const scope = await requireTable(ports, principal, view.fk_model_id, action, hidden);
   return { ...scope, view };

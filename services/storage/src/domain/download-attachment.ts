@@ -28,7 +28,9 @@ export async function findRecordAttachment(ports: StoragePorts, principal: Princ
   if (!key || !isSafeKey(key)) throw appError('ERR_INVALID_PATH', 'Invalid urlOrPath');
   const meta = clientOf(ports.services, storageMetaEndpoints);
   const table = await meta.metaTableById({ params: { tableId: cell.modelId } });
-  await ports.baseAccess.authorize(principal, table.base.id, 'data.read');
+  // Another tenant's table answers like a missing table (meta's 404), never 403.
+  await ports.baseAccess.authorizeVisible(principal, table.base.id, 'data.read',
+    () => appError('ERR_TABLE_NOT_FOUND', `Table '${cell.modelId}' not found`));
   const row = (await objectsByKeys(ports.db, [key])).get(key);
   if (!row) throw notFound();
   const stored = storedValueOf(ports, key);

@@ -30,8 +30,9 @@ async function mayRevokeBaseToken(ports: AuthPorts, caller: Principal, makerId: 
 export async function deleteApiToken(ports: AuthPorts, caller: Principal, tokenId: string, baseId: string | null): Promise<void> {
   const row = await apiTokenRepository.findById(ports.db, tokenId);
   const inScope = row && (baseId === null ? row.base_id === null : row.base_id === baseId);
-  if (!row || !inScope) throw errors.notFound('ERR_TOKEN_NOT_FOUND', `Token '${tokenId}' not found`);
-  if (baseId === null && row.user_id !== caller.id && !isSuper(caller)) throw errors.forbidden();
+  // Another user's org token answers like a missing one: ids never reveal what exists.
+  const othersOrgToken = row && baseId === null && row.user_id !== caller.id && !isSuper(caller);
+  if (!row || !inScope || othersOrgToken) throw errors.notFound('ERR_TOKEN_NOT_FOUND', `Token '${tokenId}' not found`);
   if (baseId !== null && !(await mayRevokeBaseToken(ports, caller, row.user_id, baseId))) {
     throw errors.forbidden("Forbidden - only a member whose role is at least the token maker's may revoke it");
   }

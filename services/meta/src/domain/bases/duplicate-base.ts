@@ -22,7 +22,9 @@ import { copyHooksOf } from '../tables/copy-hooks';
  * removes hooks copied before a failed commit, so no part of the copy remains.
  */
 export async function duplicateBase(ports: MetaPorts, principal: Principal, baseId: string, input: z.infer<typeof duplicateSchema>) {
-  const base = await requireBase(ports, principal, baseId, 'base.read');
+  // Creators and owners only (as NocoDB): a copy carries the hooks' secrets and
+  // makes its maker the owner, so a viewer would read what its role masks.
+  const base = await requireBase(ports, principal, baseId, 'base.update');
   assertMayCreateBase(principal);
   const options = input.options;
   const id = newId('p');

@@ -35,9 +35,23 @@ export async function addColumnIn(ddl: SourceHandle, trx: Knex, table: TableRow,
   return draft;
 }
 
+/**
+ * A link's related table must be visible to the caller before anything is said
+ * about it: a table of a base the caller has no role in (another tenant's)
+ * answers exactly like a missing table, never "links across bases" (which
+ * would tell that the id exists).
+ */
+export async function assertLinkTargetVisible(ports: MetaPorts, principal: Principal, fields: Record<string, unknown>): Promise<void> {
+  if (!LINK_UIDTS.has(String(fields.uidt))) return;
+  const childId = fields.childId ?? (fields.colOptions as Record<string, unknown> | undefined)?.fk_related_model_id;
+  if (typeof childId !== 'string' || !childId) return;
+  await requireTable(ports, principal, childId, 'base.read');
+}
+
 /** Adds a column (DDL + metadata + view columns + event); returns the created column (spec). */
 export async function addColumn(ports: MetaPorts, principal: Principal, tableId: string, fields: ColumnFields) {
   const { table, handle } = await requireTable(ports, principal, tableId, 'schema.write');
+  await assertLinkTargetVisible(ports, principal, fields as Record<string, unknown>);
   const draft = await inSourceAndMetaTransaction(ports, handle, (ddl, trx) => addColumnIn(ddl, trx, table, fields, principal));
   return presentColumn((await findColumn(ports.db, draft.id))!);
 }

@@ -8,7 +8,7 @@ import { metaTable } from '../../repositories/meta-db';
 import { presentColumn } from '../../presenters/column.presenter';
 import { requireTable } from '../access';
 import { columnFieldsSchema, columnPatchSchema } from './column-input';
-import { addColumnIn } from './add-column';
+import { addColumnIn, assertLinkTargetVisible } from './add-column';
 import { changeColumnIn } from './update-column';
 import { dropColumnIn } from './delete-column';
 import { columnsHashOf } from './column-reads';
@@ -21,6 +21,7 @@ import { bulkColumnsSchema } from '@tabula/contracts';
  */
 export async function bulkColumns(ports: MetaPorts, principal: Principal, tableId: string, input: z.infer<typeof bulkColumnsSchema>) {
   const { table, handle } = await requireTable(ports, principal, tableId, 'schema.write');
+  for (const { op, column } of input.ops) if (op === 'add') await assertLinkTargetVisible(ports, principal, column);
   await inSourceAndMetaTransaction(ports, handle, async (ddl, trx) => {
     await metaTable(trx, 'tables').where({ id: table.id }).forUpdate().first();
     if ((await columnsHashOf(trx, table.id)) !== input.hash) {

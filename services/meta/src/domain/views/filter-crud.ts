@@ -44,8 +44,10 @@ async function insertTree(trx: Knex, view: ViewRow, body: FilterBody, parentId: 
 
 async function filterScope(ports: MetaPorts, principal: Principal, filterId: string, action: 'base.read' | 'schema.write') {
   const filter = await findFilter(ports.db, filterId);
-  if (!filter || !filter.fk_view_id) throw errors.notFound('ERR_FILTER_NOT_FOUND', `Filter '${filterId}' not found`);
-  return { ...(await requireView(ports, principal, filter.fk_view_id, action)), filter };
+  // Another tenant's filter answers like a missing filter (not with its view's id).
+  const hidden = () => errors.notFound('ERR_FILTER_NOT_FOUND', `Filter '${filterId}' not found`);
+  if (!filter || !filter.fk_view_id) throw hidden();
+  return { ...(await requireView(ports, principal, filter.fk_view_id, action, hidden)), filter };
 }
 
 /** A view's filters as trees. */

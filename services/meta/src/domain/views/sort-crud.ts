@@ -22,8 +22,10 @@ async function checkSortColumn(ports: MetaPorts, view: ViewRow, columnId: string
 
 async function sortScope(ports: MetaPorts, principal: Principal, sortId: string, action: 'base.read' | 'schema.write') {
   const sort = await findSort(ports.db, sortId);
-  if (!sort) throw errors.notFound('ERR_SORT_NOT_FOUND', `Sort '${sortId}' not found`);
-  const scope = await requireView(ports, principal, sort.fk_view_id, action);
+  // Another tenant's sort answers like a missing sort (not with its view's id).
+  const hidden = () => errors.notFound('ERR_SORT_NOT_FOUND', `Sort '${sortId}' not found`);
+  if (!sort) throw hidden();
+  const scope = await requireView(ports, principal, sort.fk_view_id, action, hidden);
   return { ...scope, sort };
 }
 
