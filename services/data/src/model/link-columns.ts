@@ -77,7 +77,7 @@ export function linkColumns(context: TableContext): ColumnInfo[] {
     if (!plan) return [];
     const column: ColumnInfo = { ...c, column_name: `__nc_link_${c.id}`, rqd: false, unique: false, pk: false, ai: false };
     plan.required = c.rqd && plan.fkHere;
-    plan.count = linkCountExpression(plan, context.source.schema);
+    plan.count = linkCountExpression(plan, context.source.schema, dialectOf(context) !== 'sqlite3');
     plan.values = linkValuesExpression(plan, context, context.source.schema);
     plans.set(column, plan);
     return [column];
@@ -105,8 +105,17 @@ export function relatedFrom(plan: LinkPlan, schema: string | undefined): Fragmen
   return new Fragment(`${from.sql} WHERE ${r(inner).sql} = ${outer(outerCol).sql}`, [...from.bindings, ...r(inner).bindings, ...outer(outerCol).bindings]);
 }
 
-/** `(SELECT COUNT(*) …)`: the number of linked records of the outer row. */
-export function linkCountExpression(plan: LinkPlan, schema: string | undefined): Fragment {
+/**
+ * `(SELECT COUNT(*) …)`: the number of linked records of the outer row. mm
+ * links count their junction rows alone where foreign keys guarantee each
+ * references a live record (`junctionOnly`: pg, MariaDB; SQLite joins).
+ */
+export function linkCountExpression(plan: LinkPlan, schema: string | undefined, junctionOnly = false): Fragment {
+  if (plan.junction && junctionOnly) {
+    const name = schema ? `${schema}.${plan.junction.name}` : plan.junction.name;
+    const outer = ident(`${plan.table.name}.${plan.table.pk}`);
+    return new Fragment(`(SELECT COUNT(*) FROM ?? AS ?? WHERE ?? = ${outer.sql})`, [name, '__nc_j', `__nc_j.${plan.junction.self}`, ...outer.bindings]);
+  }
   const from = relatedFrom(plan, schema);
   return new Fragment(`(SELECT COUNT(*) FROM ${from.sql})`, from.bindings);
 }
