@@ -13,14 +13,17 @@
  * are written straight in SQL (`generate_series`), then ANALYZEd.
  * Standalone Tabula runs in a child process. Needs DATABASE_URL. Loopback only.
  *
- * Settings (env): BENCH_ROWS (100000), BENCH_SECONDS per measurement (5),
- * BENCH_CONCURRENCY (4), BENCH_TEAMS (1000), BENCH_SKILLS (200), BENCH_SKILLS_PER_ROW (2);
+ * The variants run interleaved (request by request), so a noisy machine slows
+ * them alike. Settings (env): BENCH_ROWS (100000), BENCH_SECONDS (5: the three
+ * HTTP variants run 3× that, the two pg ones 2×),
+ * BENCH_CONCURRENCY (1: latency), BENCH_TEAMS (1000), BENCH_SKILLS (200), BENCH_SKILLS_PER_ROW (2);
  * BENCH_EXPLAIN=true prints the page's plans, BENCH_KEEP_DATABASE=true keeps the database.
  * Usage: npm run bench:relations
  */
 import path from 'node:path';
 import { Client, Pool } from 'pg';
-import { printTable, runLoad, runOps, type LoadResult } from './load';
+import { Agent, request } from 'undici';
+import { printTable, runLoad, type LoadResult } from './load';
 import { dropDatabase, freshDatabase, signup } from './records-fixture';
 import { startStandaloneChild } from './standalone-child';
 
@@ -30,7 +33,7 @@ const env = (name: string, fallback: number) => {
 };
 const ROWS = env('BENCH_ROWS', 100_000);
 const SECONDS = env('BENCH_SECONDS', 5);
-const CONCURRENCY = env('BENCH_CONCURRENCY', 4);
+const CONCURRENCY = env('BENCH_CONCURRENCY', 1);
 const TEAMS = env('BENCH_TEAMS', 1000);
 const SKILLS = env('BENCH_SKILLS', 200);
 const SKILLS_PER_ROW = env('BENCH_SKILLS_PER_ROW', 2);
@@ -111,6 +114,44 @@ async function seed(dbUrl: string, s: Awaited<ReturnType<typeof createSchema>>):
   }
 }
 
+/**
+ * Closed loop over several operations interleaved: each of `concurrency`
+ * workers runs them in turn (a, b, c, a, b, c…) until the time is up, so a
+ * noisy machine slows every variant alike. One result per operation.
+ */
+async function interleaved(ops: { label: string; op: () => Promise<unknown> }[], concurrency: number, durationMs: number): Promise<LoadResult[]> {
+  const latencies = ops.map(() => [] as number[]);
+  const errors = ops.map(() => 0);
+  const deadline = Date.now() + durationMs;
+  const started = Date.now();
+  const worker = async (w: number) => {
+    for (let turn = w; Date.now() < deadline; turn++) {
+      const k = turn % ops.length;
+      const start = process.hrtime.bigint();
+      try { await ops[k].op(); } catch { errors[k] += 1; }
+      latencies[k].push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  const elapsed = (Date.now() - started) / 1000;
+  return ops.map(({ label }, k) => {
+    const sorted = latencies[k].sort((a, b) => a - b);
+    const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+    return { label, requests: sorted.length, errors: errors[k], rps: sorted.length / elapsed, p50: at(50), p99: at(99) };
+  });
+}
+
+/** A GET against loopback whose non-2xx answers throw. */
+function getter(url: string, headers: Record<string, string>, agent: Agent): () => Promise<void> {
+  const target = new URL(url);
+  if (!['127.0.0.1', 'localhost'].includes(target.hostname)) throw new Error('benchmarks only target loopback');
+  return async () => {
+    const res = await request(target, { method: 'GET', headers, dispatcher: agent });
+    await res.body.dump();
+    if (res.statusCode >= 400) throw new Error(`status ${res.statusCode}`);
+  };
+}
+
 /** SQL statements of one GET (counted by the server), on the base's schema. */
 interface Statement { sql: string; bindings?: unknown[] }
 
@@ -163,25 +204,28 @@ async function main(): Promise<void> {
     const headers = { 'xc-auth': token };
     for (const p of [plain, sameTable, full]) await runLoad('warm-up', `${server.url}${p}`, headers, CONCURRENCY, 1000);
 
-    const results: LoadResult[] = [
-      await runLoad(`plain table (no relations), ${PAGE} rows`, `${server.url}${plain}`, headers, CONCURRENCY, SECONDS * 1000),
-      await runLoad(`same table, physical fields only, ${PAGE} rows`, `${server.url}${sameTable}`, headers, CONCURRENCY, SECONDS * 1000),
-      await runLoad(`2 links + 3 lookups + 1 rollup + 2 formulas, ${PAGE} rows`, `${server.url}${full}`, headers, CONCURRENCY, SECONDS * 1000),
-    ];
-    printTable(`${ROWS.toLocaleString('en')} rows, ${PAGE}-row page through the gateway, ${CONCURRENCY} connections, ${SECONDS} s each`, results);
+    const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_000 });
+    const results = await interleaved([
+      { label: `plain table (no relations), ${PAGE} rows`, op: getter(`${server.url}${plain}`, headers, agent) },
+      { label: `same table, physical fields only, ${PAGE} rows`, op: getter(`${server.url}${sameTable}`, headers, agent) },
+      { label: `2 links + 3 lookups + 1 rollup + 2 formulas, ${PAGE} rows`, op: getter(`${server.url}${full}`, headers, agent) },
+    ], CONCURRENCY, SECONDS * 3000);
+    await agent.close();
+    printTable(`${ROWS.toLocaleString('en')} rows, ${PAGE}-row page through the gateway, ${CONCURRENCY} connections, the three interleaved for ${SECONDS * 3} s`, results);
     const [plainRun, sameRun, fullRun] = results;
     // The page statements themselves, straight through pg (the server's SQL and bindings): where the time goes.
     const pool = new Pool({ connectionString: dbUrl, max: CONCURRENCY });
     const pageSql = async (p: string) => (await statementsRun(server, token, s.baseId, p)).find((st) => !/^select count/i.test(st.sql))!;
     const [fullSql, sameSql] = [await pageSql(full), await pageSql(sameTable)];
-    printTable(`the page SELECT alone, straight through pg, ${CONCURRENCY} connections, ${SECONDS} s each`, [
-      await runOps('pg: same table, physical fields only', () => pool.query(sameSql.sql, sameSql.bindings), CONCURRENCY, SECONDS * 1000),
-      await runOps('pg: with the computed columns', () => pool.query(fullSql.sql, fullSql.bindings), CONCURRENCY, SECONDS * 1000),
-    ]);
+    const sql = await interleaved([
+      { label: 'pg: same table, physical fields only', op: () => pool.query(sameSql.sql, sameSql.bindings) },
+      { label: 'pg: with the computed columns', op: () => pool.query(fullSql.sql, fullSql.bindings) },
+    ], CONCURRENCY, SECONDS * 2000);
+    printTable(`the page SELECT alone, straight through pg, ${CONCURRENCY} connections, interleaved for ${SECONDS * 2} s`, sql);
     await pool.end();
     const ratio = (a: LoadResult, b: LoadResult) => (a.p50 / b.p50).toFixed(2);
     console.log(`\np50 ratio, computed page / same table without them: ${ratio(fullRun, sameRun)}× (target ≤ 3×); / plain table: ${ratio(fullRun, plainRun)}×`);
-    console.log(`throughput ratio (req/s without / with): ${(sameRun.rps / fullRun.rps).toFixed(2)}×`);
+    console.log(`the page SELECT alone (pg): ${ratio(sql[1], sql[0])}× (${sql[1].p50.toFixed(2)} ms vs ${sql[0].p50.toFixed(2)} ms at p50)`);
 
     // Statements per page: a new filter each time so the row count is not served from the counter's cache.
     const rows: Record<string, unknown>[] = [];
