@@ -59,7 +59,7 @@ const PHYSICAL = [
   { column_name: 'email', title: 'Email', uidt: 'Email' },
   { column_name: 'city', title: 'City', uidt: 'SingleLineText' },
 ];
-const PHYSICAL_FIELDS = ['Id', ...PHYSICAL.map((c) => c.title)].join(',');
+const PHYSICAL_FIELDS = ['Id', 'CreatedAt', 'UpdatedAt', ...PHYSICAL.map((c) => c.title)].join(',');
 
 /** The schema: People (links, lookups, rollup, formulas), Teams, Skills, and PeoplePlain (same physical columns, no relation). */
 async function createSchema(call: ReturnType<typeof caller>) {
