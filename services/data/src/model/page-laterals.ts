@@ -12,8 +12,8 @@ import type { TableModel } from './table-model';
  * all of that link's values as aggregates over its related rows, joined to the
  * page's rows only (the page is selected first, then joined):
  *
- *   SELECT …, "__nc_l0"."v0", … FROM (SELECT "people".* FROM … WHERE … ORDER BY … LIMIT 25) AS "people"
- *     LEFT JOIN LATERAL (SELECT COUNT(*) AS "v0", json_agg(…) AS "v1", SUM(…) AS "v2" FROM … WHERE … = "people"."id") AS "__nc_l0" ON TRUE
+ *   SELECT …, "__nc_l0"."__nc_v0", … FROM (SELECT "people".* FROM … WHERE … ORDER BY … LIMIT 25) AS "people"
+ *     LEFT JOIN LATERAL (SELECT COUNT(*) AS "__nc_v0", json_agg(…) AS "__nc_v1", SUM(…) AS "__nc_v2" FROM … WHERE … = "people"."id") AS "__nc_l0" ON TRUE
  *   ORDER BY …
  *
  * Formulas are compiled a second time with their lookups, rollups and link
@@ -46,7 +46,7 @@ function buildLateralPage(model: TableModel): LateralPage | null {
     if (!link || !linkPlanOf(link)?.lateral) return undefined;
     let lateral = laterals.get(linkId);
     if (!lateral) { lateral = { alias: `__nc_l${laterals.size}`, values: [] }; laterals.set(linkId, lateral); }
-    const name = `v${lateral.values.length}`;
+    const name = `__nc_v${lateral.values.length}`;
     lateral.values.push({ name, expr });
     return new Fragment('??', [`${lateral.alias}.${name}`]);
   };
