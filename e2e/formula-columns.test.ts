@@ -90,6 +90,11 @@ describe('Formula columns', () => {
       [{ formula_raw: "CONCAT('a'; DROP TABLE orders; --')" }, /unexpected character ';'/],
       [{ colOptions: {} }, /needs a formula/],
       [{ formula_raw: 'A'.repeat(5000) }, /longer than 4000/],
+      [{ formula_raw: `{Qty}${' + {Qty}'.repeat(1250)}` }, /longer than 4000/],
+      [{ formula_raw: `${'ABS('.repeat(60)}{Qty}${')'.repeat(60)}` }, /nested deeper than/],
+      [{ formula_raw: `${'('.repeat(200)}1${')'.repeat(200)}` }, /nested deeper than/],
+      [{ formula_raw: 'MEDIAN({Qty})' }, /unknown function/i],
+      [{ formula_raw: "'unterminated" }, /position/],
     ];
     for (const [body, message] of cases) {
       const res = await raw('POST', `/api/v1/db/meta/tables/${tableId}/columns`, { title: 'Bad', uidt: 'Formula', ...(body as object) });
@@ -98,6 +103,21 @@ describe('Formula columns', () => {
     }
     const meta = await raw('GET', `/api/v1/db/meta/tables/${tableId}`);
     expect(meta.body.columns.some((c: { title: string }) => c.title === 'Bad')).toBe(false);
+  });
+
+  it('keeps SQL text, quotes and braces inside string literals as literals', async () => {
+    const texts = ["'); DROP TABLE orders; --", '{Qty} OR 1=1', '$1 ?? ? :name "x"'];
+    const formula = `CONCAT({Item}, "${texts[0]}", '|', '${texts[1]}', '|', '${texts[2]}')`;
+    const created = await raw('POST', `/api/v1/db/meta/tables/${tableId}/columns`, { title: 'Lit', uidt: 'Formula', formula_raw: formula });
+    expect(created.status).toBe(200);
+    const list = await rows('(Item,eq,pear)');
+    expect(list.status).toBe(200);
+    expect(list.body.list[0].Lit).toBe(`pear${texts[0]}|${texts[1]}|${texts[2]}`);
+    // The table is still there, whole, and the literal filters like any text.
+    expect((await rows()).body.list.length).toBe(4);
+    const filtered = await rows(`(Lit,like,DROP TABLE)`);
+    expect(filtered.body.list.length).toBe(4);
+    expect((await raw('DELETE', `/api/v1/db/meta/columns/${created.body.id}`)).status).toBe(200);
   });
 
   it('refuses a cycle between formulas and deleting a column a formula uses; updates a formula', async () => {

@@ -1,23 +1,43 @@
-import type { Knex } from 'knex';
+import { randomBytes } from 'node:crypto';
+import knexFactory, { type Knex } from 'knex';
 import { Api } from 'nocodb-sdk';
 import type { ServiceDefinition } from '@tabula/runtime';
-import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
+import { backendUrl, createTestDatabase, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
+import type { SourceRegistry } from '@tabula/db';
 
 /**
  * No N+1: a page of records with 2 link columns, 3 lookups, 1 rollup and 2
  * formulas costs the same number of SQL statements on the user tables
- * whatever its size (knex 'query' events of the data database, counted when
- * they name the base's schema).
+ * whatever its size, on the default source and on external PostgreSQL,
+ * MariaDB and SQLite sources (knex 'query' events of the pool serving the
+ * base: the data database's, counted when they name the base's schema, or
+ * the external source's own pool).
  */
 let stack: TestStack;
-let api: Api<unknown>;
 let token: string;
-let baseId: string;
 let dataDb: Knex | undefined;
+const cleanups: (() => Promise<void>)[] = [];
+/** Statements seen on every pool the data service handed out since the last reset. */
+const seen: { knex: Knex; sql: string }[] = [];
+const watched = new WeakSet<Knex>();
+
+function watch(knex: Knex): void {
+  if (watched.has(knex)) return;
+  watched.add(knex);
+  knex.on('query', (q: { sql: string }) => seen.push({ knex, sql: q.sql }));
+}
 
 const services: ServiceDefinition<any, any>[] = allServices.map((d) => (d.name !== 'data' ? d : {
-  ...d, buildPorts: (common: { dataDb: Knex }, config: unknown) => { dataDb = common.dataDb; return d.buildPorts(common as never, config as never); },
+  ...d,
+  buildPorts: async (common: { dataDb: Knex }, config: unknown) => {
+    dataDb = common.dataDb;
+    const ports = await d.buildPorts(common as never, config as never) as { sources: SourceRegistry };
+    // Every pool a table handle uses is watched (the default source's is the data database's).
+    const handleOf = ports.sources.handleOf.bind(ports.sources);
+    ports.sources.handleOf = (source) => { const h = handleOf(source); watch(h.knex); return h; };
+    return ports;
+  },
 }));
 
 async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -27,71 +47,152 @@ async function raw(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, body: await res.json() };
 }
 
-async function statementsOf(path: string): Promise<{ count: number; rows: number }> {
-  const seen: string[] = [];
-  const listener = (q: { sql: string }) => { if (q.sql.includes(baseId)) seen.push(q.sql); };
-  dataDb!.on('query', listener);
-  try {
-    const res = await raw('GET', path);
-    expect(res.status).toBe(200);
-    return { count: seen.length, rows: res.body.list.length };
-  } finally {
-    dataDb!.removeListener('query', listener);
-  }
+function pgConnection(url: string) {
+  const u = new URL(url);
+  return { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: u.pathname.slice(1) };
+}
+
+/** How a base of each source variant is created (as in relations.test.ts). */
+const variants: { name: string; withCount: number; body: () => Promise<Record<string, unknown> | undefined> }[] = [
+  // The default source's statements are those naming the base's schema (the pg_class row estimate binds it instead).
+  { name: 'default source', withCount: 2, body: async () => ({}) },
+  {
+    // Page, COUNT, and the planner's row estimate of the table (pg_class).
+    name: 'external PostgreSQL', withCount: 3, body: async () => {
+      const db = await createTestDatabase('tabula_reln1');
+      cleanups.push(() => db.drop());
+      return { external: true, sources: [{ type: 'pg', config: { client: 'pg', connection: pgConnection(db.url) } }] };
+    },
+  },
+  { name: 'external SQLite', withCount: 2, body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `reln1-${randomBytes(3).toString('hex')}.db` } } }] }) },
+  {
+    name: 'external MariaDB', withCount: 2, body: async () => {
+      const admin = backendUrl('mysql');
+      if (!admin) return undefined;
+      const database = `tabula_reln1_${randomBytes(4).toString('hex')}`;
+      const k = knexFactory({ client: 'mysql2', connection: admin });
+      await k.raw('CREATE DATABASE ??', [database]);
+      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
+      const u = new URL(admin);
+      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
+        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
+      } } }] };
+    },
+  },
+];
+
+/** The statements one GET ran on the base's rows: on its external pool, or on the data database naming its schema. */
+async function statementsOf(baseId: string, external: boolean, path: string): Promise<{ count: number; rows: number }> {
+  seen.length = 0;
+  const res = await raw('GET', path);
+  expect(res.status).toBe(200);
+  const mine = seen.filter((s) => (external ? s.knex !== dataDb : s.knex === dataDb && s.sql.includes(baseId)));
+  return { count: mine.length, rows: res.body.list.length };
 }
 
 beforeAll(async () => {
-  stack = await startTestStack(services);
-  token = (await new TestApi(stack.url).signUp('e2e', 'relations-n1@example.com')).token;
-  api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
-  baseId = (await api.base.create({ title: 'N+1' })).id as string;
-  const table = async (title: string, extra: object[] = []) => (await api.dbTable.create(baseId, {
-    title, table_name: title.toLowerCase(),
-    columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'name', title: 'Name', uidt: 'SingleLineText' }, ...extra],
-  } as never)).id as string;
-  const teams = await table('Teams', [{ column_name: 'budget', title: 'Budget', uidt: 'Number' }]);
-  const skills = await table('Skills', [{ column_name: 'level', title: 'Level', uidt: 'Number' }]);
-  const people = await table('People', [{ column_name: 'age', title: 'Age', uidt: 'Number' }]);
-  const col = async (body: object) => (await raw('POST', `/api/v1/db/meta/tables/${people}/columns`, body)).body;
-  const team = await col({ title: 'Team', uidt: 'LinkToAnotherRecord', parentId: people, childId: teams, type: 'bt' });
-  const skill = await col({ title: 'Skills', uidt: 'Links', parentId: people, childId: skills, type: 'mm' });
-  const metaOf = async (id: string) => (await raw('GET', `/api/v1/db/meta/tables/${id}`)).body.columns as { id: string; title: string }[];
-  const [teamCols, skillCols] = [await metaOf(teams), await metaOf(skills)];
-  const id = (cols: { id: string; title: string }[], title: string) => cols.find((c) => c.title === title)!.id;
-  await col({ title: 'TeamName', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Name') });
-  await col({ title: 'TeamBudget', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Budget') });
-  await col({ title: 'SkillNames', uidt: 'Lookup', fk_relation_column_id: skill.id, fk_lookup_column_id: id(skillCols, 'Name') });
-  await col({ title: 'SkillSum', uidt: 'Rollup', fk_relation_column_id: skill.id, fk_rollup_column_id: id(skillCols, 'Level'), rollup_function: 'sum' });
-  await col({ title: 'Score', uidt: 'Formula', formula_raw: '{SkillSum} + {Age}' });
-  await col({ title: 'Label', uidt: 'Formula', formula_raw: "CONCAT({Name}, ' @ ', {TeamName})" });
-  await api.dbTableRow.bulkCreate('noco', baseId, 'Teams', [{ Name: 'red', Budget: 10 }, { Name: 'blue', Budget: 20 }]);
-  await api.dbTableRow.bulkCreate('noco', baseId, 'Skills', [{ Name: 'sql', Level: 3 }, { Name: 'ts', Level: 5 }]);
-  await api.dbTableRow.bulkCreate('noco', baseId, 'People', Array.from({ length: 60 }, (_, i) => ({
-    Name: `p${i}`, Age: 20 + i, Team: [(i % 2) + 1], Skills: i % 3 === 0 ? [1, 2] : [2],
-  })));
-}, 180_000);
-afterAll(async () => { await stack?.stop(); });
+  // External sources on this machine's databases: private addresses, allowed only by the flag.
+  stack = await startTestStack(services, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
+  const signup = await fetch(`${stack.url}/api/v1/auth/user/signup`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'relations-n1@example.com', password: 'Password123!' }),
+  });
+  token = ((await signup.json()) as { token: string }).token;
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  for (const c of cleanups) await c().catch(() => undefined);
+});
 
-describe('statements per page', () => {
+const sorted = (v: unknown) => (Array.isArray(v) ? [...v].sort() : v);
+
+describe.each(variants)('statements per page on $name', ({ name, withCount, body }) => {
+  let api: Api<unknown>;
+  let baseId: string;
+  let external = false;
+  let skip = false;
+
+  beforeAll(async () => {
+    api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
+    const extra = await body();
+    if (!extra) { skip = true; return; }
+    external = extra.external === true;
+    baseId = (await raw('POST', '/api/v1/db/meta/projects', { title: `N+1 ${name}`, ...extra })).body.id;
+    const table = async (title: string, extra: object[] = []) => (await api.dbTable.create(baseId, {
+      title, table_name: title.toLowerCase(),
+      columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'name', title: 'Name', uidt: 'SingleLineText' }, ...extra],
+    } as never)).id as string;
+    const teams = await table('Teams', [{ column_name: 'budget', title: 'Budget', uidt: 'Number' }]);
+    const skills = await table('Skills', [{ column_name: 'level', title: 'Level', uidt: 'Number' }]);
+    const people = await table('People', [{ column_name: 'age', title: 'Age', uidt: 'Number' }]);
+    const col = async (body: object) => (await raw('POST', `/api/v1/db/meta/tables/${people}/columns`, body)).body;
+    const team = await col({ title: 'Team', uidt: 'LinkToAnotherRecord', parentId: people, childId: teams, type: 'bt' });
+    const skill = await col({ title: 'Skills', uidt: 'Links', parentId: people, childId: skills, type: 'mm' });
+    const metaOf = async (id: string) => (await raw('GET', `/api/v1/db/meta/tables/${id}`)).body.columns as { id: string; title: string }[];
+    const [teamCols, skillCols] = [await metaOf(teams), await metaOf(skills)];
+    const id = (cols: { id: string; title: string }[], title: string) => cols.find((c) => c.title === title)!.id;
+    await col({ title: 'TeamName', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Name') });
+    await col({ title: 'TeamBudget', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Budget') });
+    await col({ title: 'SkillNames', uidt: 'Lookup', fk_relation_column_id: skill.id, fk_lookup_column_id: id(skillCols, 'Name') });
+    await col({ title: 'SkillSum', uidt: 'Rollup', fk_relation_column_id: skill.id, fk_rollup_column_id: id(skillCols, 'Level'), rollup_function: 'sum' });
+    await col({ title: 'Score', uidt: 'Formula', formula_raw: '{SkillSum} + {Age}' });
+    await col({ title: 'Label', uidt: 'Formula', formula_raw: "CONCAT({Name}, ' @ ', {TeamName})" });
+    await api.dbTableRow.bulkCreate('noco', baseId, 'Teams', [{ Name: 'red', Budget: 10 }, { Name: 'blue', Budget: 20 }]);
+    await api.dbTableRow.bulkCreate('noco', baseId, 'Skills', [{ Name: 'sql', Level: 3 }, { Name: 'ts', Level: 5 }]);
+    await api.dbTableRow.bulkCreate('noco', baseId, 'People', Array.from({ length: 120 }, (_, i) => ({
+      Name: `p${i}`, Age: 20 + i, Team: [(i % 2) + 1], Skills: i % 3 === 0 ? [1, 2] : [2],
+    })));
+  }, 180_000);
+
   it('computes links, lookups, rollups and formulas correctly', async () => {
+    if (skip) return;
     const page = (await raw('GET', `/api/v1/db/data/noco/${baseId}/People?limit=3&sort=Id`)).body.list;
-    expect(page.map((r: any) => [r.Team, r.Skills, r.TeamName, r.TeamBudget, r.SkillNames, r.SkillSum, r.Score, r.Label])).toEqual([
+    expect(page.map((r: any) => [r.Team, r.Skills, r.TeamName, r.TeamBudget, sorted(r.SkillNames), Number(r.SkillSum), Number(r.Score), r.Label])).toEqual([
       [{ Id: 1, Name: 'red' }, 2, 'red', 10, ['sql', 'ts'], 8, 28, 'p0 @ red'],
       [{ Id: 2, Name: 'blue' }, 1, 'blue', 20, ['ts'], 5, 26, 'p1 @ blue'],
       [{ Id: 1, Name: 'red' }, 1, 'red', 10, ['ts'], 5, 27, 'p2 @ red'],
     ]);
   });
 
-  it('runs the same number of statements for 5, 25 and 50 rows (page + count), sorted by a link count too', async () => {
+  it('runs the same number of statements for 5, 25 and 100 rows (page + count), sorted by a link count too', async () => {
+    if (skip) return;
     const counts: number[] = [];
-    for (const [i, limit] of [5, 25, 50].entries()) {
+    for (const [i, limit] of [5, 25, 100].entries()) {
       // A new filter each time, so the row counter's cache never hides the count statement.
       const where = encodeURIComponent(`(Age,gt,${-i})`);
-      const run = await statementsOf(`/api/v1/db/data/noco/${baseId}/People?limit=${limit}&where=${where}&sort=~-Skills`);
+      const run = await statementsOf(baseId, external, `/api/v1/db/data/noco/${baseId}/People?limit=${limit}&where=${where}&sort=~-Skills`);
       expect(run.rows).toBe(limit);
       counts.push(run.count);
     }
-    // One SELECT of the page (every computed value a correlated subquery) and one COUNT.
-    expect(counts).toEqual([2, 2, 2]);
+    // One SELECT of the page (every computed value a correlated subquery) and one COUNT (plus pg's estimate).
+    expect(counts).toEqual([withCount, withCount, withCount]);
+  });
+
+  it('pages through every row once, sorted and filtered by computed columns, with any subset of fields', async () => {
+    if (skip) return;
+    for (const sort of ['~-Skills,Id', '-Score,Id', 'TeamName,-Label']) {
+      const seenIds: number[] = [];
+      for (let offset = 0; offset < 120; offset += 25) {
+        const res = await raw('GET', `/api/v1/db/data/noco/${baseId}/People?limit=25&offset=${offset}&sort=${encodeURIComponent(sort)}&fields=Id,Score`);
+        expect(res.status).toBe(200);
+        seenIds.push(...res.body.list.map((r: any) => r.Id));
+      }
+      expect([sort, [...seenIds].sort((a, b) => a - b)]).toEqual([sort, Array.from({ length: 120 }, (_, i) => i + 1)]);
+    }
+    const top = await raw('GET', `/api/v1/db/data/noco/${baseId}/People?limit=3&sort=-Score&where=${encodeURIComponent('(TeamName,eq,blue)')}&fields=Name,Label,SkillSum`);
+    expect(top.body.list.map((r: any) => [r.Name, r.Label, Number(r.SkillSum)])).toEqual([['p117', 'p117 @ blue', 8], ['p119', 'p119 @ blue', 5], ['p115', 'p115 @ blue', 5]]);
+    const nested = await raw('GET', `/api/v1/db/data/noco/${baseId}/Skills/1/mm/PeopleList?limit=5&sort=-Id`);
+    expect(nested.status).toBe(200);
+    expect(nested.body.list.map((r: any) => r.Name)).toEqual(['p117', 'p114', 'p111', 'p108', 'p105']);
+  });
+
+  it('runs one statement for a page of 5, 25 or 100 rows once the count is known', async () => {
+    if (skip) return;
+    const counts: number[] = [];
+    for (const limit of [5, 25, 100]) {
+      const path = `/api/v1/db/data/noco/${baseId}/People?limit=${limit}&where=${encodeURIComponent('(Age,gt,0)')}`;
+      await raw('GET', path);
+      counts.push((await statementsOf(baseId, external, path)).count);
+    }
+    expect(counts).toEqual([1, 1, 1]);
   });
 });

@@ -226,6 +226,41 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect([next.Books, (await api.dbTableRow.read('noco', baseId, 'Books', '2') as any).Authors]).toEqual([0, 0]);
   });
 
+  it('refuses the rest of the bad relation input, writing nothing', async () => {
+    if (skip) return;
+    const booksMeta = (await raw('GET', `/api/v1/db/meta/tables/${books}`)).body;
+    const tagsMeta = (await raw('GET', `/api/v1/db/meta/tables/${tags}`)).body;
+    const tagsLink = booksMeta.columns.find((c: any) => c.title === 'Tags');
+    const tagName = tagsMeta.columns.find((c: any) => c.title === 'Name');
+    const col = (b: unknown) => raw('POST', `/api/v1/db/meta/tables/${authors}/columns`, b);
+    // A Lookup/Rollup through a link column of another table.
+    const lookup = await col({ title: 'L1', uidt: 'Lookup', fk_relation_column_id: tagsLink.id, fk_lookup_column_id: tagName.id });
+    expect([lookup.status, lookup.body.error]).toEqual([400, expect.any(String)]);
+    const rollup = await col({ title: 'R4', uidt: 'Rollup', fk_relation_column_id: tagsLink.id, fk_rollup_column_id: tagName.id, rollup_function: 'count' });
+    expect(rollup.status).toBe(400);
+    const unknownFn = await col({ title: 'R5', uidt: 'Rollup', fk_relation_column_id: (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body.columns.find((c: any) => c.title === 'Books').id, fk_rollup_column_id: 'cnope', rollup_function: 'sum' });
+    expect(unknownFn.status).toBe(400);
+    expect((await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body.columns.filter((c: any) => ['L1', 'R4', 'R5'].includes(c.title))).toEqual([]);
+    // Linking from or to a record that does not exist: 404, nothing written.
+    const before = titles((await api.dbTableRow.nestedList('noco', baseId, 'Books', 1, 'mm', 'Tags', {}) as any).list);
+    expect((await raw('POST', `/api/v1/db/data/noco/${baseId}/Books/1/mm/Tags/999`)).status).toBe(404);
+    expect((await raw('POST', `/api/v1/db/data/noco/${baseId}/Books/999/mm/Tags/1`)).status).toBe(404);
+    expect((await raw('POST', `/api/v1/db/data/noco/${baseId}/Authors/999/hm/Books/1`)).status).toBe(404);
+    expect(titles((await api.dbTableRow.nestedList('noco', baseId, 'Books', 1, 'mm', 'Tags', {}) as any).list)).toEqual(before);
+    expect((await raw('PATCH', `/api/v1/db/data/noco/${baseId}/Books/1`, { Tags: [1, 999] })).status).toBe(404);
+    expect(titles((await api.dbTableRow.nestedList('noco', baseId, 'Books', 1, 'mm', 'Tags', {}) as any).list)).toEqual(before);
+    // Unlinking a pair that is not linked (mm and bt), or with a record that does not exist.
+    const notLinked = await raw('DELETE', `/api/v1/db/data/noco/${baseId}/Books/2/mm/Tags/1`);
+    expect([notLinked.status, notLinked.body.error]).toEqual([400, expect.any(String)]);
+    expect((await raw('DELETE', `/api/v1/db/data/noco/${baseId}/Books/2/mm/Tags/999`)).status).toBeGreaterThanOrEqual(400);
+    expect((await raw('DELETE', `/api/v1/db/data/noco/${baseId}/Books/2/mm/Tags/999`)).status).toBeLessThan(500);
+    // A required bt link missing from one record of a bulk insert: refused, none of the batch written.
+    const notesBefore = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Notes`)).body.pageInfo.totalRows;
+    const bulk = await raw('POST', `/api/v1/db/data/bulk/noco/${baseId}/Notes`, [{ Body: 'ok', Author: { Id: 1 } }, { Body: 'orphan' }]);
+    expect([bulk.status, bulk.body.error]).toEqual([422, 'ERR_REQUIRED_FIELD_MISSING']);
+    expect((await raw('GET', `/api/v1/db/data/noco/${baseId}/Notes`)).body.pageInfo.totalRows).toBe(notesBefore);
+  });
+
   it('renames a link column keeping its relation, refuses type changes, duplicates a linked table without its relations', async () => {
     if (skip) return;
     const meta = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body;

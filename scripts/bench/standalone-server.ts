@@ -3,18 +3,51 @@
  * exposes one service's in-process handler on its own port, so the load
  * generator (another process) can compare the gateway path with the direct one.
  * Prints one JSON line `{ url, directUrl, secret }` when ready.
+ * With BENCH_COUNT_STATEMENTS=true the direct port also answers
+ * `GET /__bench/statements?start` (record from now on) and
+ * `GET /__bench/statements?match=…` (stop; the SQL statements the data service
+ * ran on its database meanwhile whose text contains `match`, with their
+ * bindings), for statement counts per request and EXPLAIN.
  */
 import http from 'node:http';
+import type { Knex } from 'knex';
 import { startStandalone } from '@tabula/runtime';
 import type { ServiceName } from '@tabula/http';
 import { allServices } from '../services';
 
+const statements: { sql: string; bindings?: unknown[] }[] = [];
+let recording = false;
+
+/** The service definitions, the data service's database watched when counting is on. */
+function definitions() {
+  if (process.env.BENCH_COUNT_STATEMENTS !== 'true') return allServices;
+  return allServices.map((d) => (d.name !== 'data' ? d : {
+    ...d,
+    buildPorts: (common: { dataDb: Knex }, config: unknown) => {
+      common.dataDb.on('query', (q: { sql: string; bindings?: unknown[] }) => { if (recording && statements.length < 10_000) statements.push({ sql: q.sql, bindings: q.bindings }); });
+      return d.buildPorts(common as never, config as never);
+    },
+  }));
+}
+
+function countStatements(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const match = url.searchParams.get('match') ?? '';
+  const seen = statements.splice(0).filter((s) => s.sql.includes(match));
+  recording = url.searchParams.has('start');
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ count: seen.length, statements: seen }));
+}
+
 async function main(): Promise<void> {
   const service = (process.argv[2] ?? 'auth') as ServiceName;
-  const handle = await startStandalone({ definitions: allServices });
+  const handle = await startStandalone({ definitions: definitions() });
   const handler = handle.handlerOf(service);
   if (!handler) throw new Error(`no service ${service}`);
-  const direct = http.createServer(handler);
+  const direct = http.createServer((req, res) => {
+    if (process.env.BENCH_COUNT_STATEMENTS === 'true' && req.url?.startsWith('/__bench/statements')) countStatements(req, res);
+    else handler(req, res);
+  });
   await new Promise<void>((resolve) => direct.listen(0, '127.0.0.1', resolve));
   const { port } = direct.address() as { port: number };
   process.stdout.write(`${JSON.stringify({ url: handle.url, directUrl: `http://127.0.0.1:${port}`, secret: handle.platform.SVC_INTERNAL_SECRET })}\n`);

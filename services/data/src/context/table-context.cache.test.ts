@@ -1,6 +1,6 @@
 import { TableContextCache } from './table-context.cache';
 
-type V = { baseId: string; tableId: string; n: number };
+type V = { baseId: string; tableId: string; n: number; dependsOn?: string[] };
 
 describe('TableContextCache', () => {
   let clock = 0;
@@ -32,6 +32,16 @@ describe('TableContextCache', () => {
     expect((await cache.get('p1', 'Other', load('m2'))).n).toBe(3);
     cache.invalidate({ baseId: 'p1' });
     expect((await cache.get('p1', 'Other', load('m2'))).n).toBe(5);
+  });
+
+  it('drops the tables whose links reach a changed table (dependsOn), not the others', async () => {
+    const cache = make();
+    let loads = 0;
+    await cache.get('p1', 'People', async () => ({ baseId: 'p1', tableId: 'mpeople', dependsOn: ['mteams', 'mjunction'], n: ++loads }));
+    await cache.get('p1', 'Other', async () => ({ baseId: 'p1', tableId: 'mother', n: ++loads }));
+    cache.invalidate({ tableId: 'mjunction' });
+    expect((await cache.get('p1', 'People', async () => ({ baseId: 'p1', tableId: 'mpeople', n: ++loads }))).n).toBe(3);
+    expect((await cache.get('p1', 'Other', async () => ({ baseId: 'p1', tableId: 'mother', n: ++loads }))).n).toBe(2);
   });
 
   it('does not cache an answer loaded across an invalidation', async () => {

@@ -27,6 +27,11 @@ export interface LinkPlan {
   count?: Fragment;
   /** The linked records' key and primary value as JSON (a correlated subquery). */
   values?: Fragment;
+  /**
+   * pg: the same two values as aggregates over the related rows `__nc_r` of
+   * `from`, for one LEFT JOIN LATERAL per link and page (see page-laterals).
+   */
+  lateral?: { from: Fragment; count: Fragment; values: Fragment };
 }
 
 const plans = new WeakMap<ColumnInfo, LinkPlan>();
@@ -77,8 +82,9 @@ export function linkColumns(context: TableContext): ColumnInfo[] {
     if (!plan) return [];
     const column: ColumnInfo = { ...c, column_name: `__nc_link_${c.id}`, rqd: false, unique: false, pk: false, ai: false };
     plan.required = c.rqd && plan.fkHere;
-    plan.count = linkCountExpression(plan, context.source.schema);
+    plan.count = linkCountExpression(plan, context.source.schema, dialectOf(context) !== 'sqlite3');
     plan.values = linkValuesExpression(plan, context, context.source.schema);
+    if (dialectOf(context) === 'pg') plan.lateral = lateralValues(plan, context.source.schema);
     plans.set(column, plan);
     return [column];
   });
@@ -105,22 +111,44 @@ export function relatedFrom(plan: LinkPlan, schema: string | undefined): Fragmen
   return new Fragment(`${from.sql} WHERE ${r(inner).sql} = ${outer(outerCol).sql}`, [...from.bindings, ...r(inner).bindings, ...outer(outerCol).bindings]);
 }
 
-/** `(SELECT COUNT(*) …)`: the number of linked records of the outer row. */
-export function linkCountExpression(plan: LinkPlan, schema: string | undefined): Fragment {
+/**
+ * `(SELECT COUNT(*) …)`: the number of linked records of the outer row. mm
+ * links count their junction rows alone where foreign keys guarantee each
+ * references a live record (`junctionOnly`: pg, MariaDB; SQLite joins).
+ */
+export function linkCountExpression(plan: LinkPlan, schema: string | undefined, junctionOnly = false): Fragment {
+  if (plan.junction && junctionOnly) {
+    const name = schema ? `${schema}.${plan.junction.name}` : plan.junction.name;
+    const outer = ident(`${plan.table.name}.${plan.table.pk}`);
+    return new Fragment(`(SELECT COUNT(*) FROM ?? AS ?? WHERE ?? = ${outer.sql})`, [name, '__nc_j', `__nc_j.${plan.junction.self}`, ...outer.bindings]);
+  }
   const from = relatedFrom(plan, schema);
   return new Fragment(`(SELECT COUNT(*) FROM ${from.sql})`, from.bindings);
 }
 
-/** The linked records' `{pk title: pk, pv title: pv}` as JSON: an array for hm/mm, an object (or NULL) for bt/oo. */
-export function linkValuesExpression(plan: LinkPlan, context: TableContext, schema: string | undefined): Fragment {
-  const dialect = dialectOf(context);
-  const from = relatedFrom(plan, schema);
+/** `{pk title: pk, pv title: pv}` of a related row `__nc_r` as a JSON object. */
+function linkObject(plan: LinkPlan, dialect: string): { object: string; pairBindings: string[] } {
   const { pk, pv } = plan.related;
   // PostgreSQL cannot infer the type of a bound key name inside json_build_object.
   const key = dialect === 'pg' ? 'CAST(? AS TEXT)' : '?';
   const pairs = pk.id === pv.id ? `${key}, ??` : `${key}, ??, ${key}, ??`;
   const pairBindings = pk.id === pv.id ? [pk.title, `__nc_r.${pk.column_name}`] : [pk.title, `__nc_r.${pk.column_name}`, pv.title, `__nc_r.${pv.column_name}`];
   const object = dialect === 'pg' ? `json_build_object(${pairs})` : dialect === 'mysql2' ? `JSON_OBJECT(${pairs})` : `json_object(${pairs})`;
+  return { object, pairBindings };
+}
+
+/** pg: the count and the values of a link as aggregates over its related rows (one row per outer row, always). */
+function lateralValues(plan: LinkPlan, schema: string | undefined): LinkPlan['lateral'] {
+  const { object, pairBindings } = linkObject(plan, 'pg');
+  const values = plan.many ? `COALESCE(json_agg(${object}), '[]'::json)` : `(array_agg(${object}))[1]`;
+  return { from: relatedFrom(plan, schema), count: new Fragment('COUNT(*)', []), values: new Fragment(values, pairBindings) };
+}
+
+/** The linked records' `{pk title: pk, pv title: pv}` as JSON: an array for hm/mm, an object (or NULL) for bt/oo. */
+export function linkValuesExpression(plan: LinkPlan, context: TableContext, schema: string | undefined): Fragment {
+  const dialect = dialectOf(context);
+  const from = relatedFrom(plan, schema);
+  const { object, pairBindings } = linkObject(plan, dialect);
   if (!plan.many) return new Fragment(`(SELECT ${object} FROM ${from.sql} LIMIT 1)`, [...pairBindings, ...from.bindings]);
   const agg = dialect === 'pg' ? `COALESCE(json_agg(${object}), '[]'::json)`
     : dialect === 'mysql2' ? `COALESCE(JSON_ARRAYAGG(${object}), JSON_ARRAY())` : `json_group_array(${object})`;

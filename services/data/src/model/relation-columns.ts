@@ -11,6 +11,10 @@ export interface RelationValuePlan {
   list?: Fragment;
   kind: ComputedColumn['kind'];
   type: FormulaType;
+  /** The link column it goes through. */
+  linkId: string;
+  /** pg: the value as an aggregate over the link's related rows `__nc_r` (its LEFT JOIN LATERAL, see page-laterals). */
+  lateral?: Fragment;
 }
 
 const plans = new WeakMap<ColumnInfo, RelationValuePlan>();
@@ -30,6 +34,8 @@ function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[]): Rela
   const from = relatedFrom(plan, context.source.schema);
   const col = `__nc_r.${target.column_name}`;
   const meta = { id: target.id, title: target.title, column_name: target.column_name, uidt: target.uidt, dt: target.dt ?? undefined };
+  const pg = dialectOf(context) === 'pg';
+  const linkId = link!.id;
   const targetKind = columnKind(meta);
   const kind = (['text', 'number', 'checkbox', 'date', 'datetime'].includes(targetKind) ? targetKind : 'text') as ComputedColumn['kind'];
   if (c.uidt === 'Rollup') {
@@ -37,13 +43,17 @@ function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[]): Rela
     if (!fn) return undefined;
     const numeric = !['min', 'max'].includes(o.rollup_function!);
     const scalar = new Fragment(`(SELECT ${fn} FROM ${from.sql})`, [col, ...from.bindings]);
-    return { scalar, kind: numeric ? 'number' : kind, type: numeric ? 'number' : formulaTypeOf(meta) ?? 'string' };
+    const lateral = pg ? new Fragment(fn, [col]) : undefined;
+    return { scalar, kind: numeric ? 'number' : kind, type: numeric ? 'number' : formulaTypeOf(meta) ?? 'string', linkId, lateral };
   }
   const type = formulaTypeOf(meta) ?? 'string';
-  if (!plan.many) return { scalar: new Fragment(`(SELECT ?? FROM ${from.sql} LIMIT 1)`, [col, ...from.bindings]), kind, type };
+  if (!plan.many) {
+    const lateral = pg ? new Fragment('(array_agg(??))[1]', [col]) : undefined;
+    return { scalar: new Fragment(`(SELECT ?? FROM ${from.sql} LIMIT 1)`, [col, ...from.bindings]), kind, type, linkId, lateral };
+  }
   const d = dialectOf(context);
   const agg = d === 'pg' ? "COALESCE(json_agg(??), '[]'::json)" : d === 'mysql2' ? 'COALESCE(JSON_ARRAYAGG(??), JSON_ARRAY())' : 'json_group_array(??)';
-  return { list: new Fragment(`(SELECT ${agg} FROM ${from.sql})`, [col, ...from.bindings]), kind, type };
+  return { list: new Fragment(`(SELECT ${agg} FROM ${from.sql})`, [col, ...from.bindings]), kind, type, linkId, lateral: pg ? new Fragment(agg, [col]) : undefined };
 }
 
 /** The table's Lookup and Rollup columns (given its planned link columns), each with a synthetic SELECT alias. */

@@ -6,6 +6,7 @@ import type { KeyWhere } from '../model/row-id';
 import type { DbRow } from '../model/record-writer';
 import { selectItem } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
+import { lateralPageOf, lateralsNeeded } from '../model/page-laterals';
 import { detachLinks } from './link.repository';
 import { appError } from '@tabula/http';
 
@@ -38,14 +39,38 @@ export function filtered(qb: Knex.QueryBuilder, handle: TableHandle, filter: Fil
   return filter.children.length ? applyFilter(qb, filter, handle.index, handle.source.dialect) : qb;
 }
 
-/** One page: user sorts, then nc_order, then the primary key (a stable order for paging). */
-export async function selectPage(db: Db, handle: TableHandle, q: RowQuery): Promise<DbRow[]> {
-  const qb = filtered(tableOf(db, handle).select(names(db, q.columns)), handle, q.filter);
-  q.scope?.(qb);
-  applySort(qb, q.sorts, handle.source.dialect, { linkCount: (meta) => linkCountRaw(db, handle, meta.id) });
+/** User sorts, then nc_order, then the primary key (a stable order for paging). */
+function ordered(db: Db, handle: TableHandle, qb: Knex.QueryBuilder, sorts: SortItem[]): Knex.QueryBuilder {
+  applySort(qb, sorts, handle.source.dialect, { linkCount: (meta) => linkCountRaw(db, handle, meta.id) });
   if (handle.model.orderColumn) qb.orderBy(handle.model.orderColumn.column_name, 'asc');
   for (const pk of handle.model.primaryKeys) qb.orderBy(pk.column_name, 'asc');
-  return qb.limit(q.limit).offset(q.offset);
+  return qb;
+}
+
+/** One page of rows, in a stable order. */
+export async function selectPage(db: Db, handle: TableHandle, q: RowQuery): Promise<DbRow[]> {
+  const laterals = handle.source.dialect === 'pg' ? lateralPageOf(handle.model) : null;
+  const needed = laterals ? lateralsNeeded(laterals, q.columns) : [];
+  if (!laterals || !needed.length) {
+    const qb = filtered(tableOf(db, handle).select(names(db, q.columns)), handle, q.filter);
+    q.scope?.(qb);
+    return ordered(db, handle, qb, q.sorts).limit(q.limit).offset(q.offset);
+  }
+  // pg with link values: the page first, then one LEFT JOIN LATERAL per link over its rows (model/page-laterals).
+  const name = handle.model.context.table.table_name;
+  const inner = filtered(tableOf(db, handle).select(db.raw('??.*', [name])), handle, q.filter);
+  q.scope?.(inner);
+  ordered(db, handle, inner, q.sorts).limit(q.limit).offset(q.offset);
+  const items = q.columns.map((c) => {
+    const item = laterals.items.get(c);
+    return item ? db.raw(`${item.value.sql} AS ??`, [...item.value.bindings, c.column_name]) : selectItem(db, c);
+  });
+  const outer = db.select(items).from(inner.as(name));
+  for (const id of needed) {
+    const join = laterals.joins.get(id)!;
+    outer.joinRaw(join.sql, [...join.bindings]);
+  }
+  return ordered(db, handle, outer, q.sorts);
 }
 
 /** The count subquery of a link column, for count-asc/count-desc sorts. */

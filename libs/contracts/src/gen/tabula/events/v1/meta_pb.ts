@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tabula/events/v1/meta.proto.
  */
 export const file_tabula_events_v1_meta: GenFile = /*@__PURE__*/
-  fileDesc("Cht0YWJ1bGEvZXZlbnRzL3YxL21ldGEucHJvdG8SEHRhYnVsYS5ldmVudHMudjEi+gEKC0Jhc2VDaGFuZ2VkEhYKDnNjaGVtYV92ZXJzaW9uGAEgASgNEhAKCGV2ZW50X2lkGAIgASgJEi4KBmFjdGlvbhgDIAEoDjIeLnRhYnVsYS5ldmVudHMudjEuQ2hhbmdlQWN0aW9uEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIPCgdiYXNlX2lkGAUgASgJEhIKCmJhc2VfdGl0bGUYBiABKAkSJQoEdXNlchgHIAEoCzIXLnRhYnVsYS5ldmVudHMudjEuQWN0b3ISLwoLb2NjdXJyZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIosCCgxUYWJsZUNoYW5nZWQSFgoOc2NoZW1hX3ZlcnNpb24YASABKA0SEAoIZXZlbnRfaWQYAiABKAkSLgoGYWN0aW9uGAMgASgOMh4udGFidWxhLmV2ZW50cy52MS5DaGFuZ2VBY3Rpb24SDwoHYmFzZV9pZBgEIAEoCRIRCglzb3VyY2VfaWQYBSABKAkSEAoIdGFibGVfaWQYBiABKAkSEwoLdGFibGVfdGl0bGUYByABKAkSJQoEdXNlchgIIAEoCzIXLnRhYnVsYS5ldmVudHMudjEuQWN0b3ISLwoLb2NjdXJyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0CCg1Db2x1bW5DaGFuZ2VkEhYKDnNjaGVtYV92ZXJzaW9uGAEgASgNEhAKCGV2ZW50X2lkGAIgASgJEi4KBmFjdGlvbhgDIAEoDjIeLnRhYnVsYS5ldmVudHMudjEuQ2hhbmdlQWN0aW9uEg8KB2Jhc2VfaWQYBCABKAkSEAoIdGFibGVfaWQYBSABKAkSEQoJY29sdW1uX2lkGAYgASgJEhQKDGNvbHVtbl90aXRsZRgHIAEoCRIlCgR1c2VyGAggASgLMhcudGFidWxhLmV2ZW50cy52MS5BY3RvchIvCgtvY2N1cnJlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAihwIKC1ZpZXdDaGFuZ2VkEhYKDnNjaGVtYV92ZXJzaW9uGAEgASgNEhAKCGV2ZW50X2lkGAIgASgJEi4KBmFjdGlvbhgDIAEoDjIeLnRhYnVsYS5ldmVudHMudjEuQ2hhbmdlQWN0aW9uEg8KB2Jhc2VfaWQYBCABKAkSEAoIdGFibGVfaWQYBSABKAkSDwoHdmlld19pZBgGIAEoCRISCgp2aWV3X3RpdGxlGAcgASgJEiUKBHVzZXIYCCABKAsyFy50YWJ1bGEuZXZlbnRzLnYxLkFjdG9yEi8KC29jY3VycmVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_timestamp, file_tabula_events_v1_common]);
+  fileDesc("Cht0YWJ1bGEvZXZlbnRzL3YxL21ldGEucHJvdG8SEHRhYnVsYS5ldmVudHMudjEi+gEKC0Jhc2VDaGFuZ2VkEhYKDnNjaGVtYV92ZXJzaW9uGAEgASgNEhAKCGV2ZW50X2lkGAIgASgJEi4KBmFjdGlvbhgDIAEoDjIeLnRhYnVsYS5ldmVudHMudjEuQ2hhbmdlQWN0aW9uEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIPCgdiYXNlX2lkGAUgASgJEhIKCmJhc2VfdGl0bGUYBiABKAkSJQoEdXNlchgHIAEoCzIXLnRhYnVsYS5ldmVudHMudjEuQWN0b3ISLwoLb2NjdXJyZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIosCCgxUYWJsZUNoYW5nZWQSFgoOc2NoZW1hX3ZlcnNpb24YASABKA0SEAoIZXZlbnRfaWQYAiABKAkSLgoGYWN0aW9uGAMgASgOMh4udGFidWxhLmV2ZW50cy52MS5DaGFuZ2VBY3Rpb24SDwoHYmFzZV9pZBgEIAEoCRIRCglzb3VyY2VfaWQYBSABKAkSEAoIdGFibGVfaWQYBiABKAkSEwoLdGFibGVfdGl0bGUYByABKAkSJQoEdXNlchgIIAEoCzIXLnRhYnVsYS5ldmVudHMudjEuQWN0b3ISLwoLb2NjdXJyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIs8CCg1Db2x1bW5DaGFuZ2VkEhYKDnNjaGVtYV92ZXJzaW9uGAEgASgNEhAKCGV2ZW50X2lkGAIgASgJEi4KBmFjdGlvbhgDIAEoDjIeLnRhYnVsYS5ldmVudHMudjEuQ2hhbmdlQWN0aW9uEg8KB2Jhc2VfaWQYBCABKAkSEAoIdGFibGVfaWQYBSABKAkSEQoJY29sdW1uX2lkGAYgASgJEhQKDGNvbHVtbl90aXRsZRgHIAEoCRIlCgR1c2VyGAggASgLMhcudGFidWxhLmV2ZW50cy52MS5BY3RvchIvCgtvY2N1cnJlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEdWlkdBgKIAEoCRIyCghyZWxhdGlvbhgLIAEoCzIgLnRhYnVsYS5ldmVudHMudjEuQ29sdW1uUmVsYXRpb24iogIKDkNvbHVtblJlbGF0aW9uEgwKBHR5cGUYASABKAkSGAoQcmVsYXRlZF90YWJsZV9pZBgCIAEoCRIXCg9jaGlsZF9jb2x1bW5faWQYAyABKAkSGAoQcGFyZW50X2NvbHVtbl9pZBgEIAEoCRITCgttbV90YWJsZV9pZBgFIAEoCRIaChJtbV9jaGlsZF9jb2x1bW5faWQYBiABKAkSGwoTbW1fcGFyZW50X2NvbHVtbl9pZBgHIAEoCRIaChJyZWxhdGlvbl9jb2x1bW5faWQYCCABKAkSGAoQbG9va3VwX2NvbHVtbl9pZBgJIAEoCRIYChByb2xsdXBfY29sdW1uX2lkGAogASgJEhcKD3JvbGx1cF9mdW5jdGlvbhgLIAEoCSKHAgoLVmlld0NoYW5nZWQSFgoOc2NoZW1hX3ZlcnNpb24YASABKA0SEAoIZXZlbnRfaWQYAiABKAkSLgoGYWN0aW9uGAMgASgOMh4udGFidWxhLmV2ZW50cy52MS5DaGFuZ2VBY3Rpb24SDwoHYmFzZV9pZBgEIAEoCRIQCgh0YWJsZV9pZBgFIAEoCRIPCgd2aWV3X2lkGAYgASgJEhIKCnZpZXdfdGl0bGUYByABKAkSJQoEdXNlchgIIAEoCzIXLnRhYnVsYS5ldmVudHMudjEuQWN0b3ISLwoLb2NjdXJyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wYgZwcm90bzM", [file_google_protobuf_timestamp, file_tabula_events_v1_common]);
 
 /**
  * A base was created, renamed or deleted.
@@ -179,6 +179,20 @@ export type ColumnChanged = Message<"tabula.events.v1.ColumnChanged"> & {
    * @generated from field: google.protobuf.Timestamp occurred_at = 9;
    */
   occurredAt?: Timestamp | undefined;
+
+  /**
+   * The column's uidt (e.g. `Links`, `Lookup`).
+   *
+   * @generated from field: string uidt = 10;
+   */
+  uidt: string;
+
+  /**
+   * Set for LinkToAnotherRecord/Links, Lookup and Rollup columns.
+   *
+   * @generated from field: tabula.events.v1.ColumnRelation relation = 11;
+   */
+  relation?: ColumnRelation | undefined;
 };
 
 /**
@@ -187,6 +201,83 @@ export type ColumnChanged = Message<"tabula.events.v1.ColumnChanged"> & {
  */
 export const ColumnChangedSchema: GenMessage<ColumnChanged> = /*@__PURE__*/
   messageDesc(file_tabula_events_v1_meta, 2);
+
+/**
+ * The relation metadata of a link, lookup or rollup column (NocoDB colOptions
+ * names). Consumers holding a table's metadata also depend on the tables named
+ * here (related and junction tables).
+ *
+ * @generated from message tabula.events.v1.ColumnRelation
+ */
+export type ColumnRelation = Message<"tabula.events.v1.ColumnRelation"> & {
+  /**
+   * Links: hm, bt, mm or oo.
+   *
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string related_table_id = 2;
+   */
+  relatedTableId: string;
+
+  /**
+   * @generated from field: string child_column_id = 3;
+   */
+  childColumnId: string;
+
+  /**
+   * @generated from field: string parent_column_id = 4;
+   */
+  parentColumnId: string;
+
+  /**
+   * mm: the junction table and its columns.
+   *
+   * @generated from field: string mm_table_id = 5;
+   */
+  mmTableId: string;
+
+  /**
+   * @generated from field: string mm_child_column_id = 6;
+   */
+  mmChildColumnId: string;
+
+  /**
+   * @generated from field: string mm_parent_column_id = 7;
+   */
+  mmParentColumnId: string;
+
+  /**
+   * Lookup/Rollup: the link column of this table they go through.
+   *
+   * @generated from field: string relation_column_id = 8;
+   */
+  relationColumnId: string;
+
+  /**
+   * @generated from field: string lookup_column_id = 9;
+   */
+  lookupColumnId: string;
+
+  /**
+   * @generated from field: string rollup_column_id = 10;
+   */
+  rollupColumnId: string;
+
+  /**
+   * @generated from field: string rollup_function = 11;
+   */
+  rollupFunction: string;
+};
+
+/**
+ * Describes the message tabula.events.v1.ColumnRelation.
+ * Use `create(ColumnRelationSchema)` to create a new message.
+ */
+export const ColumnRelationSchema: GenMessage<ColumnRelation> = /*@__PURE__*/
+  messageDesc(file_tabula_events_v1_meta, 3);
 
 /**
  * A view (or its sorts, filters, columns) was created, changed or deleted.
@@ -245,5 +336,5 @@ export type ViewChanged = Message<"tabula.events.v1.ViewChanged"> & {
  * Use `create(ViewChangedSchema)` to create a new message.
  */
 export const ViewChangedSchema: GenMessage<ViewChanged> = /*@__PURE__*/
-  messageDesc(file_tabula_events_v1_meta, 3);
+  messageDesc(file_tabula_events_v1_meta, 4);
 
