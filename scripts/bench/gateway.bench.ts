@@ -38,6 +38,9 @@ async function scenarios(mode: Mode, gateway: string, direct: { auth: string; da
     ['records read by id', direct.data, `/api/v1/db/data/noco/${table.baseId}/${table.title}/42`],
   ];
   for (const [name, service, route] of cases) {
+    // Warm both paths (JIT, pools, caches) so neither row pays for it.
+    await runLoad('warm-up', `${service}${route}`, { 'x-tabula-identity': identity }, concurrency, 1000);
+    await runLoad('warm-up', `${gateway}${route}`, { 'xc-auth': token }, concurrency, 1000);
     const rows = [
       await runLoad('service directly', `${service}${route}`, { 'x-tabula-identity': identity }, concurrency, seconds * 1000),
       await runLoad('through the gateway', `${gateway}${route}`, { 'xc-auth': token }, concurrency, seconds * 1000),
