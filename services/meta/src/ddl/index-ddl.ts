@@ -32,11 +32,11 @@ function qualifiedTable(source: SourceHandle, tableName: string): string {
 async function pgIndexes(source: SourceHandle, tableName: string): Promise<PhysicalIndex[]> {
   const { rows } = await source.knex.raw(`
     select i.relname as name, ix.indisunique as "unique", ix.indisprimary as "primary",
-      array(select coalesce(a.attname, '') from unnest(ix.indkey) with ordinality k(attnum, n)
+      array(select coalesce(a.attname::text, '') from unnest(ix.indkey::int2[]) with ordinality k(attnum, n)
         left join pg_attribute a on a.attrelid = t.oid and a.attnum = k.attnum and k.attnum > 0 order by k.n) as columns
     from pg_index ix join pg_class t on t.oid = ix.indrelid join pg_class i on i.oid = ix.indexrelid
       join pg_namespace ns on ns.oid = t.relnamespace
-    where t.relname = ? and ns.nspname = coalesce(?, current_schema()) and ix.indisvalid
+    where t.relname = ? and ns.nspname = coalesce(?::text, current_schema()) and ix.indisvalid
     order by i.relname`, [tableName, source.schema ?? null]) as { rows: PhysicalIndex[] };
   return rows;
 }
@@ -78,7 +78,7 @@ export async function listPhysicalIndexes(source: SourceHandle, tableName: strin
 async function pgInvalidIndex(source: SourceHandle, name: string): Promise<boolean> {
   const { rows } = await source.knex.raw(`
     select 1 from pg_index ix join pg_class i on i.oid = ix.indexrelid join pg_namespace ns on ns.oid = i.relnamespace
-    where i.relname = ? and ns.nspname = coalesce(?, current_schema()) and not ix.indisvalid`, [name, source.schema ?? null]) as { rows: unknown[] };
+    where i.relname = ? and ns.nspname = coalesce(?::text, current_schema()) and not ix.indisvalid`, [name, source.schema ?? null]) as { rows: unknown[] };
   return rows.length > 0;
 }
 
