@@ -5,10 +5,12 @@
  * as the gateway would), in standalone and in cluster mode, measured in one
  * run; ends with cluster-through-the-gateway as a share of standalone (issue
  * 16: >= 70 %). Needs DATABASE_URL (and REDIS_URL for the cluster part).
- * Usage: npm run bench:gateway [-- --seconds 5 --concurrency 16]
+ * Usage: npm run bench:gateway [-- --seconds 5 --concurrency 16 --skip-standalone]
+ * (CLUSTER_NODE_FLAGS passes through to the cluster's service processes.)
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { signIdentity, type Principal } from '@tabula/auth';
@@ -26,11 +28,47 @@ const concurrency = arg('concurrency', 16);
 const portBase = arg('port-base', 18500);
 
 type Mode = 'standalone' | 'cluster';
+/** A load result plus the server-side CPU it cost (every process of the mode, summed). */
+type Measured = LoadResult & { cpuMsPerRequest: number };
 /** Through-the-gateway results per scenario and mode, for the closing ratio. */
-const viaGateway: Record<string, Partial<Record<Mode, LoadResult>>> = {};
+const viaGateway: Record<string, Partial<Record<Mode, Measured>>> = {};
+
+/**
+ * CPU milliseconds (user + system) spent so far by a process and all its
+ * descendants, from /proc (Linux; NaN elsewhere). On a shared, noisy machine
+ * req/s swing with the neighbours; CPU per request is the steadier figure.
+ */
+function treeCpuMs(root: number | undefined): number {
+  if (!root || !existsSync('/proc/self/stat')) return NaN;
+  const parent = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const dir of readdirSync('/proc')) {
+    if (!/^\d+$/.test(dir)) continue;
+    try {
+      const stat = readFileSync(`/proc/${dir}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(dir), Number(fields[1]));
+      cpu.set(Number(dir), (Number(fields[11]) + Number(fields[12])) * 10); // clock ticks of 10 ms
+    } catch { /* the process ended meanwhile */ }
+  }
+  let total = 0;
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    total += cpu.get(pid) ?? 0;
+    for (const [child, of] of parent) if (of === pid) stack.push(child);
+  }
+  return total;
+}
+
+async function measured(serverPid: number | undefined, label: string, url: string, headers: Record<string, string>): Promise<Measured> {
+  const before = treeCpuMs(serverPid);
+  const result = await runLoad(label, url, headers, concurrency, seconds * 1000);
+  return { ...result, label: `${label} (${((treeCpuMs(serverPid) - before) / result.requests).toFixed(3)} CPU ms/req)`, cpuMsPerRequest: (treeCpuMs(serverPid) - before) / result.requests };
+}
 
 /** Runs each scenario straight to the owning service and through the gateway. */
-async function scenarios(mode: Mode, gateway: string, direct: { auth: string; data: string }, dbUrl: string, token: string, identity: string): Promise<void> {
+async function scenarios(mode: Mode, serverPid: number | undefined, gateway: string, direct: { auth: string; data: string }, dbUrl: string, token: string, identity: string): Promise<void> {
   const table = await createTable(gateway, token, 'GwBench');
   await fillTable(dbUrl, table, 1000);
   const cases: [string, string, string][] = [
@@ -42,8 +80,8 @@ async function scenarios(mode: Mode, gateway: string, direct: { auth: string; da
     await runLoad('warm-up', `${service}${route}`, { 'x-tabula-identity': identity }, concurrency, 1000);
     await runLoad('warm-up', `${gateway}${route}`, { 'xc-auth': token }, concurrency, 1000);
     const rows = [
-      await runLoad('service directly', `${service}${route}`, { 'x-tabula-identity': identity }, concurrency, seconds * 1000),
-      await runLoad('through the gateway', `${gateway}${route}`, { 'xc-auth': token }, concurrency, seconds * 1000),
+      await measured(serverPid, 'service directly', `${service}${route}`, { 'x-tabula-identity': identity }),
+      await measured(serverPid, 'through the gateway', `${gateway}${route}`, { 'xc-auth': token }),
     ];
     (viaGateway[name] ??= {})[mode] = rows[1];
     printTable(`${mode}: ${name}, ${concurrency} connections, ${seconds} s each`, rows);
@@ -55,6 +93,9 @@ function summary(): void {
   console.table(Object.entries(viaGateway).map(([name, r]) => ({
     scenario: name, 'standalone req/s': Math.round(r.standalone?.rps ?? NaN), 'cluster req/s': Math.round(r.cluster?.rps ?? NaN),
     'cluster / standalone': r.standalone && r.cluster ? `${((r.cluster.rps / r.standalone.rps) * 100).toFixed(0)} %` : 'n/a',
+    'CPU ms/req standalone': r.standalone?.cpuMsPerRequest.toFixed(3), 'CPU ms/req cluster': r.cluster?.cpuMsPerRequest.toFixed(3),
+    // On a CPU-bound machine throughput goes as 1 / CPU per request: the share the noise does not move.
+    'by CPU: cluster / standalone': r.standalone && r.cluster ? `${((r.standalone.cpuMsPerRequest / r.cluster.cpuMsPerRequest) * 100).toFixed(0)} %` : 'n/a',
   })));
 }
 
@@ -91,12 +132,13 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 async function standalone(): Promise<void> {
+  if (process.argv.includes('--skip-standalone')) return;
   const dbUrl = await freshDatabase();
   const server = await startStandaloneChild({ ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.resolve('data/bench') }, 'auth,data');
   try {
     const { token, principal } = await signup(server.url);
     const identity = signIdentity(principal, server.secret);
-    await scenarios('standalone', server.url, { auth: server.directUrls.auth, data: server.directUrls.data }, dbUrl, token, identity);
+    await scenarios('standalone', server.child.pid, server.url, { auth: server.directUrls.auth, data: server.directUrls.data }, dbUrl, token, identity);
   } finally {
     await server.stop();
   }
@@ -113,7 +155,7 @@ async function cluster(): Promise<void> {
     for (const port of [portBase + 1, portBase + 2, portBase + 3]) await waitFor(`http://127.0.0.1:${port}/readyz`);
     const { token, principal } = await signup('http://127.0.0.1:18480');
     const identity = signIdentity(principal, secret);
-    await scenarios('cluster', 'http://127.0.0.1:18480', { auth: `http://127.0.0.1:${portBase + 1}`, data: `http://127.0.0.1:${portBase + 3}` }, dbUrl, token, identity);
+    await scenarios('cluster', child.pid, 'http://127.0.0.1:18480', { auth: `http://127.0.0.1:${portBase + 1}`, data: `http://127.0.0.1:${portBase + 3}` }, dbUrl, token, identity);
   } finally {
     await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); });
   }
