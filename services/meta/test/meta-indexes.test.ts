@@ -147,6 +147,21 @@ function indexMatrix(makeBase: () => Promise<string>, catalogue: Catalogue, db: 
     expect(listed.find((i: { id: string }) => i.id === `ixa_${col('Mail').id}`)).toMatchObject({ origin: 'view' });
   });
 
+  it('an indexed column can still be renamed, retyped and dropped (its indexes go with it)', async () => {
+    const c = (await h.http.post(`${P}/tables/${table.id}/columns`).set(su()).send({ title: 'Rank', uidt: 'Number' }).expect(200)).body;
+    await h.http.post(`${P}/views/${table.views[0].id}/sorts`).set(su()).send({ fk_column_id: c.id }).expect(200);
+    const manual = (await h.http.post(`${P}/tables/${table.id}/indexes`).set(su()).send({ columns: [c.id, 'Due'] }).expect(200)).body;
+    expect((await catalogue(table.table_name)).has(`ixa_${c.id}`)).toBe(true);
+    await h.http.patch(`${P}/columns/${c.id}`).set(su()).send({ title: 'Rank2', column_name: 'rank_two' }).expect(200);
+    await h.http.patch(`${P}/columns/${c.id}`).set(su()).send({ uidt: 'Decimal' }).expect(200);
+    await h.http.delete(`${P}/columns/${c.id}`).set(su()).expect(200);
+    const after = await catalogue(table.table_name);
+    expect(after.has(`ixa_${c.id}`)).toBe(false);
+    // PostgreSQL drops a multi-column index with the column; MySQL and SQLite keep it on the columns left.
+    expect([...after.values()].flat()).not.toContain('rank_two');
+    if (after.has(manual.id)) expect(after.get(manual.id)).toEqual([cn('Due')]);
+  });
+
   it('a link foreign key is indexed', async () => {
     const other = (await h.http.post(`${P}/projects/${baseId}/tables`).set(su()).send({
       title: 'Owners', table_name: `owners_${randomBytes(3).toString('hex')}`, columns: [{ title: 'Who', uidt: 'SingleLineText' }],
