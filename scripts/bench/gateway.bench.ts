@@ -15,7 +15,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { signIdentity, type Principal } from '@tabula/auth';
 import { printTable, runLoad, type LoadResult } from './load';
-import { createTable, fillTable } from './records-fixture';
+import { createTable, dropDatabase, fillTable } from './records-fixture';
 import { startStandaloneChild } from './standalone-child';
 
 const arg = (name: string, fallback: number) => {
@@ -141,6 +141,7 @@ async function standalone(): Promise<void> {
     await scenarios('standalone', server.child.pid, server.url, { auth: server.directUrls.auth, data: server.directUrls.data }, dbUrl, token, identity);
   } finally {
     await server.stop();
+    await dropDatabase(dbUrl);
   }
 }
 
@@ -158,6 +159,7 @@ async function cluster(): Promise<void> {
     await scenarios('cluster', child.pid, 'http://127.0.0.1:18480', { auth: `http://127.0.0.1:${portBase + 1}`, data: `http://127.0.0.1:${portBase + 3}` }, dbUrl, token, identity);
   } finally {
     await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); });
+    await dropDatabase(dbUrl);
   }
 }
 
