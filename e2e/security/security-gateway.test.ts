@@ -90,4 +90,12 @@ describe('security: gateway', () => {
       expect([path, res.status]).toEqual([path, 404]);
     }
   });
+
+  it('an absolute-form request target (GET http://host/...) is 400, never routed or proxied to that host', async () => {
+    const headers = { 'xc-auth': owner.token };
+    for (const path of [`http://example.com/api/v1/db/meta/projects/${baseId}`, 'http://127.0.0.1:1/internal/bases/x', 'https://example.com/api/v1/auth/user/me']) {
+      const res = await rawRequest(s.url, { method: 'GET', path, headers });
+      expect([path, res.status, JSON.parse(res.text).error]).toEqual([path, 400, 'ERR_INVALID_PATH']);
+    }
+  });
 });

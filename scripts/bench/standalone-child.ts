@@ -8,6 +8,8 @@ export interface StandaloneChild {
   url: string;
   /** One service's handler on its own port. */
   directUrl: string;
+  /** Every requested service's handler on its own port (`service` may list several, comma-separated). */
+  directUrls: Record<string, string>;
   /** The internal secret, to forge the gateway's identity header for direct calls. */
   secret: string;
   stop(): Promise<void>;
@@ -30,7 +32,7 @@ export async function startStandaloneChild(env: NodeJS.ProcessEnv, service = 'da
     });
     child.once('exit', (code) => reject(new Error(`standalone server exited (${code})`)));
   });
-  const info = JSON.parse(line) as { url: string; directUrl: string; secret: string };
+  const info = JSON.parse(line) as { url: string; directUrl: string; directUrls: Record<string, string>; secret: string };
   return {
     child, ...info,
     stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),

@@ -40,18 +40,25 @@ function countStatements(req: http.IncomingMessage, res: http.ServerResponse): v
 }
 
 async function main(): Promise<void> {
-  const service = (process.argv[2] ?? 'auth') as ServiceName;
+  // One service, or several comma-separated (`auth,data`): each gets a port; directUrl is the first.
+  const services = (process.argv[2] ?? 'auth').split(',') as ServiceName[];
   const handle = await startStandalone({ definitions: definitions() });
-  const handler = handle.handlerOf(service);
-  if (!handler) throw new Error(`no service ${service}`);
-  const direct = http.createServer((req, res) => {
-    if (process.env.BENCH_COUNT_STATEMENTS === 'true' && req.url?.startsWith('/__bench/statements')) countStatements(req, res);
-    else handler(req, res);
-  });
-  await new Promise<void>((resolve) => direct.listen(0, '127.0.0.1', resolve));
-  const { port } = direct.address() as { port: number };
-  process.stdout.write(`${JSON.stringify({ url: handle.url, directUrl: `http://127.0.0.1:${port}`, secret: handle.platform.SVC_INTERNAL_SECRET })}\n`);
-  const stop = () => { direct.close(); void handle.stop().then(() => process.exit(0)); };
+  const servers: http.Server[] = [];
+  const directUrls: Record<string, string> = {};
+  for (const service of services) {
+    const handler = handle.handlerOf(service);
+    if (!handler) throw new Error(`no service ${service}`);
+    const direct = http.createServer((req, res) => {
+      if (process.env.BENCH_COUNT_STATEMENTS === 'true' && req.url?.startsWith('/__bench/statements')) countStatements(req, res);
+      else handler(req, res);
+    });
+    await new Promise<void>((resolve) => direct.listen(0, '127.0.0.1', resolve));
+    servers.push(direct);
+    directUrls[service] = `http://127.0.0.1:${(direct.address() as { port: number }).port}`;
+  }
+  const directUrl = directUrls[services[0]];
+  process.stdout.write(`${JSON.stringify({ url: handle.url, directUrl, directUrls, secret: handle.platform.SVC_INTERNAL_SECRET })}\n`);
+  const stop = () => { for (const s of servers) s.close(); void handle.stop().then(() => process.exit(0)); };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }

@@ -31,20 +31,45 @@ export function verifyIdentity(token: string, secret: string): Principal {
   };
 }
 
+/** How many signed identities a signer keeps (distinct principals seen in the last half lifetime). */
+export const SIGNER_CACHE_SIZE = 10_000;
+
 /**
- * Caches signed identities per principal for half their lifetime, so the
- * gateway and internal clients do not sign on every call.
+ * Signs each principal once and reuses the token for half its lifetime (30 s
+ * of 60 s), so the gateway and the internal clients do not run HMAC-SHA256
+ * over a fresh JWT on every call. The key is the whole principal (kind, id,
+ * email, org roles, via, token id, base scope): any change of what the
+ * identity says gives a new key, hence a new token, at once.
+ *
+ * Why reuse is safe: the token never leaves the cluster (gateway → service),
+ * and it is handed out only for the principal the authenticator resolved for
+ * *this* request, so it carries nothing the current request is not entitled
+ * to. A signed-out user or revoked API token is refused by the authenticator
+ * before any signing (its cached principal is dropped by auth's events), and
+ * base membership and base roles are not in the token at all: each service
+ * resolves them per request through BaseAccess (its own cache is dropped on
+ * membership events), so a removed member loses access exactly as fast as
+ * without this cache. Worst case staleness is nil for
+ * authorization; a cached token is at most 30 s old and always has ≥ 30 s of
+ * validity left when sent. Bounded: past {@link SIGNER_CACHE_SIZE} entries
+ * the oldest go first (Map insertion order), expired ones are swept on the way.
  */
-export function identitySigner(secret: string): (principal: Principal) => string {
+export function identitySigner(secret: string, maxEntries = SIGNER_CACHE_SIZE): (principal: Principal) => string {
   const cache = new Map<string, { token: string; until: number }>();
+  const reuseMs = (LIFETIME_SECONDS * 1000) / 2;
   return (principal) => {
-    const key = JSON.stringify(principal);
+    const { kind, id, email, roles, via, tokenId, baseScope } = principal;
+    const key = JSON.stringify([kind, id, email, roles, via, tokenId, baseScope]);
     const hit = cache.get(key);
     const now = Date.now();
     if (hit && hit.until > now) return hit.token;
     const token = signIdentity(principal, secret);
-    if (cache.size > 10_000) cache.clear();
-    cache.set(key, { token, until: now + (LIFETIME_SECONDS * 1000) / 2 });
+    cache.delete(key);
+    while (cache.size >= maxEntries) {
+      const oldest = cache.keys().next().value as string;
+      cache.delete(oldest);
+    }
+    cache.set(key, { token, until: now + reuseMs });
     return token;
   };
 }

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { RequestHandler, ServiceName } from '@tabula/http';
-import { classifyProxyError, errorBody, errorCode, errors, proxyFailureError, type AppError } from '@tabula/http';
-import { markInProcess, ROUTE_TEMPLATE_HEADER, setRequestRoute, type Logger } from '@tabula/telemetry';
+import { AppError, appError, classifyProxyError, errorBody, errors, proxyFailureError } from '@tabula/http';
+import { markInProcess, type Logger } from '@tabula/telemetry';
+import { HOP_BY_HOP, ProxyHandler } from './proxy-handler';
 
 /** Hands a request (already authenticated) to the service that owns it. */
 export interface Dispatcher {
@@ -32,27 +32,23 @@ export class LocalDispatcher implements Dispatcher {
   }
 }
 
-/**
- * Headers that describe one hop, not the request. `expect` is answered by the
- * gateway's own HTTP server (100 Continue) before the body is read, so it must
- * not travel on: undici refuses it, which used to turn every curl upload over
- * 1 MiB into a 503.
- */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'expect']);
-
-function forwardable(headers: IncomingMessage['headers'] | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+function forwardable(headers: IncomingMessage['headers']): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
   return out;
 }
 
 /**
- * Cluster: proxy over HTTP with keep-alive, streaming both bodies (uploads,
- * downloads). Failures are logged with the request id and answered by
- * {@link classifyProxyError}: 503 only when the service cannot be reached.
+ * Cluster: proxy over HTTP through a keep-alive pool per service origin
+ * (undici Agent), streaming both bodies (uploads, downloads). The answer is
+ * written straight into the client's response by a {@link ProxyHandler}
+ * (no intermediate Readable, no per-request pipeline and AbortController);
+ * nothing is parsed or re-serialised. Failures are logged with the request id and
+ * answered by {@link classifyProxyError}: 503 only when the service cannot be
+ * reached.
  */
 export class HttpDispatcher implements Dispatcher {
-  private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 128, connect: { timeout: 1_000 } });
+  private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1, connect: { timeout: 1_000 } });
 
   constructor(
     private readonly baseUrls: Partial<Record<ServiceName, string>>,
@@ -66,29 +62,29 @@ export class HttpDispatcher implements Dispatcher {
       this.logger.error({ service, request_id: req.headers['x-request-id'] }, 'proxy: no URL configured for service');
       return sendError(res, errors.unavailable(`Service '${service}' is unavailable`));
     }
+    // Only origin-form targets travel (`/path?query`): an absolute-form one would name another host.
+    const target = req.url ?? '/';
+    if (!target.startsWith('/')) return sendError(res, appError('ERR_INVALID_PATH', 'Request target must be a path'));
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    let upstream: Awaited<ReturnType<typeof request>>;
+    const handler = new ProxyHandler(req, res);
     try {
-      upstream = await request(new URL(req.url ?? '/', base), {
-        method: req.method as 'GET', headers: forwardable(req.headers), body: hasBody ? req : undefined, dispatcher: this.agent,
+      this.agent.dispatch({
+        origin: base, path: target, method: req.method as 'GET', headers: forwardable(req.headers), body: hasBody ? req : undefined,
         headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
-      });
+      }, handler);
     } catch (err) {
       return this.failBeforeResponse(service, req, res, err);
     }
-    const headers = forwardable(upstream.headers);
-    const route = headers[ROUTE_TEMPLATE_HEADER];
-    delete headers[ROUTE_TEMPLATE_HEADER];
-    if (typeof route === 'string') setRequestRoute(req, route);
-    res.writeHead(upstream.statusCode, headers);
-    try {
-      await pipeline(upstream.body, res);
-    } catch (err) {
-      // pipeline() destroys `res` either way; a premature close of `res` is the client leaving.
-      const clientGone = errorCode(err) === 'ERR_STREAM_PREMATURE_CLOSE';
-      this.logFailure(service, req, err, 'proxy: response body interrupted', clientGone);
-      res.destroy();
+    const outcome = await handler.done;
+    if (outcome.kind === 'done') return;
+    if (outcome.kind === 'client-gone') {
+      this.logFailure(service, req, undefined, outcome.answered ? 'proxy: response body interrupted' : 'proxy: upstream call failed', true);
+      return;
     }
+    if (!outcome.answered) return this.failBeforeResponse(service, req, res, outcome.err);
+    // The status line went out already: no made-up status, the client connection is cut.
+    this.logFailure(service, req, outcome.err, 'proxy: response body interrupted', false);
+    res.destroy();
   }
 
   async close(): Promise<void> {

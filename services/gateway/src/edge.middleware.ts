@@ -37,11 +37,14 @@ function decodedPath(raw: string): string {
 /**
  * Refuses paths with dot segments (raw or encoded: a proxy or URL parser
  * would normalise them towards another route) with 400, and any public
- * request to `/internal/...` with 404.
+ * request to `/internal/...` with 404. A target that is not a path
+ * (absolute-form `GET http://host/...`) is 400 too: the guards below read the
+ * raw target, and a proxy would send such a request to that host.
  */
 export function pathGuardMiddleware(): Middleware {
   return async (ctx, next) => {
     const raw = (ctx.req.url ?? '/').split('?')[0];
+    if (!raw.startsWith('/')) throw appError('ERR_INVALID_PATH', 'Request target must be a path');
     if (DOT_SEGMENT.test(raw) || DOT_SEGMENT.test(decodedPath(raw))) {
       throw appError('ERR_INVALID_PATH', 'Paths may not contain dot segments');
     }

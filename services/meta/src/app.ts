@@ -7,6 +7,7 @@ import { columnsRouter } from './routes/columns.routes';
 import { viewsRouter } from './routes/views.routes';
 import { sortsRouter } from './routes/sorts.routes';
 import { filtersRouter } from './routes/filters.routes';
+import { indexesRouter } from './routes/indexes.routes';
 import { swaggerRouter } from './routes/swagger.routes';
 import { internalRouter } from './routes/internal.routes';
 import { integrationSourcesRouter } from './routes/integration-sources.routes';
@@ -17,7 +18,7 @@ export function createApp(ports: MetaPorts): Koa {
   return standardServiceApp(ports, {
     routers: [
       basesRouter(ports), tablesRouter(ports), columnsRouter(ports), viewsRouter(ports),
-      sortsRouter(ports), filtersRouter(ports), swaggerRouter(ports), internalRouter(ports), integrationSourcesRouter(ports),
+      sortsRouter(ports), filtersRouter(ports), indexesRouter(ports), swaggerRouter(ports), internalRouter(ports), integrationSourcesRouter(ports),
     ],
   });
 }

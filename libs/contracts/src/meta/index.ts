@@ -4,6 +4,7 @@ import { tableCreate, tableCreateInSource, tableDelete, tableDuplicate, tableGet
 import { columnCreate, columnDelete, columnGet, columnSetPrimary, columnsBulk, columnsHash, columnUpdate } from './columns';
 import { gridCreate, viewDelete, viewList, viewUpdate } from './views';
 import { sortCreate, sortDelete, sortGet, sortList, sortUpdate } from './sorts';
+import { indexCreate, indexDelete, indexList } from './indexes';
 import { filterChildren, filterCreate, filterDelete, filterGet, filterList, filterUpdate } from './filters';
 import { metaInternal } from './internal';
 import { baseSwagger, baseSwaggerPage } from './swagger';
@@ -18,6 +19,7 @@ export * from './columns';
 export * from './views';
 export * from './sorts';
 export * from './filters';
+export * from './indexes';
 export * from './internal';
 export * from './swagger';
 
@@ -30,5 +32,5 @@ export const metaEndpoints: Record<string, AnyEndpoint> = Object.fromEntries([
   tableList, tableListOfSource, tableCreate, tableCreateInSource, tableGet, tableUpdate, tableDelete, tableReorder, tableDuplicate,
   columnCreate, columnsHash, columnsBulk, columnGet, columnUpdate, columnDelete, columnSetPrimary,
   viewList, gridCreate, viewUpdate, viewDelete, sortList, sortCreate, sortGet, sortUpdate, sortDelete,
-  filterList, filterCreate, filterChildren, filterGet, filterUpdate, filterDelete, ...Object.values(metaInternal), tableContextById, baseCandidates,
+  filterList, filterCreate, filterChildren, filterGet, filterUpdate, filterDelete, indexList, indexCreate, indexDelete, ...Object.values(metaInternal), tableContextById, baseCandidates,
 ].map((e) => [e.id, e]));

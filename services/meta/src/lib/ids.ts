@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 /** Id prefixes of compat-notes "Identifiers and paths". */
-export type IdPrefix = 'p' | 'b' | 'm' | 'c' | 'vw' | 'fi' | 'so' | 'nc';
+export type IdPrefix = 'p' | 'b' | 'm' | 'c' | 'vw' | 'fi' | 'so' | 'nc' | 'ix';
 
 /** A prefix plus 14 characters of [0-9a-z] from the CSPRNG (rejection sampling keeps it unbiased). */
 export function newId(prefix: IdPrefix): string {

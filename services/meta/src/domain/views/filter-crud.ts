@@ -14,6 +14,7 @@ import type { ViewRow } from '../../repositories/view.repository';
 import { enqueueViewEvent } from '../../events/meta-event.producer';
 import { filterTree, presentFilter } from '../../presenters/view.presenter';
 import { requireView } from '../access';
+import { ensureViewIndexes } from '../tables/table-indexes';
 import { filterBodySchema } from '@tabula/contracts';
 
 type FilterBody = z.infer<typeof filterBodySchema>;
@@ -63,9 +64,15 @@ async function depthOfParent(db: Knex, parentId: string | null | undefined): Pro
   return depth;
 }
 
+/** The column ids a filter body (and its nested children) compares. */
+function filterColumns(body: FilterBody): (string | null | undefined)[] {
+  return [body.fk_column_id, ...(body.children ?? []).flatMap((child) => filterColumns(filterBodySchema.parse(child)))];
+}
+
 /** Creates a filter (with nested children for groups); depth and size are checked before anything is saved. */
 export async function createFilter(ports: MetaPorts, principal: Principal, viewId: string, body: FilterBody) {
-  const { view } = await requireView(ports, principal, viewId, 'schema.write');
+  const scope = await requireView(ports, principal, viewId, 'schema.write');
+  const { view } = scope;
   const problem = storedFilterTreeProblem(body, await depthOfParent(ports.db, body.fk_parent_id));
   if (problem) throw errors.badRequest(problem);
   const id = await inMetaTransaction(ports, async (trx) => {
@@ -73,6 +80,7 @@ export async function createFilter(ports: MetaPorts, principal: Principal, viewI
     await enqueueViewEvent(trx, 'updated', view, principal);
     return created;
   });
+  await ensureViewIndexes(ports, scope, filterColumns(body));
   return presentFilter((await findFilter(ports.db, id))!);
 }
 
@@ -89,7 +97,8 @@ export async function listFilterChildren(ports: MetaPorts, principal: Principal,
 
 /** Changes a filter's column, operator, value or logical op. */
 export async function updateFilter(ports: MetaPorts, principal: Principal, filterId: string, body: Partial<FilterBody>) {
-  const { filter, view } = await filterScope(ports, principal, filterId, 'schema.write');
+  const scope = await filterScope(ports, principal, filterId, 'schema.write');
+  const { filter, view } = scope;
   const merged = { ...presentFilter(filter), ...body } as FilterBody;
   await checkFilter(ports.db, view, merged);
   await inMetaTransaction(ports, async (trx) => {
@@ -98,6 +107,7 @@ export async function updateFilter(ports: MetaPorts, principal: Principal, filte
     await updateRow(trx, filter.id, patch);
     await enqueueViewEvent(trx, 'updated', view, principal);
   });
+  if (!merged.is_group) await ensureViewIndexes(ports, scope, [merged.fk_column_id]);
   return presentFilter((await findFilter(ports.db, filter.id))!);
 }
 

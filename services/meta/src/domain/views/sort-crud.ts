@@ -10,6 +10,7 @@ import type { ViewRow } from '../../repositories/view.repository';
 import { enqueueViewEvent } from '../../events/meta-event.producer';
 import { presentSort } from '../../presenters/view.presenter';
 import { requireView } from '../access';
+import { ensureViewIndexes } from '../tables/table-indexes';
 import { createSortSchema, singlePage, updateSortSchema } from '@tabula/contracts';
 
 async function checkSortColumn(ports: MetaPorts, view: ViewRow, columnId: string, dir: string): Promise<void> {
@@ -37,7 +38,8 @@ export async function listSorts(ports: MetaPorts, principal: Principal, viewId: 
 
 /** Adds a sort: order = next in creation sequence, or 1 with push_to_top. */
 export async function createSort(ports: MetaPorts, principal: Principal, viewId: string, input: z.infer<typeof createSortSchema>) {
-  const { view, source } = await requireView(ports, principal, viewId, 'schema.write');
+  const scope = await requireView(ports, principal, viewId, 'schema.write');
+  const { view, source } = scope;
   await checkSortColumn(ports, view, input.fk_column_id, input.direction);
   const id = newId('so');
   await inMetaTransaction(ports, async (trx) => {
@@ -46,6 +48,7 @@ export async function createSort(ports: MetaPorts, principal: Principal, viewId:
     await insertSort(trx, { id, fk_view_id: view.id, fk_column_id: input.fk_column_id, direction: input.direction, order, fk_level_id: input.fk_level_id ?? null });
     await enqueueViewEvent(trx, 'updated', view, principal);
   });
+  await ensureViewIndexes(ports, scope, [input.fk_column_id]);
   return presentSort((await findSort(ports.db, id))!, view, source.id);
 }
 
@@ -57,12 +60,14 @@ export async function getSort(ports: MetaPorts, principal: Principal, sortId: st
 
 /** Changes a sort's column or direction; returns the updated sort (spec). */
 export async function updateSort(ports: MetaPorts, principal: Principal, sortId: string, input: z.infer<typeof updateSortSchema>) {
-  const { sort, view, source } = await sortScope(ports, principal, sortId, 'schema.write');
+  const scope = await sortScope(ports, principal, sortId, 'schema.write');
+  const { sort, view, source } = scope;
   await checkSortColumn(ports, view, input.fk_column_id ?? sort.fk_column_id, input.direction ?? sort.direction);
   await inMetaTransaction(ports, async (trx) => {
     await updateRow(trx, sort.id, input);
     await enqueueViewEvent(trx, 'updated', view, principal);
   });
+  await ensureViewIndexes(ports, scope, [input.fk_column_id]);
   return presentSort((await findSort(ports.db, sort.id))!, view, source.id);
 }
 
