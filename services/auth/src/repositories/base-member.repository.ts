@@ -1,4 +1,5 @@
-import { table, type Db } from './schema';
+import { BaseModel } from '@tabula/db';
+import { AUTH_SCHEMA, type Db } from './schema';
 
 /** A member of a base, joined with the user's public fields. */
 export interface BaseMemberRow {
@@ -12,36 +13,47 @@ export interface BaseMemberRow {
   main_roles: string;
 }
 
+/** A base role of a user (`auth.base_members`). */
+export class BaseMemberModel extends BaseModel {
+  static override tableName = `${AUTH_SCHEMA}.base_members`;
+  static override idColumn = ['base_id', 'user_id'];
+
+  declare base_id: string;
+  declare user_id: string;
+  declare role: string;
+  declare created_at: Date;
+  declare updated_at: Date;
+}
+
 /** Base roles of users (`auth.base_members`). */
 export const baseMemberRepository = {
   async roleOf(db: Db, baseId: string, userId: string): Promise<string | undefined> {
-    const row = await table(db, 'base_members').where({ base_id: baseId, user_id: userId }).first('role');
+    const row = await BaseMemberModel.query(db).select('role').where({ base_id: baseId, user_id: userId }).first();
     return row?.role;
   },
 
   /** Grants or changes a role. */
   async upsert(db: Db, baseId: string, userId: string, role: string): Promise<void> {
-    await table(db, 'base_members').insert({ base_id: baseId, user_id: userId, role })
+    await BaseMemberModel.query(db).insert({ base_id: baseId, user_id: userId, role })
       .onConflict(['base_id', 'user_id']).merge({ role, updated_at: db.fn.now() });
   },
 
   async remove(db: Db, baseId: string, userId: string): Promise<boolean> {
-    return (await table(db, 'base_members').where({ base_id: baseId, user_id: userId }).delete()) > 0;
+    return (await BaseMemberModel.query(db).where({ base_id: baseId, user_id: userId }).delete()) > 0;
   },
 
   /** A deleted base has no members. */
   async removeBase(db: Db, baseId: string): Promise<void> {
-    await table(db, 'base_members').where({ base_id: baseId }).delete();
+    await BaseMemberModel.query(db).where({ base_id: baseId }).delete();
   },
 
   async list(db: Db, baseId: string, page: { limit: number; offset: number }): Promise<{ rows: BaseMemberRow[]; total: number }> {
-    // withSchema also qualifies joined tables, so the join names the bare table.
-    const q = table(db, 'base_members as m').join('users as u', 'u.id', 'm.user_id').where('m.base_id', baseId);
+    const q = BaseMemberModel.query(db).alias('m').join(`${AUTH_SCHEMA}.users as u`, 'u.id', 'm.user_id').where('m.base_id', baseId);
     const [rows, count] = await Promise.all([
       q.clone().select('m.base_id', 'm.user_id', 'm.role', 'm.created_at', 'u.email', 'u.firstname', 'u.lastname', 'u.roles as main_roles')
         .orderBy([{ column: 'm.created_at' }, { column: 'u.email' }]).limit(page.limit).offset(page.offset),
-      q.clone().count<{ n: string }[]>({ n: '*' }).first(),
+      q.clone().resultSize(),
     ]);
-    return { rows, total: Number(count?.n ?? 0) };
+    return { rows: rows as unknown as BaseMemberRow[], total: count };
   },
 };

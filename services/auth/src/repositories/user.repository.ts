@@ -1,46 +1,50 @@
-import { table, type Db } from './schema';
+import { BaseModel, type RowOf } from '@tabula/db';
+import { AUTH_SCHEMA, type Db } from './schema';
 
 /** A row of `auth.users`. */
-export interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  firstname: string | null;
-  lastname: string | null;
-  roles: string;
-  email_verified: boolean;
-  token_version: string;
-  created_at: Date;
-  updated_at: Date;
+export class UserModel extends BaseModel {
+  static override tableName = `${AUTH_SCHEMA}.users`;
+
+  declare id: string;
+  declare email: string;
+  declare password_hash: string;
+  declare firstname: string | null;
+  declare lastname: string | null;
+  declare roles: string;
+  declare email_verified: boolean;
+  declare token_version: string;
+  declare created_at: Date;
+  declare updated_at: Date;
 }
+
+/** A row of `auth.users`. */
+export type UserRow = RowOf<UserModel>;
 
 /** Users by id and e-mail. */
 export const userRepository = {
   async findById(db: Db, id: string): Promise<UserRow | undefined> {
-    return table(db, 'users').where({ id }).first();
+    return UserModel.query(db).where({ id }).first();
   },
 
   async findByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-    return table(db, 'users').where({ email }).first();
+    return UserModel.query(db).where({ email }).first();
   },
 
   async findByIds(db: Db, ids: string[]): Promise<UserRow[]> {
-    return ids.length ? table(db, 'users').whereIn('id', ids) : [];
+    return ids.length ? UserModel.query(db).whereIn('id', ids) : [];
   },
 
   async count(db: Db): Promise<number> {
-    const row = await table(db, 'users').count<{ n: string }[]>({ n: '*' }).first();
-    return Number(row?.n ?? 0);
+    return UserModel.query(db).resultSize();
   },
 
   async insert(db: Db, row: Omit<UserRow, 'created_at' | 'updated_at' | 'email_verified'>): Promise<UserRow> {
-    const [created] = await table(db, 'users').insert(row).returning('*');
-    return created as UserRow;
+    return UserModel.query(db).insert(row).returning('*');
   },
 
   /** New password and/or token version; the version rotation kills earlier JWTs. */
   async update(db: Db, id: string, patch: Partial<Pick<UserRow, 'password_hash' | 'token_version'>>): Promise<void> {
-    await table(db, 'users').where({ id }).update({ ...patch, updated_at: db.fn.now() });
+    await UserModel.query(db).where({ id }).patch({ ...patch, updated_at: db.fn.now() as unknown as Date });
   },
 
   /** Serialises sign-ups so exactly one first user becomes super. */
