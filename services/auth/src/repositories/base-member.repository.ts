@@ -25,35 +25,34 @@ export class BaseMemberModel extends BaseModel {
   declare updated_at: Date;
 }
 
-/** Base roles of users (`auth.base_members`). */
-export const baseMemberRepository = {
-  async roleOf(db: Db, baseId: string, userId: string): Promise<string | undefined> {
-    const row = await BaseMemberModel.query(db).select('role').where({ base_id: baseId, user_id: userId }).first();
-    return row?.role;
-  },
+// Base roles of users (`auth.base_members`).
 
-  /** Grants or changes a role. */
-  async upsert(db: Db, baseId: string, userId: string, role: string): Promise<void> {
-    await BaseMemberModel.query(db).insert({ base_id: baseId, user_id: userId, role })
-      .onConflict(['base_id', 'user_id']).merge({ role, updated_at: db.fn.now() });
-  },
+export async function baseRoleOf(db: Db, baseId: string, userId: string): Promise<string | undefined> {
+  const row = await BaseMemberModel.query(db).select('role').where({ base_id: baseId, user_id: userId }).first();
+  return row?.role;
+}
 
-  async remove(db: Db, baseId: string, userId: string): Promise<boolean> {
-    return (await BaseMemberModel.query(db).where({ base_id: baseId, user_id: userId }).delete()) > 0;
-  },
+/** Grants or changes a role. */
+export async function upsertBaseMember(db: Db, baseId: string, userId: string, role: string): Promise<void> {
+  await BaseMemberModel.query(db).insert({ base_id: baseId, user_id: userId, role })
+    .onConflict(['base_id', 'user_id']).merge({ role, updated_at: db.fn.now() });
+}
 
-  /** A deleted base has no members. */
-  async removeBase(db: Db, baseId: string): Promise<void> {
-    await BaseMemberModel.query(db).where({ base_id: baseId }).delete();
-  },
+export async function removeBaseMember(db: Db, baseId: string, userId: string): Promise<boolean> {
+  return (await BaseMemberModel.query(db).where({ base_id: baseId, user_id: userId }).delete()) > 0;
+}
 
-  async list(db: Db, baseId: string, page: { limit: number; offset: number }): Promise<{ rows: BaseMemberRow[]; total: number }> {
-    const q = BaseMemberModel.query(db).alias('m').join(`${AUTH_SCHEMA}.users as u`, 'u.id', 'm.user_id').where('m.base_id', baseId);
-    const [rows, count] = await Promise.all([
-      q.clone().select('m.base_id', 'm.user_id', 'm.role', 'm.created_at', 'u.email', 'u.firstname', 'u.lastname', 'u.roles as main_roles')
-        .orderBy([{ column: 'm.created_at' }, { column: 'u.email' }]).limit(page.limit).offset(page.offset),
-      q.clone().resultSize(),
-    ]);
-    return { rows: rows as unknown as BaseMemberRow[], total: count };
-  },
-};
+/** A deleted base has no members. */
+export async function removeBaseMembers(db: Db, baseId: string): Promise<void> {
+  await BaseMemberModel.query(db).where({ base_id: baseId }).delete();
+}
+
+export async function listBaseMembers(db: Db, baseId: string, page: { limit: number; offset: number }): Promise<{ rows: BaseMemberRow[]; total: number }> {
+  const q = BaseMemberModel.query(db).alias('m').join(`${AUTH_SCHEMA}.users as u`, 'u.id', 'm.user_id').where('m.base_id', baseId);
+  const [rows, count] = await Promise.all([
+    q.clone().select('m.base_id', 'm.user_id', 'm.role', 'm.created_at', 'u.email', 'u.firstname', 'u.lastname', 'u.roles as main_roles')
+      .orderBy([{ column: 'm.created_at' }, { column: 'u.email' }]).limit(page.limit).offset(page.offset),
+    q.clone().resultSize(),
+  ]);
+  return { rows: rows as unknown as BaseMemberRow[], total: count };
+}

@@ -12,22 +12,21 @@ export class PasswordResetModel extends BaseModel {
   declare used_at: Date | null;
 }
 
-/** Single-use password-reset tokens, stored hashed. */
-export const passwordResetRepository = {
-  async insert(db: Db, row: { hash: string; user_id: string; expires_at: Date }): Promise<void> {
-    await PasswordResetModel.query(db).insert(row);
-  },
+// Single-use password-reset tokens, stored hashed.
 
-  /** Uses a live token once; the user id, or undefined when unknown, used or expired. */
-  async consume(db: Db, hash: string): Promise<string | undefined> {
-    const rows = await PasswordResetModel.query(db)
-      .where({ hash }).whereNull('used_at').where('expires_at', '>', db.fn.now())
-      .patch({ used_at: db.fn.now() as unknown as Date }).returning('user_id');
-    return rows[0]?.user_id;
-  },
+export async function insertPasswordReset(db: Db, row: { hash: string; user_id: string; expires_at: Date }): Promise<void> {
+  await PasswordResetModel.query(db).insert(row);
+}
 
-  /** A password change makes every outstanding reset link useless. */
-  async invalidateAllOfUser(db: Db, userId: string): Promise<void> {
-    await PasswordResetModel.query(db).where({ user_id: userId }).whereNull('used_at').patch({ used_at: db.fn.now() as unknown as Date });
-  },
-};
+/** Uses a live token once; the user id, or undefined when unknown, used or expired. */
+export async function consumePasswordReset(db: Db, hash: string): Promise<string | undefined> {
+  const rows = await PasswordResetModel.query(db)
+    .where({ hash }).whereNull('used_at').where('expires_at', '>', db.fn.now())
+    .patch({ used_at: db.fn.now() as unknown as Date }).returning('user_id');
+  return rows[0]?.user_id;
+}
+
+/** A password change makes every outstanding reset link useless. */
+export async function invalidatePasswordResetsOfUser(db: Db, userId: string): Promise<void> {
+  await PasswordResetModel.query(db).where({ user_id: userId }).whereNull('used_at').patch({ used_at: db.fn.now() as unknown as Date });
+}

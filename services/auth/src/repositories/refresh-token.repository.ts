@@ -17,28 +17,27 @@ export class RefreshTokenModel extends BaseModel {
 /** A row of `auth.refresh_tokens`. */
 export type RefreshTokenRow = RowOf<RefreshTokenModel>;
 
-/** Refresh sessions: rotation families of hashed tokens. */
-export const refreshTokenRepository = {
-  async insert(db: Db, row: Omit<RefreshTokenRow, 'revoked_at' | 'replaced_by'>): Promise<void> {
-    await RefreshTokenModel.query(db).insert(row);
-  },
+// Refresh sessions: rotation families of hashed tokens.
 
-  async findByHash(db: Db, hash: string): Promise<RefreshTokenRow | undefined> {
-    return RefreshTokenModel.query(db).where({ hash }).first();
-  },
+export async function insertRefreshToken(db: Db, row: Omit<RefreshTokenRow, 'revoked_at' | 'replaced_by'>): Promise<void> {
+  await RefreshTokenModel.query(db).insert(row);
+}
 
-  /** Marks a live token as rotated; false when someone else rotated it first. */
-  async rotate(db: Db, hash: string, replacedBy: string): Promise<boolean> {
-    const n = await RefreshTokenModel.query(db).where({ hash }).whereNull('revoked_at')
-      .patch({ revoked_at: db.fn.now() as unknown as Date, replaced_by: replacedBy });
-    return n === 1;
-  },
+export async function findRefreshToken(db: Db, hash: string): Promise<RefreshTokenRow | undefined> {
+  return RefreshTokenModel.query(db).where({ hash }).first();
+}
 
-  async revokeFamily(db: Db, familyId: string): Promise<void> {
-    await RefreshTokenModel.query(db).where({ family_id: familyId }).whereNull('revoked_at').patch({ revoked_at: db.fn.now() as unknown as Date });
-  },
+/** Marks a live token as rotated; false when someone else rotated it first. */
+export async function rotateRefreshToken(db: Db, hash: string, replacedBy: string): Promise<boolean> {
+  const n = await RefreshTokenModel.query(db).where({ hash }).whereNull('revoked_at')
+    .patch({ revoked_at: db.fn.now() as unknown as Date, replaced_by: replacedBy });
+  return n === 1;
+}
 
-  async revokeAllOfUser(db: Db, userId: string): Promise<void> {
-    await RefreshTokenModel.query(db).where({ user_id: userId }).whereNull('revoked_at').patch({ revoked_at: db.fn.now() as unknown as Date });
-  },
-};
+export async function revokeRefreshFamily(db: Db, familyId: string): Promise<void> {
+  await RefreshTokenModel.query(db).where({ family_id: familyId }).whereNull('revoked_at').patch({ revoked_at: db.fn.now() as unknown as Date });
+}
+
+export async function revokeRefreshTokensOfUser(db: Db, userId: string): Promise<void> {
+  await RefreshTokenModel.query(db).where({ user_id: userId }).whereNull('revoked_at').patch({ revoked_at: db.fn.now() as unknown as Date });
+}

@@ -8,7 +8,7 @@ import { inviteMembers } from '../domain/members/invite-members';
 import { updateMember } from '../domain/members/update-member';
 import { removeMember } from '../domain/members/remove-member';
 import type { MemberActor } from '../domain/members/membership-policy';
-import { baseMemberRepository } from '../repositories/base-member.repository';
+import { listBaseMembers } from '../repositories/base-member.repository';
 import { presentBaseMember } from '../presenters/base-member.presenter';
 import { presentPage } from '../presenters/page.presenter';
 import { pageOf } from './paging';
@@ -26,7 +26,7 @@ export function baseMemberRouter(ports: AuthPorts): Router {
     const { params, query } = ctx.input;
     await ports.baseAccess.authorize(principalOf(ctx), params.baseId, 'members.read');
     const page = pageOf(query);
-    const { rows, total } = await baseMemberRepository.list(ports.db, params.baseId, page);
+    const { rows, total } = await listBaseMembers(ports.db, params.baseId, page);
     return { users: presentPage(rows.map(presentBaseMember), total, page) };
   });
 
