@@ -12,20 +12,30 @@ import { Model, type ModelObject } from 'objection';
  *   `"hooks"."hooks"`.
  * - Column names are the database's (snake_case): no name mappers.
  * - `jsonColumns` are written with `JSON.stringify` whatever the value (a
- *   string, number or `null` too, so jsonb keeps scalars as JSON); reading
- *   leaves them as the driver answers (pg parses json/jsonb itself, and a JSON
- *   string must stay a string).
+ *   string or number too, so jsonb keeps scalars as JSON); `null` stays SQL
+ *   NULL. `jsonValueColumns` are the same except that `null` is written as the
+ *   JSON `null` (NOT NULL columns holding any JSON value). Reading leaves them
+ *   as the driver answers (pg parses json/jsonb itself, and a JSON string must
+ *   stay a string).
  * - `first()` adds `LIMIT 1`, as knex's does.
  */
 export class BaseModel extends Model {
-  /** Columns stored as json/jsonb. */
+  /** Columns stored as json/jsonb; `null` is SQL NULL. */
   static jsonColumns: readonly string[] = [];
+
+  /** Columns stored as json/jsonb; `null` is the JSON null. */
+  static jsonValueColumns: readonly string[] = [];
 
   static override useLimitInFirst = true;
 
   override $formatDatabaseJson(json: Record<string, unknown>): Record<string, unknown> {
     const out = super.$formatDatabaseJson(json) as Record<string, unknown>;
-    for (const column of (this.constructor as typeof BaseModel).jsonColumns) {
+    const model = this.constructor as typeof BaseModel;
+    for (const column of model.jsonColumns) {
+      const value = out[column];
+      if (value !== undefined && value !== null && !isSqlExpression(value)) out[column] = JSON.stringify(value);
+    }
+    for (const column of model.jsonValueColumns) {
       const value = out[column];
       if (value !== undefined && !isSqlExpression(value)) out[column] = JSON.stringify(value);
     }

@@ -4,9 +4,11 @@ import { BaseModel } from '../src';
 
 class Thing extends BaseModel {
   static override tableName = 'model_test.things';
-  static override jsonColumns = ['data'];
+  static override jsonValueColumns = ['data'];
+  static override jsonColumns = ['meta'];
   declare id: string;
   declare data: unknown;
+  declare meta?: unknown;
   declare updated_at: Date;
 }
 
@@ -26,13 +28,21 @@ describe('BaseModel (objection models of the services\' own tables)', () => {
     database = await createTestDatabase();
     db = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
     await db.raw('create schema model_test');
-    await db.schema.withSchema('model_test').createTable('things', (t) => { t.string('id').primary(); t.jsonb('data'); t.timestamp('updated_at').defaultTo(db.fn.now()); });
+    await db.schema.withSchema('model_test').createTable('things', (t) => { t.string('id').primary(); t.jsonb('data'); t.jsonb('meta'); t.timestamp('updated_at').defaultTo(db.fn.now()); });
     await db.schema.withSchema('model_test').createTable('uses', (t) => { t.string('a'); t.string('b'); t.primary(['a', 'b']); });
     db.on('query', (q: { sql: string }) => statements.push(q.sql));
   });
   afterAll(async () => { await db.destroy(); await database.drop(); });
 
-  it('writes json columns with JSON.stringify (scalars and JSON null too) and reads them as pg answers', async () => {
+  it('jsonColumns keep null as SQL NULL', async () => {
+    await Thing.query(db).insert({ id: 'm1', meta: null });
+    await Thing.query(db).insert({ id: 'm2', meta: 'text' });
+    const types = await db.raw("select id, jsonb_typeof(meta) as t from model_test.things where id like 'm%' order by id");
+    expect(types.rows).toEqual([{ id: 'm1', t: null }, { id: 'm2', t: 'string' }]);
+    await Thing.query(db).whereIn('id', ['m1', 'm2']).delete();
+  });
+
+  it('jsonValueColumns are written with JSON.stringify (scalars and JSON null too) and read as pg answers', async () => {
     await Thing.query(db).insert({ id: 'str', data: '1' });
     await Thing.query(db).insert({ id: 'null', data: null });
     await Thing.query(db).insert({ id: 'none' });
@@ -41,7 +51,7 @@ describe('BaseModel (objection models of the services\' own tables)', () => {
     expect(types.rows).toEqual([{ id: 'none', t: null }, { id: 'null', t: 'null' }, { id: 'obj', t: 'object' }, { id: 'str', t: 'string' }]);
     const rows = await Thing.query(db).orderBy('id');
     expect(rows.map((r) => [r.id, r.data])).toEqual([['none', null], ['null', null], ['obj', { a: [1] }], ['str', '1']]);
-    expect(Object.keys({ ...rows[0] }).sort()).toEqual(['data', 'id', 'updated_at']);
+    expect(Object.keys({ ...rows[0] }).sort()).toEqual(['data', 'id', 'meta', 'updated_at']);
   });
 
   it('joins the transaction it is handed (rolled back with it) and passes SQL expressions through', async () => {

@@ -1,8 +1,8 @@
 import { BaseChangedSchema, decodeEvent, topics } from '@tabula/contracts';
 import { handleOnce, type EventMessage, type Subscription } from '@tabula/events';
 import type { AuthPorts } from '../ports';
-import { apiTokenRepository } from '../repositories/api-token.repository';
-import { baseMemberRepository } from '../repositories/base-member.repository';
+import { deleteApiTokensOfBase } from '../repositories/api-token.repository';
+import { removeBaseMembers } from '../repositories/base-member.repository';
 import { AUTH_SCHEMA } from '../repositories/schema';
 
 const CONSUMER = 'auth.base-deleted';
@@ -13,8 +13,8 @@ export async function onBaseDeleted(ports: AuthPorts, message: EventMessage): Pr
   const { baseId } = decodeEvent(BaseChangedSchema, message.payload);
   if (!baseId) return;
   await handleOnce(ports.db, AUTH_SCHEMA, CONSUMER, message.id, async (trx) => {
-    await baseMemberRepository.removeBase(trx, baseId);
-    await apiTokenRepository.deleteOfBase(trx, baseId);
+    await removeBaseMembers(trx, baseId);
+    await deleteApiTokensOfBase(trx, baseId);
   });
   ports.baseAccess.invalidate(baseId);
 }

@@ -1,4 +1,5 @@
-import { table, type Db } from './schema';
+import { BaseModel } from '@tabula/db';
+import { AUTH_SCHEMA, type Db } from './schema';
 
 /** A member of a base, joined with the user's public fields. */
 export interface BaseMemberRow {
@@ -12,36 +13,46 @@ export interface BaseMemberRow {
   main_roles: string;
 }
 
-/** Base roles of users (`auth.base_members`). */
-export const baseMemberRepository = {
-  async roleOf(db: Db, baseId: string, userId: string): Promise<string | undefined> {
-    const row = await table(db, 'base_members').where({ base_id: baseId, user_id: userId }).first('role');
-    return row?.role;
-  },
+/** A base role of a user (`auth.base_members`). */
+export class BaseMemberModel extends BaseModel {
+  static override tableName = `${AUTH_SCHEMA}.base_members`;
+  static override idColumn = ['base_id', 'user_id'];
 
-  /** Grants or changes a role. */
-  async upsert(db: Db, baseId: string, userId: string, role: string): Promise<void> {
-    await table(db, 'base_members').insert({ base_id: baseId, user_id: userId, role })
-      .onConflict(['base_id', 'user_id']).merge({ role, updated_at: db.fn.now() });
-  },
+  declare base_id: string;
+  declare user_id: string;
+  declare role: string;
+  declare created_at: Date;
+  declare updated_at: Date;
+}
 
-  async remove(db: Db, baseId: string, userId: string): Promise<boolean> {
-    return (await table(db, 'base_members').where({ base_id: baseId, user_id: userId }).delete()) > 0;
-  },
+// Base roles of users (`auth.base_members`).
 
-  /** A deleted base has no members. */
-  async removeBase(db: Db, baseId: string): Promise<void> {
-    await table(db, 'base_members').where({ base_id: baseId }).delete();
-  },
+export async function baseRoleOf(db: Db, baseId: string, userId: string): Promise<string | undefined> {
+  const row = await BaseMemberModel.query(db).select('role').where({ base_id: baseId, user_id: userId }).first();
+  return row?.role;
+}
 
-  async list(db: Db, baseId: string, page: { limit: number; offset: number }): Promise<{ rows: BaseMemberRow[]; total: number }> {
-    // withSchema also qualifies joined tables, so the join names the bare table.
-    const q = table(db, 'base_members as m').join('users as u', 'u.id', 'm.user_id').where('m.base_id', baseId);
-    const [rows, count] = await Promise.all([
-      q.clone().select('m.base_id', 'm.user_id', 'm.role', 'm.created_at', 'u.email', 'u.firstname', 'u.lastname', 'u.roles as main_roles')
-        .orderBy([{ column: 'm.created_at' }, { column: 'u.email' }]).limit(page.limit).offset(page.offset),
-      q.clone().count<{ n: string }[]>({ n: '*' }).first(),
-    ]);
-    return { rows, total: Number(count?.n ?? 0) };
-  },
-};
+/** Grants or changes a role. */
+export async function upsertBaseMember(db: Db, baseId: string, userId: string, role: string): Promise<void> {
+  await BaseMemberModel.query(db).insert({ base_id: baseId, user_id: userId, role })
+    .onConflict(['base_id', 'user_id']).merge({ role, updated_at: db.fn.now() });
+}
+
+export async function removeBaseMember(db: Db, baseId: string, userId: string): Promise<boolean> {
+  return (await BaseMemberModel.query(db).where({ base_id: baseId, user_id: userId }).delete()) > 0;
+}
+
+/** A deleted base has no members. */
+export async function removeBaseMembers(db: Db, baseId: string): Promise<void> {
+  await BaseMemberModel.query(db).where({ base_id: baseId }).delete();
+}
+
+export async function listBaseMembers(db: Db, baseId: string, page: { limit: number; offset: number }): Promise<{ rows: BaseMemberRow[]; total: number }> {
+  const q = BaseMemberModel.query(db).alias('m').join(`${AUTH_SCHEMA}.users as u`, 'u.id', 'm.user_id').where('m.base_id', baseId);
+  const [rows, count] = await Promise.all([
+    q.clone().select('m.base_id', 'm.user_id', 'm.role', 'm.created_at', 'u.email', 'u.firstname', 'u.lastname', 'u.roles as main_roles')
+      .orderBy([{ column: 'm.created_at' }, { column: 'u.email' }]).limit(page.limit).offset(page.offset),
+    q.clone().resultSize(),
+  ]);
+  return { rows: rows as unknown as BaseMemberRow[], total: count };
+}

@@ -1,37 +1,43 @@
-import { table, type Db } from './schema';
+import { BaseModel, type RowOf } from '@tabula/db';
+import { AUTH_SCHEMA, type Db } from './schema';
 
 /** A row of `auth.refresh_tokens` (the token itself is never stored). */
-export interface RefreshTokenRow {
-  hash: string;
-  user_id: string;
-  family_id: string;
-  expires_at: Date;
-  revoked_at: Date | null;
-  replaced_by: string | null;
+export class RefreshTokenModel extends BaseModel {
+  static override tableName = `${AUTH_SCHEMA}.refresh_tokens`;
+  static override idColumn = 'hash';
+
+  declare hash: string;
+  declare user_id: string;
+  declare family_id: string;
+  declare expires_at: Date;
+  declare revoked_at: Date | null;
+  declare replaced_by: string | null;
 }
 
-/** Refresh sessions: rotation families of hashed tokens. */
-export const refreshTokenRepository = {
-  async insert(db: Db, row: Omit<RefreshTokenRow, 'revoked_at' | 'replaced_by'>): Promise<void> {
-    await table(db, 'refresh_tokens').insert(row);
-  },
+/** A row of `auth.refresh_tokens`. */
+export type RefreshTokenRow = RowOf<RefreshTokenModel>;
 
-  async findByHash(db: Db, hash: string): Promise<RefreshTokenRow | undefined> {
-    return table(db, 'refresh_tokens').where({ hash }).first();
-  },
+// Refresh sessions: rotation families of hashed tokens.
 
-  /** Marks a live token as rotated; false when someone else rotated it first. */
-  async rotate(db: Db, hash: string, replacedBy: string): Promise<boolean> {
-    const n = await table(db, 'refresh_tokens').where({ hash }).whereNull('revoked_at')
-      .update({ revoked_at: db.fn.now(), replaced_by: replacedBy });
-    return n === 1;
-  },
+export async function insertRefreshToken(db: Db, row: Omit<RefreshTokenRow, 'revoked_at' | 'replaced_by'>): Promise<void> {
+  await RefreshTokenModel.query(db).insert(row);
+}
 
-  async revokeFamily(db: Db, familyId: string): Promise<void> {
-    await table(db, 'refresh_tokens').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
-  },
+export async function findRefreshToken(db: Db, hash: string): Promise<RefreshTokenRow | undefined> {
+  return RefreshTokenModel.query(db).where({ hash }).first();
+}
 
-  async revokeAllOfUser(db: Db, userId: string): Promise<void> {
-    await table(db, 'refresh_tokens').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
-  },
-};
+/** Marks a live token as rotated; false when someone else rotated it first. */
+export async function rotateRefreshToken(db: Db, hash: string, replacedBy: string): Promise<boolean> {
+  const n = await RefreshTokenModel.query(db).where({ hash }).whereNull('revoked_at')
+    .patch({ revoked_at: db.fn.now() as unknown as Date, replaced_by: replacedBy });
+  return n === 1;
+}
+
+export async function revokeRefreshFamily(db: Db, familyId: string): Promise<void> {
+  await RefreshTokenModel.query(db).where({ family_id: familyId }).whereNull('revoked_at').patch({ revoked_at: db.fn.now() as unknown as Date });
+}
+
+export async function revokeRefreshTokensOfUser(db: Db, userId: string): Promise<void> {
+  await RefreshTokenModel.query(db).where({ user_id: userId }).whereNull('revoked_at').patch({ revoked_at: db.fn.now() as unknown as Date });
+}

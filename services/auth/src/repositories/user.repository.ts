@@ -1,50 +1,53 @@
-import { table, type Db } from './schema';
+import { BaseModel, type RowOf } from '@tabula/db';
+import { AUTH_SCHEMA, type Db } from './schema';
 
 /** A row of `auth.users`. */
-export interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  firstname: string | null;
-  lastname: string | null;
-  roles: string;
-  email_verified: boolean;
-  token_version: string;
-  created_at: Date;
-  updated_at: Date;
+export class UserModel extends BaseModel {
+  static override tableName = `${AUTH_SCHEMA}.users`;
+
+  declare id: string;
+  declare email: string;
+  declare password_hash: string;
+  declare firstname: string | null;
+  declare lastname: string | null;
+  declare roles: string;
+  declare email_verified: boolean;
+  declare token_version: string;
+  declare created_at: Date;
+  declare updated_at: Date;
 }
 
-/** Users by id and e-mail. */
-export const userRepository = {
-  async findById(db: Db, id: string): Promise<UserRow | undefined> {
-    return table(db, 'users').where({ id }).first();
-  },
+/** A row of `auth.users`. */
+export type UserRow = RowOf<UserModel>;
 
-  async findByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-    return table(db, 'users').where({ email }).first();
-  },
+// Users by id and e-mail.
 
-  async findByIds(db: Db, ids: string[]): Promise<UserRow[]> {
-    return ids.length ? table(db, 'users').whereIn('id', ids) : [];
-  },
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return UserModel.query(db).where({ id }).first();
+}
 
-  async count(db: Db): Promise<number> {
-    const row = await table(db, 'users').count<{ n: string }[]>({ n: '*' }).first();
-    return Number(row?.n ?? 0);
-  },
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return UserModel.query(db).where({ email }).first();
+}
 
-  async insert(db: Db, row: Omit<UserRow, 'created_at' | 'updated_at' | 'email_verified'>): Promise<UserRow> {
-    const [created] = await table(db, 'users').insert(row).returning('*');
-    return created as UserRow;
-  },
+export async function findUsersByIds(db: Db, ids: string[]): Promise<UserRow[]> {
+  return ids.length ? UserModel.query(db).whereIn('id', ids) : [];
+}
 
-  /** New password and/or token version; the version rotation kills earlier JWTs. */
-  async update(db: Db, id: string, patch: Partial<Pick<UserRow, 'password_hash' | 'token_version'>>): Promise<void> {
-    await table(db, 'users').where({ id }).update({ ...patch, updated_at: db.fn.now() });
-  },
+export async function countUsers(db: Db): Promise<number> {
+  return UserModel.query(db).resultSize();
+}
 
-  /** Serialises sign-ups so exactly one first user becomes super. */
-  async lockSignups(db: Db): Promise<void> {
-    await db.raw("select pg_advisory_xact_lock(hashtext('tabula.auth.signup'))");
-  },
-};
+export async function insertUser(db: Db, row: Omit<UserRow, 'created_at' | 'updated_at' | 'email_verified'>): Promise<UserRow> {
+  return UserModel.query(db).insert(row).returning('*');
+}
+
+/** New password and/or token version; the version rotation kills earlier JWTs. */
+export async function updateUser(db: Db, id: string, patch: Partial<Pick<UserRow, 'password_hash' | 'token_version'>>): Promise<void> {
+  await UserModel.query(db).where({ id }).patch({ ...patch, updated_at: db.fn.now() as unknown as Date });
+}
+
+/** Serialises sign-ups so exactly one first user becomes super. */
+export async function lockSignups(db: Db): Promise<void> {
+  await db.raw("select pg_advisory_xact_lock(hashtext('tabula.auth.signup'))");
+}

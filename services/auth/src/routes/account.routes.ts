@@ -7,7 +7,7 @@ import { signUp } from '../domain/accounts/sign-up';
 import { signIn } from '../domain/sessions/sign-in';
 import { signOut } from '../domain/sessions/sign-out';
 import { refreshFailed, refreshSession } from '../domain/sessions/refresh-session';
-import { userRepository } from '../repositories/user.repository';
+import { findUserById } from '../repositories/user.repository';
 import { presentMe } from '../presenters/user.presenter';
 import { clearRefreshCookie, clientIpOf, readRefreshCookie, setRefreshCookie } from './session-cookie';
 
@@ -29,7 +29,7 @@ export function accountRouter(ports: AuthPorts, version: 'v1' | 'v2'): Router {
   });
 
   route(router, e.me, requireUser(), async (ctx) => {
-    const user = await userRepository.findById(ports.db, principalOf(ctx).id);
+    const user = await findUserById(ports.db, principalOf(ctx).id);
     if (!user) throw errors.unauthorized();
     return presentMe(user);
   });

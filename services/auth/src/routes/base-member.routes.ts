@@ -8,7 +8,7 @@ import { inviteMembers } from '../domain/members/invite-members';
 import { updateMember } from '../domain/members/update-member';
 import { removeMember } from '../domain/members/remove-member';
 import type { MemberActor } from '../domain/members/membership-policy';
-import { baseMemberRepository } from '../repositories/base-member.repository';
+import { listBaseMembers } from '../repositories/base-member.repository';
 import { presentBaseMember } from '../presenters/base-member.presenter';
 
 async function actorIn(ports: AuthPorts, ctx: Context, baseId: string): Promise<MemberActor> {
@@ -24,7 +24,7 @@ export function baseMemberRouter(ports: AuthPorts): Router {
     const { params, query } = ctx.input;
     await ports.baseAccess.authorize(principalOf(ctx), params.baseId, 'members.read');
     const page = resolvePaging(query);
-    const { rows, total } = await baseMemberRepository.list(ports.db, params.baseId, page);
+    const { rows, total } = await listBaseMembers(ports.db, params.baseId, page);
     return { users: pageOf(rows.map(presentBaseMember), total, page) };
   });
 

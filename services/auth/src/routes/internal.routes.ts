@@ -5,8 +5,8 @@ import { requireService } from '@tabula/auth';
 import type { AuthPorts } from '../ports';
 import { authenticate } from '../domain/sessions/authenticate';
 import { applyMembership } from '../domain/members/apply-membership';
-import { baseMemberRepository } from '../repositories/base-member.repository';
-import { userRepository } from '../repositories/user.repository';
+import { baseRoleOf } from '../repositories/base-member.repository';
+import { findUserById } from '../repositories/user.repository';
 import { presentUserSummary } from '../presenters/user.presenter';
 
 /** The internal API of libs/contracts/src/auth/internal.ts; other services only. */
@@ -21,20 +21,20 @@ export function internalRouter(ports: AuthPorts): Router {
 
   route(router, authInternal.roleOf, requireService(), async (ctx) => {
     const { baseId, userId } = ctx.input.params;
-    const role = await baseMemberRepository.roleOf(ports.db, baseId, userId);
+    const role = await baseRoleOf(ports.db, baseId, userId);
     if (!role) throw errors.notFound('ERR_MEMBER_NOT_FOUND', `User '${userId}' has no role in base '${baseId}'`);
     return { role };
   });
 
   route(router, authInternal.setRole, requireService(), async (ctx) => {
     const { params, body } = ctx.input;
-    if (!(await userRepository.findById(ports.db, params.userId))) throw errors.notFound('ERR_USER_NOT_FOUND', `User '${params.userId}' not found`);
+    if (!(await findUserById(ports.db, params.userId))) throw errors.notFound('ERR_USER_NOT_FOUND', `User '${params.userId}' not found`);
     await applyMembership(ports, params.baseId, params.userId, body.role);
     return { role: body.role };
   });
 
   route(router, authInternal.userGet, requireService(), async (ctx) => {
-    const user = await userRepository.findById(ports.db, ctx.input.params.userId);
+    const user = await findUserById(ports.db, ctx.input.params.userId);
     if (!user) throw errors.notFound('ERR_USER_NOT_FOUND', 'User not found');
     return presentUserSummary(user);
   });

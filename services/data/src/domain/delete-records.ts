@@ -4,7 +4,7 @@ import { deleteByKeys } from '../repositories/records.repository';
 import { readBack } from './record-reader';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
-import { checkBulkSize } from './bulk-limits';
+import { checkBulkSize } from './bulk/bulk-limits';
 import type { DataPorts } from '../ports';
 
 /**

@@ -7,14 +7,14 @@ import { keyOf, readBack } from './record-reader';
 import { presentRecord } from '../presenters/record.presenter';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
-import { checkBulkSize } from './bulk-limits';
+import { checkBulkSize } from './bulk/bulk-limits';
 import type { DataPorts } from '../ports';
 import type { TableHandle } from '../context/table-handle';
 import { formulaPlanOf } from '../model/formula-columns';
 import { claimAttachments } from '../attachments/attachment-claims';
 import { linkPlanOf } from '../model/link-columns';
 import { relationPlanOf } from '../model/relation-columns';
-import { applyLinkFields, checkRequiredLinks, linkFieldsOf } from './link-fields';
+import { applyLinkFields, checkRequiredLinks, linkFieldsOf } from './links/link-fields';
 import { atIndex } from '../values/value-errors';
 
 /** Options of {@link insertRecords}. */

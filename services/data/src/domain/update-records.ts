@@ -10,9 +10,9 @@ import { checkUnique } from './unique-check';
 import { keyText, readBack } from './record-reader';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
-import { checkBulkSize } from './bulk-limits';
+import { checkBulkSize } from './bulk/bulk-limits';
 import type { DataPorts } from '../ports';
-import { applyLinkFields, linkFieldsOf } from './link-fields';
+import { applyLinkFields, linkFieldsOf } from './links/link-fields';
 import { claimAttachments } from '../attachments/attachment-claims';
 
 /** PATCH .../{rowId}: updates one record, answers it re-read (404 when missing). */

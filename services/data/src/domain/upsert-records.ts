@@ -8,7 +8,7 @@ import { checkUnique } from './unique-check';
 import { keyOf, keyText, readBack } from './record-reader';
 import { runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
-import { checkBulkSize } from './bulk-limits';
+import { checkBulkSize } from './bulk/bulk-limits';
 import { atIndex } from '../values/value-errors';
 import type { DataPorts } from '../ports';
 import { claimAttachments } from '../attachments/attachment-claims';

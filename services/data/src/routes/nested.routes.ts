@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import { requireUser, principalOf } from '@tabula/auth';
 import { route } from '@tabula/http';
 import { dataNestedEndpoints as e } from '@tabula/contracts';
-import { nestedList } from '../domain/nested-records';
-import { linkRecord, unlinkRecord } from '../domain/link-records';
+import { nestedList } from '../domain/links/nested-records';
+import { linkRecord, unlinkRecord } from '../domain/links/link-records';
 import type { DataPorts } from '../ports';
 
 /**

@@ -5,7 +5,7 @@ import { HOOKS_SCHEMA } from './hooks-db';
 /** A stored hook filter, NocoDB shape (`hooks.hook_filters`). */
 export class HookFilterModel extends BaseModel {
   static override tableName = `${HOOKS_SCHEMA}.hook_filters`;
-  static override jsonColumns = ['value'];
+  static override jsonValueColumns = ['value'];
 
   declare id: string;
   declare fk_hook_id: string;

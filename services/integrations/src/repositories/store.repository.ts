@@ -5,7 +5,7 @@ import { INTEGRATIONS_SCHEMA } from './integration.repository';
 /** A record of an integration's key-value store (integrations.store). */
 export class StoreModel extends BaseModel {
   static override tableName = `${INTEGRATIONS_SCHEMA}.store`;
-  static override jsonColumns = ['value'];
+  static override jsonValueColumns = ['value'];
 
   declare id: number;
   declare fk_integration_id: string;

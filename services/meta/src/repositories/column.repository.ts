@@ -1,33 +1,40 @@
 import type { Knex } from 'knex';
-import { metaTable } from './meta-db';
+import { BaseModel, type RowOf } from '@tabula/db';
+import { META_SCHEMA } from './meta-db';
 
 /** A row of meta.columns. */
-export interface ColumnRow {
-  id: string;
-  fk_model_id: string;
-  base_id: string;
-  title: string;
-  column_name: string | null;
-  uidt: string;
-  dt: string | null;
-  dtxp: string | null;
-  dtxs: string | null;
-  pk: boolean;
-  pv: boolean;
-  rqd: boolean;
-  unique: boolean;
-  ai: boolean;
-  au: boolean;
-  system: boolean;
-  cdf: string | null;
-  meta: Record<string, unknown> | null;
-  order: number;
-  description: string | null;
+export class ColumnModel extends BaseModel {
+  static override tableName = `${META_SCHEMA}.columns`;
+  static override jsonColumns = ['meta', 'col_options'];
+
+  declare id: string;
+  declare fk_model_id: string;
+  declare base_id: string;
+  declare title: string;
+  declare column_name: string | null;
+  declare uidt: string;
+  declare dt: string | null;
+  declare dtxp: string | null;
+  declare dtxs: string | null;
+  declare pk: boolean;
+  declare pv: boolean;
+  declare rqd: boolean;
+  declare unique: boolean;
+  declare ai: boolean;
+  declare au: boolean;
+  declare system: boolean;
+  declare cdf: string | null;
+  declare meta: Record<string, unknown> | null;
+  declare order: number;
+  declare description: string | null;
   /** Select options, a Formula's `{ formula, formula_raw }`, or a link's relation (see domain/link-column). */
-  col_options: ({ options?: SelectOption[]; formula?: string; formula_raw?: string } & Record<string, unknown>) | null;
-  created_at?: Date;
-  updated_at?: Date;
+  declare col_options: ({ options?: SelectOption[]; formula?: string; formula_raw?: string } & Record<string, unknown>) | null;
+  declare created_at?: Date;
+  declare updated_at?: Date;
 }
+
+/** A row of meta.columns. */
+export type ColumnRow = RowOf<ColumnModel>;
 
 /** A select option as stored. */
 export interface SelectOption {
@@ -37,45 +44,53 @@ export interface SelectOption {
   order: number;
 }
 
-function serialise(row: Partial<ColumnRow>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...row };
-  if (row.meta !== undefined) out.meta = row.meta === null ? null : JSON.stringify(row.meta);
-  if (row.col_options !== undefined) out.col_options = row.col_options === null ? null : JSON.stringify(row.col_options);
-  return out;
-}
-
 /** Inserts columns. */
 export async function insertColumns(db: Knex, rows: Partial<ColumnRow>[]): Promise<void> {
-  if (rows.length) await metaTable(db, 'columns').insert(rows.map(serialise));
+  if (rows.length) await ColumnModel.query(db).insert(rows);
 }
 
 /** The columns of a table, in order. */
 export async function listColumns(db: Knex, tableId: string): Promise<ColumnRow[]> {
-  return (await metaTable(db, 'columns').where({ fk_model_id: tableId }).orderBy([{ column: 'order' }, { column: 'created_at' }])) as ColumnRow[];
+  return ColumnModel.query(db).where({ fk_model_id: tableId }).orderBy([{ column: 'order' }, { column: 'created_at' }]);
 }
 
 /** The columns of several tables. */
 export async function listColumnsOf(db: Knex, tableIds: string[]): Promise<ColumnRow[]> {
   if (!tableIds.length) return [];
-  return (await metaTable(db, 'columns').whereIn('fk_model_id', tableIds).orderBy([{ column: 'order' }, { column: 'created_at' }])) as ColumnRow[];
+  return ColumnModel.query(db).whereIn('fk_model_id', tableIds).orderBy([{ column: 'order' }, { column: 'created_at' }]);
 }
 
 /** One column. */
 export async function findColumn(db: Knex, id: string): Promise<ColumnRow | undefined> {
-  return (await metaTable(db, 'columns').where({ id }).first()) as ColumnRow | undefined;
+  return ColumnModel.query(db).where({ id }).first();
 }
 
 /** Updates a column. */
 export async function updateColumn(db: Knex, id: string, patch: Partial<ColumnRow>): Promise<void> {
-  await metaTable(db, 'columns').where({ id }).update({ ...serialise(patch), updated_at: db.fn.now() });
+  await ColumnModel.query(db).where({ id }).patch({ ...patch, updated_at: db.fn.now() as unknown as Date });
 }
 
 /** Clears the primary-value flag of a table's columns. */
 export async function clearPrimaryValue(db: Knex, tableId: string): Promise<void> {
-  await metaTable(db, 'columns').where({ fk_model_id: tableId, pv: true }).update({ pv: false });
+  await ColumnModel.query(db).where({ fk_model_id: tableId, pv: true }).patch({ pv: false });
 }
 
 /** Deletes a column's metadata (sorts, filters, view columns cascade). */
 export async function deleteColumn(db: Knex, id: string): Promise<void> {
-  await metaTable(db, 'columns').where({ id }).delete();
+  await ColumnModel.query(db).where({ id }).delete();
+}
+
+/** The link columns of a base (any table). */
+export async function linkColumnsOfBase(db: Knex, baseId: string): Promise<ColumnRow[]> {
+  return ColumnModel.query(db).where({ base_id: baseId }).whereIn('uidt', ['Links', 'LinkToAnotherRecord']);
+}
+
+/** The lookup and rollup columns of a base (any table). */
+export async function lookupRollupColumnsOfBase(db: Knex, baseId: string): Promise<ColumnRow[]> {
+  return ColumnModel.query(db).where({ base_id: baseId }).whereIn('uidt', ['Lookup', 'Rollup']);
+}
+
+/** The link columns (any base) whose junction table is `tableId`. */
+export async function linkColumnsThrough(db: Knex, tableId: string): Promise<ColumnRow[]> {
+  return ColumnModel.query(db).whereIn('uidt', ['Links', 'LinkToAnotherRecord']).whereRaw("col_options::jsonb->>'fk_mm_model_id' = ?", [tableId]);
 }

@@ -1,40 +1,57 @@
 import type { Knex } from 'knex';
-import { metaTable } from './meta-db';
+import { BaseModel, type RowOf } from '@tabula/db';
+import { META_SCHEMA } from './meta-db';
 
 /** A row of meta.sources (`config` sealed). */
-export interface SourceRow {
-  id: string;
-  base_id: string;
-  alias: string | null;
-  type: 'pg' | 'mysql2' | 'sqlite3';
-  is_meta: boolean;
-  schema_name: string | null;
-  config: string | null;
-  enabled: boolean;
+export class SourceModel extends BaseModel {
+  static override tableName = `${META_SCHEMA}.sources`;
+  static override jsonColumns = ['meta'];
+
+  declare id: string;
+  declare base_id: string;
+  declare alias: string | null;
+  declare type: 'pg' | 'mysql2' | 'sqlite3';
+  declare is_meta: boolean;
+  declare schema_name: string | null;
+  declare config: string | null;
+  declare enabled: boolean;
   /** The integration whose config this source uses (null: its own config). */
-  fk_integration_id?: string | null;
-  order: number | null;
-  meta: Record<string, unknown> | null;
-  created_at: Date;
-  updated_at: Date;
+  declare fk_integration_id?: string | null;
+  declare order: number | null;
+  declare meta: Record<string, unknown> | null;
+  declare created_at: Date;
+  declare updated_at: Date;
 }
+
+/** A row of meta.sources (`config` sealed). */
+export type SourceRow = RowOf<SourceModel>;
 
 /** Inserts a source. */
 export async function insertSource(db: Knex, row: Partial<SourceRow>): Promise<void> {
-  await metaTable(db, 'sources').insert({ ...row, meta: row.meta ? JSON.stringify(row.meta) : null });
+  await SourceModel.query(db).insert({ ...row, meta: row.meta ? row.meta : null });
 }
 
 /** The sources of a base, default first. */
 export async function listSources(db: Knex, baseId: string): Promise<SourceRow[]> {
-  return (await metaTable(db, 'sources').where({ base_id: baseId }).orderBy('order')) as SourceRow[];
+  return SourceModel.query(db).where({ base_id: baseId }).orderBy('order');
 }
 
 /** One source. */
 export async function findSource(db: Knex, id: string): Promise<SourceRow | undefined> {
-  return (await metaTable(db, 'sources').where({ id }).first()) as SourceRow | undefined;
+  return SourceModel.query(db).where({ id }).first();
 }
 
 /** The sources built on an integration. */
 export async function sourcesOfIntegration(db: Knex, integrationId: string): Promise<SourceRow[]> {
-  return (await metaTable(db, 'sources').where({ fk_integration_id: integrationId }).orderBy('id')) as SourceRow[];
+  return SourceModel.query(db).where({ fk_integration_id: integrationId }).orderBy('id');
+}
+
+/** Replaces a source's sealed config. */
+export async function updateSourceConfig(db: Knex, id: string, sealed: string): Promise<void> {
+  await SourceModel.query(db).where({ id }).patch({ config: sealed, updated_at: db.fn.now() as unknown as Date });
+}
+
+/** Detaches the sources built on an integration (they keep their last config). */
+export async function detachIntegration(db: Knex, integrationId: string): Promise<void> {
+  await SourceModel.query(db).where({ fk_integration_id: integrationId }).patch({ fk_integration_id: null });
 }

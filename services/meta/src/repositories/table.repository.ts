@@ -1,31 +1,38 @@
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
-import { metaTable } from './meta-db';
+import { BaseModel, type RowOf } from '@tabula/db';
+import { META_SCHEMA } from './meta-db';
 
 /** A row of meta.tables. */
-export interface TableRow {
-  id: string;
-  base_id: string;
-  source_id: string;
-  table_name: string;
-  title: string;
-  type: 'table' | 'view';
-  meta: Record<string, unknown> | null;
-  description: string | null;
-  order: number | null;
-  deleted: boolean;
-  created_at: Date;
-  updated_at: Date;
+export class TableModel extends BaseModel {
+  static override tableName = `${META_SCHEMA}.tables`;
+  static override jsonColumns = ['meta'];
+
+  declare id: string;
+  declare base_id: string;
+  declare source_id: string;
+  declare table_name: string;
+  declare title: string;
+  declare type: 'table' | 'view';
+  declare meta: Record<string, unknown> | null;
+  declare description: string | null;
+  declare order: number | null;
+  declare deleted: boolean;
+  declare created_at: Date;
+  declare updated_at: Date;
 }
+
+/** A row of meta.tables. */
+export type TableRow = RowOf<TableModel>;
 
 /** Inserts a table. */
 export async function insertTable(db: Knex, row: Partial<TableRow>): Promise<void> {
-  await metaTable(db, 'tables').insert({ ...row, meta: row.meta ? JSON.stringify(row.meta) : null });
+  await TableModel.query(db).insert({ ...row, meta: row.meta ? row.meta : null });
 }
 
 /** A live table by id. */
 export async function findTable(db: Knex, id: string): Promise<TableRow | undefined> {
-  return (await metaTable(db, 'tables').where({ id, deleted: false }).first()) as TableRow | undefined;
+  return TableModel.query(db).where({ id, deleted: false }).first();
 }
 
 /**
@@ -34,8 +41,8 @@ export async function findTable(db: Knex, id: string): Promise<TableRow | undefi
  * the same physical name) is a 409 naming their ids.
  */
 export async function findTableByRef(db: Knex, baseId: string, ref: string): Promise<TableRow | undefined> {
-  const rows = (await metaTable(db, 'tables').where({ base_id: baseId, deleted: false })
-    .andWhere((q) => q.where('id', ref).orWhere('title', ref).orWhere('table_name', ref))) as TableRow[];
+  const rows = await TableModel.query(db).where({ base_id: baseId, deleted: false })
+    .andWhere((q) => q.where('id', ref).orWhere('title', ref).orWhere('table_name', ref));
   const byId = rows.find((r) => r.id === ref);
   if (byId) return byId;
   const byTitle = rows.filter((r) => r.title === ref);
@@ -49,25 +56,28 @@ export async function findTableByRef(db: Knex, baseId: string, ref: string): Pro
 
 /** The live tables of a base (optionally one source), ordered. */
 export async function listTables(db: Knex, baseId: string, sourceId?: string): Promise<TableRow[]> {
-  const q = metaTable(db, 'tables').where({ base_id: baseId, deleted: false });
+  const q = TableModel.query(db).where({ base_id: baseId, deleted: false });
   if (sourceId) q.andWhere({ source_id: sourceId });
-  return (await q.orderBy([{ column: 'order' }, { column: 'created_at' }])) as TableRow[];
+  return q.orderBy([{ column: 'order' }, { column: 'created_at' }]);
 }
 
 /** Updates a table's fields. */
 export async function updateTable(db: Knex, id: string, patch: Partial<TableRow>): Promise<void> {
-  const row: Record<string, unknown> = { ...patch, updated_at: db.fn.now() };
-  if (patch.meta !== undefined) row.meta = patch.meta === null ? null : JSON.stringify(patch.meta);
-  await metaTable(db, 'tables').where({ id }).update(row);
+  await TableModel.query(db).where({ id }).patch({ ...patch, updated_at: db.fn.now() as unknown as Date });
 }
 
 /** Removes a table's metadata (columns, views, sorts, filters cascade). */
 export async function deleteTable(db: Knex, id: string): Promise<void> {
-  await metaTable(db, 'tables').where({ id }).delete();
+  await TableModel.query(db).where({ id }).delete();
 }
 
 /** Next order position in a base. */
 export async function nextTableOrder(db: Knex, baseId: string): Promise<number> {
-  const row = await metaTable(db, 'tables').where({ base_id: baseId }).max<{ max: number | null }[]>('order as max').first();
+  const row = await TableModel.query(db).where({ base_id: baseId }).max('order as max').first() as unknown as { max: number | null } | undefined;
   return Number(row?.max ?? 0) + 1;
+}
+
+/** Locks a table's metadata row until the end of the transaction (serialises column changes of one table). */
+export async function lockTable(trx: Knex, id: string): Promise<void> {
+  await TableModel.query(trx).where({ id }).forUpdate().first();
 }

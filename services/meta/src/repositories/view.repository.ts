@@ -1,63 +1,90 @@
 import type { Knex } from 'knex';
-import { metaTable } from './meta-db';
+import { BaseModel, type RowOf } from '@tabula/db';
+import { META_SCHEMA } from './meta-db';
 
 /** A row of meta.views. */
-export interface ViewRow {
-  id: string;
-  fk_model_id: string;
-  base_id: string;
-  title: string;
-  type: 'grid' | 'form' | 'gallery' | 'kanban' | 'calendar' | 'map';
-  is_default: boolean;
-  order: number | null;
-  meta: Record<string, unknown> | null;
-  created_at: Date;
-  updated_at: Date;
+export class ViewModel extends BaseModel {
+  static override tableName = `${META_SCHEMA}.views`;
+  static override jsonColumns = ['meta'];
+
+  declare id: string;
+  declare fk_model_id: string;
+  declare base_id: string;
+  declare title: string;
+  declare type: 'grid' | 'form' | 'gallery' | 'kanban' | 'calendar' | 'map';
+  declare is_default: boolean;
+  declare order: number | null;
+  declare meta: Record<string, unknown> | null;
+  declare created_at: Date;
+  declare updated_at: Date;
+}
+
+/** A row of meta.views. */
+export type ViewRow = RowOf<ViewModel>;
+
+/** A row of meta.view_columns. */
+export class ViewColumnModel extends BaseModel {
+  static override tableName = `${META_SCHEMA}.view_columns`;
+
+  declare id: string;
+  declare fk_view_id: string;
+  declare fk_column_id: string;
+  declare show: boolean;
+  declare order: number | null;
 }
 
 /** A row of meta.view_columns. */
-export interface ViewColumnRow {
-  id: string;
-  fk_view_id: string;
-  fk_column_id: string;
-  show: boolean;
-  order: number | null;
-}
+export type ViewColumnRow = RowOf<ViewColumnModel>;
 
 /** Inserts a view. */
 export async function insertView(db: Knex, row: Partial<ViewRow>): Promise<void> {
-  await metaTable(db, 'views').insert({ ...row, meta: row.meta ? JSON.stringify(row.meta) : null });
+  await ViewModel.query(db).insert({ ...row, meta: row.meta ? row.meta : null });
 }
 
 /** Inserts view columns. */
 export async function insertViewColumns(db: Knex, rows: ViewColumnRow[]): Promise<void> {
-  if (rows.length) await metaTable(db, 'view_columns').insert(rows);
+  if (rows.length) await ViewColumnModel.query(db).insert(rows);
 }
 
 /** The views of tables, in order. */
 export async function listViewsOf(db: Knex, tableIds: string[]): Promise<ViewRow[]> {
   if (!tableIds.length) return [];
-  return (await metaTable(db, 'views').whereIn('fk_model_id', tableIds).orderBy([{ column: 'order' }, { column: 'created_at' }])) as ViewRow[];
+  return ViewModel.query(db).whereIn('fk_model_id', tableIds).orderBy([{ column: 'order' }, { column: 'created_at' }]);
 }
 
 /** One view. */
 export async function findView(db: Knex, id: string): Promise<ViewRow | undefined> {
-  return (await metaTable(db, 'views').where({ id }).first()) as ViewRow | undefined;
+  return ViewModel.query(db).where({ id }).first();
 }
 
 /** The column settings of views. */
 export async function listViewColumns(db: Knex, viewIds: string[]): Promise<ViewColumnRow[]> {
   if (!viewIds.length) return [];
-  return (await metaTable(db, 'view_columns').whereIn('fk_view_id', viewIds).orderBy('order')) as ViewColumnRow[];
+  return ViewColumnModel.query(db).whereIn('fk_view_id', viewIds).orderBy('order');
 }
 
 /** Next order position of a table's views. */
 export async function nextViewOrder(db: Knex, tableId: string): Promise<number> {
-  const row = await metaTable(db, 'views').where({ fk_model_id: tableId }).max<{ max: number | null }[]>('order as max').first();
+  const row = await ViewModel.query(db).where({ fk_model_id: tableId }).max('order as max').first() as unknown as { max: number | null } | undefined;
   return Number(row?.max ?? 0) + 1;
 }
 
 /** The ids of a table's views. */
 export async function viewIdsOf(db: Knex, tableId: string): Promise<string[]> {
-  return (await metaTable(db, 'views').where({ fk_model_id: tableId }).pluck('id')) as string[];
+  return (await ViewModel.query(db).where({ fk_model_id: tableId }).select('id')).map((v) => v.id);
+}
+
+/** Updates a view's fields. */
+export async function updateView(db: Knex, id: string, patch: Partial<ViewRow>): Promise<void> {
+  await ViewModel.query(db).where({ id }).patch(patch);
+}
+
+/** Deletes a view (its columns, sorts and filters cascade). */
+export async function deleteView(db: Knex, id: string): Promise<void> {
+  await ViewModel.query(db).where({ id }).delete();
+}
+
+/** Deletes the column settings of a view. */
+export async function deleteViewColumns(db: Knex, viewId: string): Promise<void> {
+  await ViewColumnModel.query(db).where({ fk_view_id: viewId }).delete();
 }

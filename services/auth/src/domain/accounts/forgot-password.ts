@@ -1,6 +1,6 @@
 import type { AuthPorts } from '../../ports';
-import { passwordResetRepository } from '../../repositories/password-reset.repository';
-import { userRepository } from '../../repositories/user.repository';
+import { insertPasswordReset } from '../../repositories/password-reset.repository';
+import { findUserByEmail } from '../../repositories/user.repository';
 import { hashToken, newResetToken } from '../../security/secret-token';
 import { normaliseEmail } from './account-rules';
 import { assertNotLimited, countAttempt } from '../sessions/rate-limits';
@@ -20,10 +20,10 @@ export async function forgotPassword(ports: AuthPorts, input: { email: string; c
 }
 
 async function sendResetMail(ports: AuthPorts, email: string): Promise<void> {
-  const user = await userRepository.findByEmail(ports.db, email);
+  const user = await findUserByEmail(ports.db, email);
   if (!user) return;
   const token = newResetToken();
-  await passwordResetRepository.insert(ports.db, { hash: hashToken(token), user_id: user.id, expires_at: new Date(Date.now() + RESET_TTL_MS) });
+  await insertPasswordReset(ports.db, { hash: hashToken(token), user_id: user.id, expires_at: new Date(Date.now() + RESET_TTL_MS) });
   const site = (ports.platform.SVC_PUBLIC_URL ?? `http://localhost:${ports.platform.PORT || 8080}`).replace(/\/+$/, '');
   await ports.mailer.send({
     to: user.email,

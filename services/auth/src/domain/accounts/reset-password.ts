@@ -3,7 +3,7 @@ import { errors } from '@tabula/http';
 import type { AuthPorts } from '../../ports';
 import { enqueuePrincipalInvalidated } from '../../events/auth-events.producer';
 import { inAuthTransaction } from '../../events/auth-transaction';
-import { passwordResetRepository } from '../../repositories/password-reset.repository';
+import { consumePasswordReset } from '../../repositories/password-reset.repository';
 import { hashPassword } from '../../security/password-hasher';
 import { hashToken } from '../../security/secret-token';
 import { checkPassword } from './account-rules';
@@ -14,7 +14,7 @@ export async function resetPassword(ports: AuthPorts, input: { token: string; pa
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   await inAuthTransaction(ports, async (trx) => {
-    const id = await passwordResetRepository.consume(trx, hashToken(input.token));
+    const id = await consumePasswordReset(trx, hashToken(input.token));
     if (!id) throw errors.badRequest('Invalid reset url');
     await revokeSessions(trx, id, passwordHash);
     await enqueuePrincipalInvalidated(trx, id, InvalidationReason.PASSWORD_CHANGED);

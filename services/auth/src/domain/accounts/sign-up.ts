@@ -1,7 +1,7 @@
 import { errors } from '@tabula/http';
 import { isUniqueViolation } from '@tabula/db';
 import type { AuthPorts } from '../../ports';
-import { userRepository, type UserRow } from '../../repositories/user.repository';
+import { countUsers, findUserByEmail, insertUser, lockSignups, type UserRow } from '../../repositories/user.repository';
 import { hashPassword } from '../../security/password-hasher';
 import { newId, newTokenVersion } from '../../security/secret-token';
 import { checkPassword, normaliseEmail, rolesForNewUser } from './account-rules';
@@ -26,14 +26,14 @@ export async function signUp(ports: AuthPorts, input: SignUpInput): Promise<Sess
   await assertNotLimited(ports, 'signup', email, input.clientIp);
   await countAttempt(ports, 'signup', email, input.clientIp);
   checkPassword(input.password);
-  if (await userRepository.findByEmail(ports.db, email)) throw userExists();
+  if (await findUserByEmail(ports.db, email)) throw userExists();
   const passwordHash = await hashPassword(input.password);
   let user: UserRow;
   try {
     user = await ports.db.transaction(async (trx) => {
-      await userRepository.lockSignups(trx);
-      const roles = rolesForNewUser(await userRepository.count(trx));
-      return userRepository.insert(trx, {
+      await lockSignups(trx);
+      const roles = rolesForNewUser(await countUsers(trx));
+      return insertUser(trx, {
         id: newId('us'), email, password_hash: passwordHash, firstname: input.firstname ?? null,
         lastname: input.lastname ?? null, roles, token_version: newTokenVersion(),
       });

@@ -4,7 +4,7 @@ import type { Principal } from '@tabula/auth';
 import type { AuthPorts } from '../../ports';
 import { enqueueMembershipChanged } from '../../events/auth-events.producer';
 import { inAuthTransaction } from '../../events/auth-transaction';
-import { baseMemberRepository } from '../../repositories/base-member.repository';
+import { baseRoleOf, removeBaseMember, upsertBaseMember } from '../../repositories/base-member.repository';
 
 /**
  * Grants, changes or (role undefined) revokes a base role, then tells every
@@ -16,14 +16,14 @@ export async function applyMembership(ports: AuthPorts, baseId: string, userId: 
   const changed = await inAuthTransaction(ports, async (trx) => {
     let action: ChangeAction;
     if (role === undefined) {
-      if (!(await baseMemberRepository.remove(trx, baseId, userId))) {
+      if (!(await removeBaseMember(trx, baseId, userId))) {
         throw errors.notFound('ERR_USER_NOT_FOUND', `User '${userId}' is not a member of base '${baseId}'`);
       }
       action = ChangeAction.DELETED;
     } else {
-      const before = await baseMemberRepository.roleOf(trx, baseId, userId);
+      const before = await baseRoleOf(trx, baseId, userId);
       if (before === role) return false;
-      await baseMemberRepository.upsert(trx, baseId, userId, role);
+      await upsertBaseMember(trx, baseId, userId, role);
       action = before ? ChangeAction.UPDATED : ChangeAction.CREATED;
     }
     await enqueueMembershipChanged(trx, { action, baseId, userId, role: role ?? '', actor: actor && { id: actor.id, email: actor.email } });

@@ -1,7 +1,7 @@
 import { errors } from '@tabula/http';
 import type { AuthPorts } from '../../ports';
-import { baseMemberRepository } from '../../repositories/base-member.repository';
-import { userRepository } from '../../repositories/user.repository';
+import { baseRoleOf } from '../../repositories/base-member.repository';
+import { findUserByEmail } from '../../repositories/user.repository';
 import { normaliseEmail } from '../accounts/account-rules';
 import { applyMembership } from './apply-membership';
 import { grantableRole, type MemberActor } from './membership-policy';
@@ -12,9 +12,9 @@ export async function inviteMembers(ports: AuthPorts, actor: MemberActor, baseId
   const emails = input.email.split(',').map((e) => e.trim()).filter(Boolean).map(normaliseEmail);
   if (emails.length === 0) throw errors.badRequest('Invalid email');
   const users = await Promise.all(emails.map(async (email) => {
-    const user = await userRepository.findByEmail(ports.db, email);
+    const user = await findUserByEmail(ports.db, email);
     if (!user) throw errors.notFound('ERR_USER_NOT_FOUND', `User '${email}' not found: they must sign up first`);
-    if (await baseMemberRepository.roleOf(ports.db, baseId, user.id)) throw errors.badRequest(`${email} already exists in this base`);
+    if (await baseRoleOf(ports.db, baseId, user.id)) throw errors.badRequest(`${email} already exists in this base`);
     return user;
   }));
   for (const user of users) await applyMembership(ports, baseId, user.id, role, actor.principal);

@@ -1,12 +1,12 @@
 import { errors } from '@tabula/http';
 import type { AuthPorts } from '../../ports';
-import { baseMemberRepository } from '../../repositories/base-member.repository';
+import { baseRoleOf } from '../../repositories/base-member.repository';
 import { applyMembership } from './apply-membership';
 import { assertMayManage, grantableRole, type MemberActor } from './membership-policy';
 
 /** Changes a member's base role. */
 export async function updateMember(ports: AuthPorts, actor: MemberActor, baseId: string, userId: string, roles: string): Promise<void> {
-  const current = await baseMemberRepository.roleOf(ports.db, baseId, userId);
+  const current = await baseRoleOf(ports.db, baseId, userId);
   if (!current) throw errors.notFound('ERR_USER_NOT_FOUND', `User '${userId}' is not a member of base '${baseId}'`);
   assertMayManage(actor, current);
   await applyMembership(ports, baseId, userId, grantableRole(actor, roles), actor.principal);

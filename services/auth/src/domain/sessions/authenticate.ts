@@ -1,8 +1,8 @@
 import type { Principal } from '@tabula/auth';
 import type { AuthenticateRequest } from '@tabula/contracts';
 import type { AuthPorts } from '../../ports';
-import { apiTokenRepository } from '../../repositories/api-token.repository';
-import { userRepository } from '../../repositories/user.repository';
+import { findApiTokenByHash } from '../../repositories/api-token.repository';
+import { findUserById } from '../../repositories/user.repository';
 import { hashToken } from '../../security/secret-token';
 import { verifyUserJwt } from '../../security/user-jwt';
 import { roleList } from '../accounts/account-rules';
@@ -17,13 +17,13 @@ export async function authenticate(ports: AuthPorts, request: AuthenticateReques
   if (request.kind === 'jwt') {
     const claims = verifyUserJwt(request.token, ports.jwtSecret);
     if (!claims) return undefined;
-    const user = await userRepository.findById(ports.db, claims.id);
+    const user = await findUserById(ports.db, claims.id);
     if (!user || user.token_version !== claims.token_version) return undefined;
     return { kind: 'user', id: user.id, email: user.email, roles: roleList(user.roles), via: 'jwt' };
   }
-  const token = await apiTokenRepository.findByHash(ports.db, hashToken(request.token));
+  const token = await findApiTokenByHash(ports.db, hashToken(request.token));
   if (!token) return undefined;
-  const user = await userRepository.findById(ports.db, token.user_id);
+  const user = await findUserById(ports.db, token.user_id);
   if (!user) return undefined;
   const principal: Principal = { kind: 'user', id: user.id, email: user.email, roles: roleList(user.roles), via: 'api-token', tokenId: token.id };
   if (token.base_id) principal.baseScope = token.base_id;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthPorts } from '../../ports';
 import type { UserRow } from '../../repositories/user.repository';
-import { refreshTokenRepository } from '../../repositories/refresh-token.repository';
+import { insertRefreshToken } from '../../repositories/refresh-token.repository';
 import type { Db } from '../../repositories/schema';
 import { hashToken, newRefreshToken } from '../../security/secret-token';
 import { signUserJwt } from '../../security/user-jwt';
@@ -26,7 +26,7 @@ export async function storeRefreshToken(ports: AuthPorts, db: Db, userId: string
   const token = newRefreshToken();
   const hash = hashToken(token);
   const maxAge = ports.config.SVC_REFRESH_TOKEN_DAYS * 86_400;
-  await refreshTokenRepository.insert(db, { hash, user_id: userId, family_id: familyId, expires_at: new Date(Date.now() + maxAge * 1000) });
+  await insertRefreshToken(db, { hash, user_id: userId, family_id: familyId, expires_at: new Date(Date.now() + maxAge * 1000) });
   return { token, hash, maxAge };
 }
 

@@ -1,7 +1,7 @@
 import { errors } from '@tabula/http';
 import type { AuthPorts } from '../../ports';
-import { refreshTokenRepository } from '../../repositories/refresh-token.repository';
-import { userRepository } from '../../repositories/user.repository';
+import { findRefreshToken, revokeRefreshFamily, rotateRefreshToken } from '../../repositories/refresh-token.repository';
+import { findUserById } from '../../repositories/user.repository';
 import { hashToken } from '../../security/secret-token';
 import { signJwtFor, storeRefreshToken, type Session } from './issue-session';
 
@@ -16,17 +16,17 @@ export type RefreshOutcome = { ok: true; session: Session } | { ok: false; reaso
 export async function refreshSession(ports: AuthPorts, presented: string | undefined): Promise<RefreshOutcome> {
   if (!presented) return { ok: false, reason: 'missing' };
   return ports.db.transaction(async (trx): Promise<RefreshOutcome> => {
-    const row = await refreshTokenRepository.findByHash(trx, hashToken(presented));
+    const row = await findRefreshToken(trx, hashToken(presented));
     if (!row) return { ok: false, reason: 'unknown' };
     if (row.revoked_at) {
-      if (row.replaced_by) await refreshTokenRepository.revokeFamily(trx, row.family_id);
+      if (row.replaced_by) await revokeRefreshFamily(trx, row.family_id);
       return { ok: false, reason: 'reused' };
     }
     if (row.expires_at.getTime() <= Date.now()) return { ok: false, reason: 'expired' };
-    const user = await userRepository.findById(trx, row.user_id);
+    const user = await findUserById(trx, row.user_id);
     if (!user) return { ok: false, reason: 'unknown' };
     const next = await storeRefreshToken(ports, trx, user.id, row.family_id);
-    if (!(await refreshTokenRepository.rotate(trx, row.hash, next.hash))) {
+    if (!(await rotateRefreshToken(trx, row.hash, next.hash))) {
       throw errors.unauthorized();
     }
     return { ok: true, session: { token: signJwtFor(ports, user), refreshToken: next.token, refreshMaxAgeSeconds: next.maxAge } };

@@ -1,7 +1,7 @@
-import { apiTokenRepository } from '../../repositories/api-token.repository';
-import { passwordResetRepository } from '../../repositories/password-reset.repository';
-import { refreshTokenRepository } from '../../repositories/refresh-token.repository';
-import { userRepository, type UserRow } from '../../repositories/user.repository';
+import { deleteApiTokensOfUser } from '../../repositories/api-token.repository';
+import { invalidatePasswordResetsOfUser } from '../../repositories/password-reset.repository';
+import { revokeRefreshTokensOfUser } from '../../repositories/refresh-token.repository';
+import { updateUser, type UserRow } from '../../repositories/user.repository';
 import type { Db } from '../../repositories/schema';
 import { newTokenVersion } from '../../security/secret-token';
 
@@ -15,10 +15,10 @@ import { newTokenVersion } from '../../security/secret-token';
 export async function revokeSessions(trx: Db, userId: string, passwordHash?: string): Promise<void> {
   const patch: Partial<Pick<UserRow, 'password_hash' | 'token_version'>> = { token_version: newTokenVersion() };
   if (passwordHash) patch.password_hash = passwordHash;
-  await userRepository.update(trx, userId, patch);
-  await refreshTokenRepository.revokeAllOfUser(trx, userId);
+  await updateUser(trx, userId, patch);
+  await revokeRefreshTokensOfUser(trx, userId);
   if (passwordHash) {
-    await passwordResetRepository.invalidateAllOfUser(trx, userId);
-    await apiTokenRepository.deleteAllOfUser(trx, userId);
+    await invalidatePasswordResetsOfUser(trx, userId);
+    await deleteApiTokensOfUser(trx, userId);
   }
 }

@@ -1,6 +1,6 @@
 import { errors } from '@tabula/http';
 import type { AuthPorts } from '../../ports';
-import { userRepository } from '../../repositories/user.repository';
+import { findUserByEmail } from '../../repositories/user.repository';
 import { verifyPassword } from '../../security/password-hasher';
 import { normaliseEmail } from '../accounts/account-rules';
 import { issueSession, type Session } from './issue-session';
@@ -22,7 +22,7 @@ export interface SignInInput {
 export async function signIn(ports: AuthPorts, input: SignInInput): Promise<Session> {
   const email = normaliseEmail(input.email);
   await assertMaySignIn(ports, email, input.clientIp);
-  const user = await userRepository.findByEmail(ports.db, email);
+  const user = await findUserByEmail(ports.db, email);
   const ok = await verifyPassword(user?.password_hash, input.password);
   if (!user || !ok) {
     await recordSignInFailure(ports, email, input.clientIp);

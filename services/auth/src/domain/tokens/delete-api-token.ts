@@ -4,7 +4,7 @@ import { isSuper, type Principal, roleAtLeast } from '@tabula/auth';
 import type { AuthPorts } from '../../ports';
 import { enqueuePrincipalInvalidated } from '../../events/auth-events.producer';
 import { inAuthTransaction } from '../../events/auth-transaction';
-import { apiTokenRepository } from '../../repositories/api-token.repository';
+import { deleteApiTokenRow, findApiTokenById } from '../../repositories/api-token.repository';
 
 /**
  * May the caller revoke another member's base-scoped token? Only when the
@@ -28,7 +28,7 @@ async function mayRevokeBaseToken(ports: AuthPorts, caller: Principal, makerId: 
  * drop the cached principal at once.
  */
 export async function deleteApiToken(ports: AuthPorts, caller: Principal, tokenId: string, baseId: string | null): Promise<void> {
-  const row = await apiTokenRepository.findById(ports.db, tokenId);
+  const row = await findApiTokenById(ports.db, tokenId);
   const inScope = row && (baseId === null ? row.base_id === null : row.base_id === baseId);
   // Another user's org token answers like a missing one: ids never reveal what exists.
   const othersOrgToken = row && baseId === null && row.user_id !== caller.id && !isSuper(caller);
@@ -37,7 +37,7 @@ export async function deleteApiToken(ports: AuthPorts, caller: Principal, tokenI
     throw errors.forbidden("Forbidden - only a member whose role is at least the token maker's may revoke it");
   }
   await inAuthTransaction(ports, async (trx) => {
-    await apiTokenRepository.delete(trx, tokenId);
+    await deleteApiTokenRow(trx, tokenId);
     await enqueuePrincipalInvalidated(trx, row.user_id, InvalidationReason.TOKEN_REVOKED, row.id);
   });
 }

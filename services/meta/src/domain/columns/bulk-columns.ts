@@ -4,7 +4,6 @@ import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { inSourceAndMetaTransaction } from '../../lib/source-transaction';
 import { findColumn, listColumns } from '../../repositories/column.repository';
-import { metaTable } from '../../repositories/meta-db';
 import { presentColumn } from '../../presenters/column.presenter';
 import { requireTable } from '../access';
 import { columnFieldsSchema, columnPatchSchema } from './column-input';
@@ -13,6 +12,7 @@ import { changeColumnIn } from './update-column';
 import { dropColumnIn } from './delete-column';
 import { columnsHashOf } from './column-reads';
 import { bulkColumnsSchema } from '@tabula/contracts';
+import { lockTable } from '../../repositories/table.repository';
 
 /**
  * Applies add/update/delete ops in one transaction, guarded by the columns
@@ -23,7 +23,7 @@ export async function bulkColumns(ports: MetaPorts, principal: Principal, tableI
   const { table, handle } = await requireTable(ports, principal, tableId, 'schema.write');
   for (const { op, column } of input.ops) if (op === 'add') await assertLinkTargetVisible(ports, principal, column);
   await inSourceAndMetaTransaction(ports, handle, async (ddl, trx) => {
-    await metaTable(trx, 'tables').where({ id: table.id }).forUpdate().first();
+    await lockTable(trx, table.id);
     if ((await columnsHashOf(trx, table.id)) !== input.hash) {
       throw errors.conflict('ERR_STALE_COLUMNS_HASH', 'The columns changed since the hash was read; reload and retry');
     }

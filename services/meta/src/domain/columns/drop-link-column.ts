@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import { metaTable } from '../../repositories/meta-db';
-import { deleteColumn as deleteRow, findColumn, listColumns, type ColumnRow } from '../../repositories/column.repository';
+import { deleteColumn as deleteRow, findColumn, linkColumnsOfBase, linkColumnsThrough, listColumns, lookupRollupColumnsOfBase, type ColumnRow } from '../../repositories/column.repository';
 import { deleteTable as deleteTableRow, findTable } from '../../repositories/table.repository';
 import { enqueueColumnEvent, enqueueTableEvent } from '../../events/meta-event.producer';
 import { dropForeignKey } from '../../ddl/link-ddl';
@@ -14,7 +13,7 @@ import { isLink, linkOf } from './link-column';
 /** The link columns of a base (any table) that belong to the same relation as `column`, itself included. */
 async function relationColumns(trx: Knex, column: ColumnRow): Promise<ColumnRow[]> {
   const link = linkOf(column);
-  const all = (await metaTable(trx, 'columns').where({ base_id: column.base_id }).whereIn('uidt', ['Links', 'LinkToAnotherRecord'])) as ColumnRow[];
+  const all = await linkColumnsOfBase(trx, column.base_id);
   return all.filter((c) => {
     const other = linkOf(c);
     if (link.type === 'mm') return other.type === 'mm' && other.fk_mm_model_id === link.fk_mm_model_id;
@@ -72,14 +71,13 @@ export async function dropLinkIn(ddl: SourceHandle, trx: Knex, column: ColumnRow
 
 /** Lookup/Rollup columns of a base whose colOptions name one of the columns under `key`. */
 export async function dependentsOf(trx: Knex, baseId: string, ids: string[], key: string): Promise<ColumnRow[]> {
-  const rows = (await metaTable(trx, 'columns').where({ base_id: baseId }).whereIn('uidt', ['Lookup', 'Rollup'])) as ColumnRow[];
+  const rows = await lookupRollupColumnsOfBase(trx, baseId);
   return rows.filter((c) => ids.includes(String((c.col_options ?? {})[key])));
 }
 
 /** Refuses to delete a junction table on its own (its link columns would dangle). */
 export async function refuseJunctionDelete(trx: Knex, tableId: string): Promise<void> {
-  const links = (await metaTable(trx, 'columns').whereIn('uidt', ['Links', 'LinkToAnotherRecord'])
-    .whereRaw("col_options::jsonb->>'fk_mm_model_id' = ?", [tableId])) as ColumnRow[];
+  const links = await linkColumnsThrough(trx, tableId);
   if (links.length) {
     throw errors.badRequest(`Table is the junction of link ${links.map((c) => `'${c.title}'`).join(', ')}: delete the link column instead`);
   }

@@ -2,8 +2,7 @@ import { AppError } from '@tabula/http';
 import type { MetaPorts } from '../../ports';
 import { integrationsClient } from '../../adapters/integrations.client';
 import { findBase } from '../../repositories/base.repository';
-import { sourcesOfIntegration } from '../../repositories/source.repository';
-import { metaTable } from '../../repositories/meta-db';
+import { detachIntegration, sourcesOfIntegration, updateSourceConfig } from '../../repositories/source.repository';
 import { enqueueBaseEvent } from '../../events/meta-event.producer';
 import { inMetaTransaction } from '../../lib/unit-of-work';
 import { connectionOf, pgSchemaOf } from '../../sources/external-config';
@@ -26,7 +25,7 @@ export async function refreshIntegrationSources(ports: MetaPorts, integrationId:
     for (const source of sources) {
       const connection = connectionOf(source.type, integration.config, ports.platform.DATA_DIR);
       const sealed = ports.sources.seal({ connection, schema: source.type === 'pg' ? pgSchemaOf(integration.config) : undefined });
-      await metaTable(trx, 'sources').where({ id: source.id }).update({ config: sealed, updated_at: trx.fn.now() });
+      await updateSourceConfig(trx, source.id, sealed);
     }
     for (const baseId of new Set(sources.map((s) => s.base_id))) {
       const base = await findBase(trx, baseId);
@@ -40,5 +39,5 @@ export async function refreshIntegrationSources(ports: MetaPorts, integrationId:
 
 /** The integration is gone: its sources keep their last config and stop following it. */
 export async function detachIntegrationSources(ports: MetaPorts, integrationId: string): Promise<void> {
-  await metaTable(ports.db, 'sources').where({ fk_integration_id: integrationId }).update({ fk_integration_id: null });
+  await detachIntegration(ports.db, integrationId);
 }

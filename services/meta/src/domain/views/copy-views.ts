@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { newId } from '../../lib/ids';
-import { listViewColumns, listViewsOf, insertView, insertViewColumns } from '../../repositories/view.repository';
+import { deleteViewColumns, listViewColumns, listViewsOf, insertView, insertViewColumns } from '../../repositories/view.repository';
 import { insertSort, listSorts } from '../../repositories/sort.repository';
 import { insertFilter, listFiltersOfViews } from '../../repositories/filter.repository';
-import { metaTable } from '../../repositories/meta-db';
 
 /**
  * Copies a table's views (settings, sorts, filters) onto its duplicate. The
@@ -22,7 +21,7 @@ export async function copyViews(trx: Knex, fromTableId: string, toTable: { id: s
   for (const v of views) {
     if (v.is_default) {
       viewMap.set(v.id, targetDefault.id);
-      await metaTable(trx, 'view_columns').where({ fk_view_id: targetDefault.id }).delete();
+      await deleteViewColumns(trx, targetDefault.id);
     } else {
       viewMap.set(v.id, newId('vw'));
       await insertView(trx, { ...v, id: viewMap.get(v.id)!, fk_model_id: toTable.id, base_id: toTable.base_id, created_at: undefined, updated_at: undefined });

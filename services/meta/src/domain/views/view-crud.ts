@@ -5,8 +5,7 @@ import type { MetaPorts } from '../../ports';
 import { newId } from '../../lib/ids';
 import { inMetaTransaction } from '../../lib/unit-of-work';
 import { listColumns } from '../../repositories/column.repository';
-import { listViewsOf, nextViewOrder } from '../../repositories/view.repository';
-import { metaTable } from '../../repositories/meta-db';
+import { deleteView as deleteViewRow, listViewsOf, nextViewOrder, updateView as updateViewRow, type ViewRow } from '../../repositories/view.repository';
 import { enqueueViewEvent } from '../../events/meta-event.producer';
 import { requireTable, requireView } from '../access';
 import { insertViewWithColumns } from '../tables/persist-table';
@@ -40,10 +39,10 @@ export async function createGridView(ports: MetaPorts, principal: Principal, tab
 export async function updateView(ports: MetaPorts, principal: Principal, viewId: string, input: Partial<z.infer<typeof viewBodySchema>>) {
   const { view } = await requireView(ports, principal, viewId, 'schema.write');
   await inMetaTransaction(ports, async (trx) => {
-    const patch: Record<string, unknown> = { updated_at: trx.fn.now() };
+    const patch: Partial<ViewRow> = { updated_at: trx.fn.now() as unknown as Date };
     if (input.title !== undefined) patch.title = input.title;
-    if (input.meta !== undefined) patch.meta = input.meta === null ? null : JSON.stringify(input.meta);
-    await metaTable(trx, 'views').where({ id: view.id }).update(patch);
+    if (input.meta !== undefined) patch.meta = input.meta;
+    await updateViewRow(trx, view.id, patch);
     await enqueueViewEvent(trx, 'updated', { ...view, title: input.title ?? view.title }, principal);
   });
   return (await loadViews(ports.db, view.fk_model_id)).find((v) => v.id === view.id)!;
@@ -54,7 +53,7 @@ export async function deleteView(ports: MetaPorts, principal: Principal, viewId:
   const { view } = await requireView(ports, principal, viewId, 'schema.write');
   if (view.is_default) throw errors.badRequest('The default view cannot be deleted');
   await inMetaTransaction(ports, async (trx) => {
-    await metaTable(trx, 'views').where({ id: view.id }).delete();
+    await deleteViewRow(trx, view.id);
     await enqueueViewEvent(trx, 'deleted', view, principal);
   });
   return true;

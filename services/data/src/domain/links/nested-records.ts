@@ -1,12 +1,12 @@
 import { pageInfo, resolvePaging } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
-import { presentRecord } from '../presenters/record.presenter';
-import { countRows, selectPage } from '../repositories/records.repository';
-import type { TableRef } from './table-access';
-import { readOptions } from './read-options';
-import type { ListQuery, RecordPage } from './list-records';
+import { presentRecord } from '../../presenters/record.presenter';
+import { countRows, selectPage } from '../../repositories/records.repository';
+import type { TableRef } from '../table-access';
+import { readOptions } from '../read-options';
+import type { ListQuery, RecordPage } from '../list-records';
 import { keyIn, linkedScope, openLink } from './link-scope';
-import type { DataPorts } from '../ports';
+import type { DataPorts } from '../../ports';
 
 /** Where a nested route points: the table, the row and the link column. */
 export interface NestedRef extends TableRef {

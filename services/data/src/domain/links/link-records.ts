@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import { appError } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
-import type { KeyWhere } from '../model/row-id';
-import { tableOf, type Db } from '../repositories/records.repository';
-import type { RecordsChange } from '../events/records-event.producer';
-import { readBack } from './record-reader';
-import { runWrite } from './write-runner';
+import type { KeyWhere } from '../../model/row-id';
+import { tableOf, type Db } from '../../repositories/records.repository';
+import type { RecordsChange } from '../../events/records-event.producer';
+import { readBack } from '../record-reader';
+import { runWrite } from '../write-runner';
 import { openLink, requireRow, type OpenLink } from './link-scope';
 import type { NestedRef } from './nested-records';
-import type { DataPorts } from '../ports';
+import type { DataPorts } from '../../ports';
 
 type Value = string | number;
 

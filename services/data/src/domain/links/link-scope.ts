@@ -2,12 +2,12 @@ import type { Knex } from 'knex';
 import { appError } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { ColumnInfo } from '@tabula/contracts';
-import type { TableHandle } from '../context/table-handle';
-import { linkPlanOf, type LinkPlan } from '../model/link-columns';
-import { parseRowId, recordNotFound, type KeyWhere } from '../model/row-id';
-import { selectByKeys, tableOf, type Db } from '../repositories/records.repository';
-import { openTable, type TableRef } from './table-access';
-import type { DataPorts } from '../ports';
+import type { TableHandle } from '../../context/table-handle';
+import { linkPlanOf, type LinkPlan } from '../../model/link-columns';
+import { parseRowId, recordNotFound, type KeyWhere } from '../../model/row-id';
+import { selectByKeys, tableOf, type Db } from '../../repositories/records.repository';
+import { openTable, type TableRef } from '../table-access';
+import type { DataPorts } from '../../ports';
 
 /** A link of a table resolved for a nested route: both tables, the column and its plan. */
 export interface OpenLink {

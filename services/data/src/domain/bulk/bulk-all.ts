@@ -1,19 +1,19 @@
 import { parseFilterArrJson, parseWhere, andFilters, filterFromRows } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
-import type { TableHandle } from '../context/table-handle';
-import { findView } from '../model/table-model';
-import { rowIdOf } from '../model/row-id';
-import { presentRecord } from '../presenters/record.presenter';
-import { deleteByKeys, selectMatching, updateByKeys, type Db } from '../repositories/records.repository';
-import { prepareRows, userIdOf } from './row-preparer';
-import { checkUnique } from './unique-check';
-import { readBack } from './record-reader';
-import { flattenFilters } from './read-options';
-import { runWrite } from './write-runner';
-import { openTable, type TableRef } from './table-access';
+import type { TableHandle } from '../../context/table-handle';
+import { findView } from '../../model/table-model';
+import { rowIdOf } from '../../model/row-id';
+import { presentRecord } from '../../presenters/record.presenter';
+import { deleteByKeys, selectMatching, updateByKeys, type Db } from '../../repositories/records.repository';
+import { prepareRows, userIdOf } from '../row-preparer';
+import { checkUnique } from '../unique-check';
+import { readBack } from '../record-reader';
+import { flattenFilters } from '../read-options';
+import { runWrite } from '../write-runner';
+import { openTable, type TableRef } from '../table-access';
 import { checkWipeGuard } from './bulk-limits';
-import type { DataPorts } from '../ports';
-import { claimAttachments } from '../attachments/attachment-claims';
+import type { DataPorts } from '../../ports';
+import { claimAttachments } from '../../attachments/attachment-claims';
 
 /** Query of update-all / delete-all: `where` (and filterArrJson), optional `viewId`, and `all=true` to allow no filter. */
 export interface AllQuery {

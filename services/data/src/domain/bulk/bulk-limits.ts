@@ -1,5 +1,5 @@
 import { appError } from '@tabula/http';
-import type { DataPorts } from '../ports';
+import type { DataPorts } from '../../ports';
 
 /** Refuses a bulk body that is not an array, or is over `SVC_BULK_MAX_RECORDS` (422 ERR_MAX_PAYLOAD_LIMIT_EXCEEDED). */
 export function checkBulkSize(ports: DataPorts, bodies: unknown): asserts bodies is unknown[] {

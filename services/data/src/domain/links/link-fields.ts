@@ -1,12 +1,12 @@
 import { appError } from '@tabula/http';
-import type { TableHandle } from '../context/table-handle';
-import { linkPlanOf } from '../model/link-columns';
-import { recordNotFound } from '../model/row-id';
-import { requiredMissing } from '../values/value-errors';
-import { selectByKeys, tableOf, type Db } from '../repositories/records.repository';
+import type { TableHandle } from '../../context/table-handle';
+import { linkPlanOf } from '../../model/link-columns';
+import { recordNotFound } from '../../model/row-id';
+import { requiredMissing } from '../../values/value-errors';
+import { selectByKeys, tableOf, type Db } from '../../repositories/records.repository';
 import { keyIn, type OpenLink } from './link-scope';
 import { writeLink } from './link-records';
-import type { DataPorts } from '../ports';
+import type { DataPorts } from '../../ports';
 
 type Value = string | number;
 
