@@ -125,6 +125,9 @@ const ROUTE_CLASSES: Record<string, RouteSpec> = {
   filterGet: { class: 'read' },
   filterUpdate: { class: 'edit-schema', body: () => ({ value: 'y' }) },
   filterDelete: { class: 'edit-schema', rank: 2 },
+  indexList: { class: 'read' },
+  indexCreate: { class: 'edit-schema', body: () => ({ columns: [ids.column, ids.spareColumn] }) },
+  indexDelete: { class: 'edit-schema', rank: 2 },
   // data
   recordList: { class: 'read-records' },
   recordCount: { class: 'read-records' },
@@ -251,6 +254,7 @@ function idFor(endpoint: AnyEndpoint, name: string, real: boolean, caller: Calle
   if (n === 'userid') return pick('spareUser', 'umissing0000000');
   if (n === 'sourceid') return pick('source', 'smissing0000000');
   if (n === 'parentid') return pick('filterGroup', 'fmissing0000000');
+  if (n === 'indexid') return pick('index', 'imissing0000000');
   if (n.includes('base') || n.includes('project')) return pick('base', 'pmissing0000000');
   if (n.includes('table') || n.includes('model')) return pick('table', 'mmissing0000000');
   if (n.includes('row') || n.includes('record')) return real ? rowFor(endpoint, caller) : '999999';
@@ -356,6 +360,7 @@ beforeAll(async () => {
   ids.sort = (await as(`/api/v1/db/meta/views/${ids.view}/sorts`, 'POST', { fk_column_id: ids.column, direction: 'asc' })).body.id;
   ids.filterGroup = (await as(`/api/v1/db/meta/views/${ids.view}/filters`, 'POST', { is_group: true, logical_op: 'and' })).body.id;
   ids.filter = (await as(`/api/v1/db/meta/views/${ids.view}/filters`, 'POST', { fk_column_id: ids.column, comparison_op: 'neq', value: SECRET_A, fk_parent_id: ids.filterGroup })).body.id;
+  ids.index = (await as(`/api/v1/db/meta/tables/${ids.table}/indexes`, 'POST', { columns: [ids.spareColumn] })).body.id;
   ids.hook = (await as(`/api/v1/db/meta/tables/${ids.table}/hooks`, 'POST', { ...hookBody(`hook ${SECRET_A}`), active: false })).body.id;
   ids.comment = (await as('/api/v1/db/meta/comments', 'POST', { fk_model_id: ids.table, row_id: ids.anchorRow, comment: SECRET_A })).body.id;
   ids.comment2 = (await as(`/api/v2/tables/${ids.table}/records/${ids.anchorRow}/comments`, 'POST', { comment: SECRET_A })).body.id;
