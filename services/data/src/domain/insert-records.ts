@@ -1,11 +1,14 @@
 import type { Principal } from '@tabula/auth';
 import type { ApiRecord } from '../presenters/record.presenter';
-import { insertRows } from '../repositories/record-insert.repository';
-import { assignOrder, prepareRows, userIdOf } from './row-preparer';
+import { insertRows, returnedNames, uniformKeys } from '../repositories/record-insert.repository';
+import { insertWithOutbox } from '../repositories/insert-with-outbox.repository';
+import { recordJsonSql } from '../repositories/record-json.sql';
+import type { DbRow } from '../model/record-writer';
+import { assignOrder, orderSequenceOf, prepareRows, userIdOf } from './row-preparer';
 import { checkUnique } from './unique-check';
 import { keyOf, readBack } from './record-reader';
 import { presentRecord } from '../presenters/record.presenter';
-import { runWrite } from './write-runner';
+import { runOneStatementWrite, runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
 import type { DataPorts } from '../ports';
@@ -14,8 +17,9 @@ import { formulaPlanOf } from '../model/formula-columns';
 import { claimAttachments } from '../attachments/attachment-claims';
 import { linkPlanOf } from '../model/link-columns';
 import { relationPlanOf } from '../model/relation-columns';
-import { applyLinkFields, checkRequiredLinks, linkFieldsOf } from './link-fields';
+import { applyLinkFields, checkRequiredLinks, linkFieldsOf, type LinkFields } from './link-fields';
 import { atIndex } from '../values/value-errors';
+import { afterEventHead } from '../events/records-event.producer';
 
 /** Options of {@link insertRecords}. */
 export interface InsertOptions {
@@ -32,8 +36,10 @@ function hasFormulas(model: TableHandle['model']): boolean {
 
 /**
  * POST .../{tableName} and the bulk insert: validates every body first, then
- * one transaction inserts all rows (one statement RETURNING the stored rows
- * on pg/sqlite; re-read on mysql) and enqueues one `records.after.insert` event.
+ * inserts all rows and enqueues one `records.after.insert` event atomically.
+ * Default pg sources with plain columns take one statement for both (see
+ * insertWithOutbox); otherwise one transaction inserts all rows (one statement
+ * RETURNING the stored rows on pg/sqlite; re-read on mysql) and the event.
  */
 export async function insertRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<ApiRecord[]> {
   if (options.bulk) checkBulkSize(ports, bodies);
@@ -47,9 +53,21 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
     try { checkRequiredLinks(handle, fields); } catch (err) { throw options.bulk ? atIndex(err, i) : err; }
     return fields;
   });
+  const sequence = await orderSequenceOf(handle);
+  const fast = oneStatementPlan(handle, rows, links, options, sequence);
+  if (fast) {
+    return runOneStatementWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async () => {
+      // Outside a transaction, like the database constraint it mirrors (which still guards races).
+      await checkUnique(handle.source.knex, handle, rows, [], options.bulk);
+      const event = afterEventHead(handle, { op, principal });
+      const stored = await insertWithOutbox(handle.source.knex, handle, { ...fast, event });
+      const records = stored.map((r) => presentRecord(handle.model.outputColumns, r));
+      return { result: records, committed: [{ change: { op, rows: records, principal }, eventId: event.id, type: event.type }] };
+    });
+  }
   return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
     await checkUnique(trx, handle, rows, [], options.bulk);
-    await assignOrder(trx, handle, rows, options.before);
+    await assignOrder(trx, handle, rows, options.before, sequence);
     const stored = await insertRows(trx, handle, rows, handle.model.outputColumns);
     for (const [i, fields] of links.entries()) {
       if (fields.length) await applyLinkFields(ports, trx, Object.values(keyOf(handle, stored[i]))[0], fields, false);
@@ -60,4 +78,18 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
       : stored.map((r) => presentRecord(handle.model.outputColumns, r));
     return { result: records, change: { op, rows: records, principal } };
   });
+}
+
+/**
+ * The one-statement plan when it applies: a default pg source with an
+ * nc_order sequence, no `before`, no link fields, no computed columns, rows
+ * setting the same columns, and every output column formattable in SQL.
+ */
+function oneStatementPlan(handle: TableHandle, rows: DbRow[], links: LinkFields[][], options: InsertOptions, sequence: string | undefined) {
+  const orderColumn = handle.model.orderColumn?.column_name;
+  if (!sequence || !orderColumn || options.before || links.some((l) => l.length) || hasFormulas(handle.model)) return undefined;
+  const keys = uniformKeys(rows);
+  const recordJson = recordJsonSql(handle.model.outputColumns);
+  if (!keys || !recordJson) return undefined;
+  return { rows, keys, returning: returnedNames(handle, handle.model.outputColumns), orderSequence: sequence, orderColumn, recordJson };
 }

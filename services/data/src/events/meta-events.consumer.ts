@@ -3,15 +3,18 @@ import { randomUUID } from 'node:crypto';
 import { topics } from '@tabula/contracts';
 import type { EventBus, EventMessage } from '@tabula/events';
 import type { Worker } from '@tabula/runtime';
+import type { Knex } from 'knex';
 import type { TableResolver } from '../context/table-handle';
+import { dropOrderSequence } from '../repositories/order-sequence';
 
 /**
  * Drops cached table contexts on `tabula.meta` events. Every process must see
  * every event (each has its own cache), so the consumer group is unique per
  * process. Meta keys table/column/view events by table id and base events by
  * base id, so the key alone says what to drop, whatever the payload revision.
+ * A deleted table's `nc_order` sequence is dropped as well.
  */
-export async function startMetaCacheConsumer(bus: EventBus, tables: TableResolver): Promise<Worker> {
+export async function startMetaCacheConsumer(bus: EventBus, tables: TableResolver, dataDb?: Knex): Promise<Worker> {
   const group = `data-cache-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const subscription = await bus.subscribe({
     group,
@@ -22,6 +25,8 @@ export async function startMetaCacheConsumer(bus: EventBus, tables: TableResolve
       tables.baseRefs.clear();
       if (message.key) tables.cache.invalidate({ tableId: message.key, baseId: message.key });
       else tables.cache.clear();
+      // A deleted table's nc_order sequence goes too (idempotent: every process may try).
+      if (dataDb && message.type === 'meta.table.deleted' && message.key) await dropOrderSequence(dataDb, message.key).catch(() => undefined);
     },
   });
   return { stop: () => subscription.close() };

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EndpointInput } from '@tabula/contracts';
 import type { hooksCopy } from '@tabula/contracts';
+import { publishHookChanged } from '../events/hook-changed.producer';
 import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { tbl } from '../repositories/hooks-db';
@@ -30,7 +31,7 @@ async function copyFilters(trx: Knex, filters: HookFilterRow[], toHookId: string
 export async function copyHooks(ports: HooksPorts, input: CopyInput): Promise<{ copied: number }> {
   const target = new Map(input.tables.map((t) => [t.from, t.to]));
   if (!target.size) return { copied: 0 };
-  return ports.db.transaction(async (trx) => {
+  const result = await ports.db.transaction(async (trx) => {
     const hooks: HookRow[] = await tbl(trx, 'hooks').whereIn('fk_model_id', [...target.keys()]).orderBy([{ column: 'created_at' }, { column: 'id' }]);
     const filters = await filtersOfHooks(trx, hooks.map((h) => h.id));
     for (const hook of hooks) {
@@ -44,10 +45,15 @@ export async function copyHooks(ports: HooksPorts, input: CopyInput): Promise<{ 
     }
     return { copied: hooks.length };
   });
+  for (const tableId of target.values()) await publishHookChanged(ports, 'created', { baseId: input.baseId, tableId });
+  return result;
 }
 
 /** Deletes every hook of some tables (filters, deliveries and logs cascade). */
 export async function deleteHooksOfTables(ports: HooksPorts, tableIds: string[]): Promise<{ deleted: number }> {
   if (!tableIds.length) return { deleted: 0 };
-  return { deleted: await tbl(ports.db, 'hooks').whereIn('fk_model_id', tableIds).delete() };
+  const deleted = await tbl(ports.db, 'hooks').whereIn('fk_model_id', tableIds).delete();
+  // The base is unknown here: the tables are gone, only their ids matter to readers.
+  if (deleted) for (const tableId of tableIds) await publishHookChanged(ports, 'deleted', { baseId: '', tableId });
+  return { deleted };
 }
