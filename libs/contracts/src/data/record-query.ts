@@ -15,6 +15,7 @@ export const readQuerySchema = z.object({
   getHiddenColumns: first,
   limit: first.describe('Page size; invalid values mean the default'),
   offset: first.describe('Rows to skip; invalid values mean 0'),
+  count: first.describe('`exact`: list pages report pageInfo.totalRows exactly up to SVC_EXACT_COUNT_MAX_ROWS matching rows (above it: an estimate with pageInfo.isEstimate)'),
 });
 
 /** Insert query: `before` (row id) and the `undo` flag (accepted; undo history is the client's). */

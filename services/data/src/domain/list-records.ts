@@ -11,6 +11,8 @@ import type { DataPorts } from '../ports';
 export interface ListQuery extends ReadQuery {
   limit?: unknown;
   offset?: unknown;
+  /** `exact`: totalRows counted exactly up to SVC_EXACT_COUNT_MAX_ROWS (RowCounter). */
+  count?: string;
 }
 
 /** A page of records. `pageInfo.isEstimate` is set when totalRows is the planner's estimate (see RowCounter). */
@@ -27,7 +29,7 @@ export async function listRecords(ports: DataPorts, principal: Principal, ref: T
     defaultLimit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, maxLimit: ports.config.SVC_DB_QUERY_LIMIT_MAX,
   });
   const rows = await selectPage(handle.source.knex, handle, { ...options, limit, offset });
-  const total = await ports.counter.total(handle, options.filter, { offset, limit, rowsOnPage: rows.length });
+  const total = await ports.counter.total(handle, options.filter, { offset, limit, rowsOnPage: rows.length }, query.count === 'exact');
   const pageInfo: RecordPage['pageInfo'] = buildPageInfo({ totalRows: total.totalRows, limit, offset });
   if (total.isEstimate) {
     pageInfo.isEstimate = true;

@@ -64,6 +64,17 @@ export async function countRows(db: Db, handle: TableHandle, filter: FilterGroup
   return Number((row as { n?: unknown } | undefined)?.n ?? 0);
 }
 
+/**
+ * Rows matching the filter, counted up to `cap` + 1 at most (`count(*)` over a
+ * `LIMIT cap + 1` subquery): the cost is bounded by `cap` index entries or rows
+ * however many match. Answers `cap + 1` when there are more than `cap`.
+ */
+export async function countRowsUpTo(db: Db, handle: TableHandle, filter: FilterGroup, cap: number): Promise<number> {
+  const inner = filtered(tableOf(db, handle).select(db.raw('1')), handle, filter).limit(cap + 1);
+  const row = await db.count({ n: '*' }).from(inner.as('capped')).first();
+  return Number((row as { n?: unknown } | undefined)?.n ?? 0);
+}
+
 /** The planner's row estimate of a pg table (`reltuples`; -1 before the first ANALYZE). */
 export async function estimateRows(db: Db, handle: TableHandle): Promise<number | undefined> {
   if (handle.source.dialect !== 'pg') return undefined;
