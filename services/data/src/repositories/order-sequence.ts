@@ -3,9 +3,18 @@ import { DATA_SCHEMA } from '../events/records-event.producer';
 import type { Db } from './db';
 
 const SAFE_ID = /^[a-z0-9_]{1,56}$/;
-/** Tables whose sequence this process has created and seeded (bounded: cleared when full). */
-const seeded = new Set<string>();
+/** Per database (knex pool): tables whose sequence this process has created and seeded (bounded: cleared when full). */
+const seededIn = new WeakMap<Db, Set<string>>();
 const MAX_SEEDED = 10_000;
+
+function seededOf(db: Db): Set<string> {
+  let set = seededIn.get(db);
+  if (!set) {
+    set = new Set();
+    seededIn.set(db, set);
+  }
+  return set;
+}
 
 /** The name of a table's nc_order sequence in the data schema, or undefined when its id is not a plain identifier. */
 export function orderSequenceName(tableId: string): string | undefined {
@@ -31,6 +40,7 @@ export async function ensureOrderSequence(db: Db, handle: TableHandle): Promise<
   const ref = orderSequenceRef(handle.tableId);
   const col = handle.model.orderColumn?.column_name;
   if (!ref || !col) return undefined;
+  const seeded = seededOf(db);
   if (seeded.has(handle.tableId)) return ref;
   const name = orderSequenceName(handle.tableId) as string;
   try {
@@ -54,6 +64,6 @@ export async function ensureOrderSequence(db: Db, handle: TableHandle): Promise<
 /** Drops a deleted table's sequence (meta.table.deleted). */
 export async function dropOrderSequence(db: Db, tableId: string): Promise<void> {
   const name = orderSequenceName(tableId);
-  seeded.delete(tableId);
+  seededOf(db).delete(tableId);
   if (name) await db.raw('drop sequence if exists ??.??', [DATA_SCHEMA, name]);
 }
