@@ -11,11 +11,17 @@ export function poster(url: string, headers: Record<string, string>, concurrency
   const target = new URL(url);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error('benchmarks only target loopback');
   const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+  // The first failure is printed (the load runner only counts errors).
+  let reported = false;
   return {
     post: async (body) => {
       const res = await request(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), dispatcher: agent });
+      if (res.statusCode >= 400) {
+        const text = await res.body.text();
+        if (!reported) { reported = true; console.error(`POST ${target.pathname}: ${res.statusCode} ${text.slice(0, 300)}`); }
+        throw new Error(`status ${res.statusCode}`);
+      }
       await res.body.dump();
-      if (res.statusCode >= 400) throw new Error(`status ${res.statusCode}`);
     },
     close: () => agent.close(),
   };

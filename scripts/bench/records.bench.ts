@@ -44,12 +44,13 @@ interface Target {
   gateway: string;
   data: string;
   token: string;
-  identity: string;
+  /** A freshly signed internal identity (they are short-lived: sign one per scenario). */
+  identity: () => string;
   dbUrl: string;
 }
 
 async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQueries>, floor: Floor): Promise<void> {
-  const viaData = { 'x-tabula-identity': t.identity };
+  
   const viaGateway = { 'xc-auth': t.token };
   const cases: [string, string, string, (i: number) => Promise<unknown>][] = [
     ['list-25', '', '/list', () => raw.list()],
@@ -60,7 +61,7 @@ async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQuerie
     printRatios(`${t.mode}: ${name}, ${concurrency} connections, ${seconds} s each`, [
       await runOps('pg directly (same SQL)', op, concurrency, ms),
       await runLoad('floor (bare node:http + pg)', `${floor.url}${floorPath}`, {}, concurrency, ms),
-      await runLoad('data service directly', `${t.data}${pathOf}${suffix}`, viaData, concurrency, ms),
+      await runLoad('data service directly', `${t.data}${pathOf}${suffix}`, { 'x-tabula-identity': t.identity() }, concurrency, ms),
       await runLoad('through the gateway', `${t.gateway}${pathOf}${suffix}`, viaGateway, concurrency, ms),
     ]);
   }
@@ -76,7 +77,7 @@ async function writes(t: Target, base: string, table: string, raw: ReturnType<ty
   printRatios(`${t.mode}: insert one, ${concurrency} connections, ${seconds} s each`, [
     await runOps('pg directly (the INSERT)', (i) => raw.insertOne(i), concurrency, ms),
     await postLoad('floor (bare node:http + pg)', `${floor.url}/insert`, {}, sampleBody),
-    await postLoad('data service directly', `${t.data}${one}`, { 'x-tabula-identity': t.identity }, sampleBody),
+    await postLoad('data service directly', `${t.data}${one}`, { 'x-tabula-identity': t.identity() }, sampleBody),
     await postLoad('through the gateway', `${t.gateway}${one}`, { 'xc-auth': t.token }, sampleBody),
   ]);
   const batch = Array.from({ length: BATCH }, (_, i) => sampleBody(i));
@@ -84,7 +85,7 @@ async function writes(t: Target, base: string, table: string, raw: ReturnType<ty
   printRatios(`${t.mode}: bulk insert, batches of ${BATCH}, ${concurrency} connections, ${seconds} s each`, [
     await runOps('pg directly (same INSERT)', (i) => raw.bulk(i, BATCH), concurrency, ms),
     await postLoad('floor (bare node:http + pg)', `${floor.url}/bulk`, {}, () => batch),
-    await postLoad('data service directly', `${t.data}${bulk}`, { 'x-tabula-identity': t.identity }, () => batch),
+    await postLoad('data service directly', `${t.data}${bulk}`, { 'x-tabula-identity': t.identity() }, () => batch),
     await postLoad('through the gateway', `${t.gateway}${bulk}`, { 'xc-auth': t.token }, () => batch),
   ], { per: BATCH, name: 'rows/s' });
 }
@@ -108,7 +109,7 @@ async function million(t: Target, table: BenchTable, floor: Floor): Promise<void
 /** A second of load on every path first: the first scenario should not pay for JIT warm-up. */
 async function warmUp(t: Target, pathOf: string, floor: Floor): Promise<void> {
   await runLoad('warm-up', `${floor.url}/list`, {}, concurrency, 1000);
-  await runLoad('warm-up', `${t.data}${pathOf}`, { 'x-tabula-identity': t.identity }, concurrency, 1000);
+  await runLoad('warm-up', `${t.data}${pathOf}`, { 'x-tabula-identity': t.identity() }, concurrency, 1000);
   await runLoad('warm-up', `${t.gateway}${pathOf}`, { 'xc-auth': t.token }, concurrency, 1000);
 }
 
@@ -138,7 +139,7 @@ async function standalone(): Promise<void> {
   const server = await startStandaloneChild({ ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.resolve('data/bench') }, 'data');
   try {
     const { token, principal } = await signup(server.url);
-    const identity = signIdentity(principal, server.secret);
+    const identity = () => signIdentity(principal, server.secret);
     await measure({ mode: 'standalone', gateway: server.url, data: server.directUrl, token, identity, dbUrl });
   } finally {
     await server.stop();
@@ -158,7 +159,7 @@ async function cluster(): Promise<void> {
     await waitFor(`${gateway}/api/v1/health`);
     for (const port of [8101, 8102, 8103]) await waitFor(`http://127.0.0.1:${port}/readyz`);
     const { token, principal } = await signup(gateway);
-    const identity = signIdentity(principal as Principal, secret);
+    const identity = () => signIdentity(principal as Principal, secret);
     await measure({ mode: 'cluster', gateway, data: 'http://127.0.0.1:8103', token, identity, dbUrl });
   } finally {
     await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); });

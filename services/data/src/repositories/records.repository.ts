@@ -8,6 +8,7 @@ import { selectItem } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
 import { detachLinks } from './link.repository';
 import { AppError } from '@tabula/http';
+import { cachedRead, cachedReadWithLast } from './sql-cache';
 
 export type { Db } from './db';
 import type { Db } from './db';
@@ -38,14 +39,22 @@ export function filtered(qb: Knex.QueryBuilder, handle: TableHandle, filter: Fil
   return filter.children.length ? applyFilter(qb, filter, handle.index, handle.source.dialect) : qb;
 }
 
-/** One page: user sorts, then nc_order, then the primary key (a stable order for paging). */
-export async function selectPage(db: Db, handle: TableHandle, q: RowQuery): Promise<DbRow[]> {
-  const qb = filtered(tableOf(db, handle).select(names(db, q.columns)), handle, q.filter);
-  q.scope?.(qb);
-  applySort(qb, q.sorts, handle.source.dialect, { linkCount: (meta) => linkCountRaw(db, handle, meta.id) });
-  if (handle.model.orderColumn) qb.orderBy(handle.model.orderColumn.column_name, 'asc');
-  for (const pk of handle.model.primaryKeys) qb.orderBy(pk.column_name, 'asc');
-  return qb.limit(q.limit).offset(q.offset);
+/**
+ * One page: user sorts, then nc_order, then the primary key (a stable order for
+ * paging). With `cacheKey` (a text that determines the whole statement: the
+ * request's read parameters and page window) the compiled SQL is reused (sql-cache.ts).
+ */
+export async function selectPage(db: Db, handle: TableHandle, q: RowQuery, cacheKey?: string): Promise<DbRow[]> {
+  const build = () => {
+    const qb = filtered(tableOf(db, handle).select(names(db, q.columns)), handle, q.filter);
+    q.scope?.(qb);
+    applySort(qb, q.sorts, handle.source.dialect, { linkCount: (meta) => linkCountRaw(db, handle, meta.id) });
+    if (handle.model.orderColumn) qb.orderBy(handle.model.orderColumn.column_name, 'asc');
+    for (const pk of handle.model.primaryKeys) qb.orderBy(pk.column_name, 'asc');
+    return qb.limit(q.limit).offset(q.offset);
+  };
+  if (cacheKey === undefined || q.scope) return build();
+  return cachedRead<DbRow>(db, handle, `page\u0000${cacheKey}`, build);
 }
 
 /** The count subquery of a link column, for count-asc/count-desc sorts. */
@@ -103,6 +112,13 @@ export async function estimateFilteredRows(db: Db, handle: TableHandle, filter: 
 /** Rows by primary key (one query for any number of keys). */
 export async function selectByKeys(db: Db, handle: TableHandle, keys: KeyWhere[], columns: ColumnInfo[], lock = false): Promise<DbRow[]> {
   if (!keys.length) return [];
+  const pks = handle.model.primaryKeys;
+  if (keys.length === 1 && pks.length === 1 && !lock) {
+    // Read by id: the statement differs only by the key value; its text is compiled once per column list.
+    const key = `byKey\u0000${columns.map((c) => c.id).join(',')}`;
+    return cachedReadWithLast<DbRow>(db, handle, key, keys[0][pks[0].column_name], (value) =>
+      tableOf(db, handle).select(names(db, columns)).whereIn(pks[0].column_name, [value as string | number]));
+  }
   const qb = whereKeys(tableOf(db, handle).select(names(db, columns)), handle, keys);
   if (lock && handle.source.dialect !== 'sqlite3') qb.forUpdate();
   return qb;
