@@ -1,13 +1,13 @@
 import type { Principal } from '@tabula/auth';
 import type { ApiRecord } from '../presenters/record.presenter';
-import { insertRows, returnedNames, uniformKeys } from '../repositories/record-insert.repository';
+import { insertRows, uniformKeys } from '../repositories/record-insert.repository';
 import { insertWithOutbox } from '../repositories/insert-with-outbox.repository';
 import { recordJsonSql } from '../repositories/record-json.sql';
 import type { DbRow } from '../model/record-writer';
 import { assignOrder, orderSequenceOf, prepareRows, userIdOf } from './row-preparer';
 import { checkUnique } from './unique-check';
 import { keyOf, readBack } from './record-reader';
-import { presentRecord } from '../presenters/record.presenter';
+import { presentRecord, rememberJson } from '../presenters/record.presenter';
 import { runOneStatementWrite, runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
@@ -60,8 +60,8 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
       // Outside a transaction, like the database constraint it mirrors (which still guards races).
       await checkUnique(handle.source.knex, handle, rows, [], options.bulk);
       const event = afterEventHead(handle, { op, principal });
-      const stored = await insertWithOutbox(handle.source.knex, handle, { ...fast, event });
-      const records = stored.map((r) => presentRecord(handle.model.outputColumns, r));
+      const json = await insertWithOutbox(handle.source.knex, handle, { ...fast, event });
+      const records = rememberJson(JSON.parse(json) as ApiRecord[], json);
       return { result: records, committed: [{ change: { op, rows: records, principal }, eventId: event.id, type: event.type }] };
     });
   }
@@ -91,5 +91,5 @@ function oneStatementPlan(handle: TableHandle, rows: DbRow[], links: LinkFields[
   const keys = uniformKeys(rows);
   const recordJson = recordJsonSql(handle.model.outputColumns);
   if (!keys || !recordJson) return undefined;
-  return { rows, keys, returning: returnedNames(handle, handle.model.outputColumns), orderSequence: sequence, orderColumn, recordJson };
+  return { rows, keys, orderSequence: sequence, orderColumn, recordJson };
 }

@@ -24,8 +24,6 @@ export interface InsertPlan {
   rows: DbRow[];
   /** The columns every row sets (uniformKeys). */
   keys: string[];
-  /** Stored columns to return, keys first. */
-  returning: string[];
   /** `nextval` source for nc_order (order-sequence.ts). */
   orderSequence: string;
   orderColumn: string;
@@ -38,34 +36,35 @@ export interface InsertPlan {
  * Inserts rows and the outbox row of their `records.after.insert` event in ONE
  * statement (a data-modifying CTE, atomic without BEGIN/COMMIT): the rows go in
  * as one JSON parameter with `nc_order` from the table's sequence, RETURNING
- * gives the stored rows plus each row's API record as JSON, and the outbox
- * payload is the JS-encoded event head followed by the aggregated records
- * (`pb_len_delimited`, migration 002). Answers the stored rows in insertion order.
+ * gives each row's API record as JSON (record-json.sql.ts), aggregated in
+ * insertion order; the outbox payload is the JS-encoded event head followed by
+ * that JSON (`pb_len_delimited`, migration 002). Answers the same JSON text (an
+ * array of the API records): the response and the event share it, so the rows
+ * are neither parsed column by column nor serialised again in JS.
  * Default pg sources only (the outbox shares the rows' database).
  */
-export async function insertWithOutbox(db: Db, handle: TableHandle, plan: InsertPlan): Promise<DbRow[]> {
+export async function insertWithOutbox(db: Db, handle: TableHandle, plan: InsertPlan): Promise<string> {
   const t = handle.source.schema ? [handle.source.schema, handle.model.context.table.table_name] : [handle.model.context.table.table_name];
   const tableSql = t.map(() => '??').join('.');
   const list = plan.keys.map(() => '??').join(', ');
-  const returning = [...new Set([...plan.returning, plan.orderColumn])];
-  const ret = returning.map(() => '??').join(', ');
   const e = plan.event;
   const sql = `with ins as (
     insert into ${tableSql} (${list}, ??) select ${list}, nextval(?::regclass) from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
-      order by r.ordinality returning ${ret}, ${plan.recordJson.sql} as "__record"
+      order by r.ordinality returning ?? as "__order", ${plan.recordJson.sql} as "__record"
+  ), agg as (
+    select json_agg("__record" order by "__order")::text as j from ins
   ), ev as (
     insert into ??.outbox (id, topic, key, type, version, payload, headers)
-    select ?, ?, ?, ?, 1, ?::bytea || ??.pb_len_delimited(?, convert_to(json_agg("__record" order by ??)::text, 'UTF8')), ?::jsonb
-    from ins having count(*) > 0
+    select ?, ?, ?, ?, 1, ?::bytea || ??.pb_len_delimited(?, convert_to(agg.j, 'UTF8')), ?::jsonb
+    from agg where agg.j is not null
   )
-  select ${ret} from ins order by ??`;
+  select j from agg`;
   const bindings: Knex.RawBinding[] = [
     ...t, ...plan.keys, plan.orderColumn, ...plan.keys, plan.orderSequence, ...t, rowsJsonParam(handle, plan.rows, plan.keys),
-    ...returning, ...(plan.recordJson.bindings as Knex.RawBinding[]),
+    plan.orderColumn, ...(plan.recordJson.bindings as Knex.RawBinding[]),
     e.schema, e.id, e.topic, e.key, e.type, Buffer.from(e.payloadPrefix.buffer, e.payloadPrefix.byteOffset, e.payloadPrefix.byteLength),
-    e.schema, e.rowsTag, plan.orderColumn, e.headers,
-    ...returning, plan.orderColumn,
+    e.schema, e.rowsTag, e.headers,
   ];
   const res = await db.raw(sql, bindings);
-  return res.rows as DbRow[];
+  return (res.rows[0]?.j as string | null) ?? '[]';
 }

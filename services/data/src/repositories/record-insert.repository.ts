@@ -70,11 +70,6 @@ export function uniformKeys(rows: DbRow[]): string[] | undefined {
   return keys.length > 0 && rows.every((r) => sameKeys(r, keys)) ? keys : undefined;
 }
 
-/** The stored columns an INSERT can return (no computed ones), keys first. */
-export function returnedNames(handle: TableHandle, returning: ColumnInfo[]): string[] {
-  return [...new Set([...handle.model.primaryKeys.map((p) => p.column_name), ...names(returning)])];
-}
-
 async function insertOneByOne(db: Db, handle: TableHandle, rows: DbRow[], pkNames: string[]): Promise<DbRow[]> {
   const out: DbRow[] = [];
   for (const row of rows) {
