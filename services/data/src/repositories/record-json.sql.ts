@@ -44,6 +44,16 @@ function valueSql(c: ColumnInfo): SqlPart | undefined {
  * table is too wide: callers then take the JS path.
  */
 export function recordJsonSql(columns: ColumnInfo[]): SqlPart | undefined {
+  if (built.has(columns)) return built.get(columns);
+  const part = build(columns);
+  built.set(columns, part);
+  return part;
+}
+
+/** Per column list (a model's `outputColumns` lives as long as its cached table handle). */
+const built = new WeakMap<ColumnInfo[], SqlPart | undefined>();
+
+function build(columns: ColumnInfo[]): SqlPart | undefined {
   if (!columns.length || columns.length > MAX_COLUMNS) return undefined;
   const sql: string[] = [];
   const bindings: unknown[] = [];
