@@ -7,7 +7,7 @@ import type { DbRow } from '../model/record-writer';
 import { assignOrder, orderSequenceOf, prepareRows, userIdOf } from './row-preparer';
 import { checkUnique } from './unique-check';
 import { keyOf, readBack } from './record-reader';
-import { presentRecord, rememberJson } from '../presenters/record.presenter';
+import { presentRecord, recordsJson, rememberJson } from '../presenters/record.presenter';
 import { runOneStatementWrite, runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk-limits';
@@ -19,7 +19,7 @@ import { linkPlanOf } from '../model/link-columns';
 import { relationPlanOf } from '../model/relation-columns';
 import { applyLinkFields, checkRequiredLinks, linkFieldsOf, type LinkFields } from './link-fields';
 import { atIndex } from '../values/value-errors';
-import { afterEventHead } from '../events/records-event.producer';
+import { afterEventHead, type RecordsChange } from '../events/records-event.producer';
 
 /** Options of {@link insertRecords}. */
 export interface InsertOptions {
@@ -42,11 +42,29 @@ function hasFormulas(model: TableHandle['model']): boolean {
  * RETURNING the stored rows on pg/sqlite; re-read on mysql) and the event.
  */
 export async function insertRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<ApiRecord[]> {
+  return (await insertRecordsAs(ports, principal, ref, bodies, options)).records();
+}
+
+/** Inserted records as objects and as JSON text, each made on first use (from the other). */
+export interface InsertedRecords {
+  records(): ApiRecord[];
+  json(): string;
+}
+
+function fromRecords(records: ApiRecord[]): InsertedRecords {
+  return { records: () => records, json: () => recordsJson(records) };
+}
+
+/**
+ * {@link insertRecords} answering both forms lazily: the bulk route sends the
+ * database's JSON text as is, and nothing parses it unless a sync hook needs the rows.
+ */
+export async function insertRecordsAs(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<InsertedRecords> {
   if (options.bulk) checkBulkSize(ports, bodies);
   const { handle } = await openTable(ports, principal, ref, 'data.write');
   const rows = prepareRows(handle, bodies, { mode: 'insert', userId: userIdOf(principal) }, options.bulk);
   await claimAttachments(ports, handle, bodies);
-  if (!rows.length) return [];
+  if (!rows.length) return fromRecords([]);
   const op = options.bulk ? 'bulkInsert' : 'insert';
   const links = bodies.map((b, i) => {
     const fields = linkFieldsOf(handle, b);
@@ -61,11 +79,13 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
       await checkUnique(handle.source.knex, handle, rows, [], options.bulk);
       const event = afterEventHead(handle, { op, principal });
       const json = await insertWithOutbox(handle.source.knex, handle, { ...fast, event });
-      const records = rememberJson(JSON.parse(json) as ApiRecord[], json);
-      return { result: records, committed: [{ change: { op, rows: records, principal }, eventId: event.id, type: event.type }] };
+      let parsed: ApiRecord[] | undefined;
+      const records = () => (parsed ??= rememberJson(JSON.parse(json) as ApiRecord[], json));
+      const change: RecordsChange = { op, principal, get rows() { return records(); } };
+      return { result: { records, json: () => json }, committed: [{ change, eventId: event.id, type: event.type }] };
     });
   }
-  return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
+  return fromRecords(await runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
     await checkUnique(trx, handle, rows, [], options.bulk);
     await assignOrder(trx, handle, rows, options.before, sequence);
     const stored = await insertRows(trx, handle, rows, handle.model.outputColumns);
@@ -77,7 +97,7 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
       ? await readBack(trx, handle, stored.map((r) => keyOf(handle, r)))
       : stored.map((r) => presentRecord(handle.model.outputColumns, r));
     return { result: records, change: { op, rows: records, principal } };
-  });
+  }));
 }
 
 /**
