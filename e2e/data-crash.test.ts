@@ -29,8 +29,9 @@ async function call(path: string, body: unknown): Promise<any> {
 
 /** True once a backend is running the bulk's INSERT into the table (the request was accepted and is mid-transaction). */
 async function insertRunning(): Promise<boolean> {
-  const res = await db.raw("select count(*)::int as n from pg_stat_activity where query ilike ? and state <> 'idle' and pid <> pg_backend_pid()",
-    [`insert into "${baseId}"."${tableName}"%`]);
+  // The insert is either a plain INSERT or the one-statement form (a CTE carrying its outbox row).
+  const res = await db.raw("select count(*)::int as n from pg_stat_activity where (query ilike ? or query ilike ?) and state <> 'idle' and pid <> pg_backend_pid()",
+    [`insert into "${baseId}"."${tableName}"%`, `with ins as (%insert into "${baseId}"."${tableName}"%`]);
   return res.rows[0].n > 0;
 }
 

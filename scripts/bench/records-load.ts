@@ -1,44 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { Agent, request } from 'undici';
 import type { Pool } from 'pg';
-import type { BenchTable } from './records-fixture';
-
-/** Output columns of a record (what the data service selects for the bench table). */
-const COLS = 'id, name, score, price, done, due, note, email, qty, status, city, created_at, updated_at';
+import type { LoadResult } from './load';
+import { floorSql, type FloorTable } from './records-floor-sql';
+import { sampleBody } from './records-fixture';
 
 /** A POST of JSON to a loopback URL; non-2xx answers throw (counted as errors). */
 export function poster(url: string, headers: Record<string, string>, concurrency: number): { post: (body: unknown) => Promise<void>; close: () => Promise<void> } {
   const target = new URL(url);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error('benchmarks only target loopback');
   const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+  // The first failure is printed (the load runner only counts errors).
+  let reported = false;
   return {
     post: async (body) => {
       const res = await request(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), dispatcher: agent });
+      if (res.statusCode >= 400) {
+        const text = await res.body.text();
+        if (!reported) { reported = true; console.error(`POST ${target.pathname}: ${res.statusCode} ${text.slice(0, 300)}`); }
+        throw new Error(`status ${res.statusCode}`);
+      }
       await res.body.dump();
-      if (res.statusCode >= 400) throw new Error(`status ${res.statusCode}`);
     },
     close: () => agent.close(),
   };
 }
 
-/** The SQL the data service runs for each benchmarked call, straight through `pg`. */
-export function rawQueries(pool: Pool, t: BenchTable) {
-  const q = `"${t.schema}"."${t.tableName}"`;
-  const insertCols = 'name, score, price, done, due, note, email, qty, status, city, created_by, updated_by, nc_order';
-  const row = (i: number) => ({
-    name: `row ${i}`, score: i, price: 1.5, done: true, due: '2024-05-17', note: 'lorem ipsum dolor sit amet',
-    email: `u${i}@example.com`, qty: 3, status: 'open', city: 'Lisbon', created_by: 'u', updated_by: 'u', nc_order: 1e9 + i,
+/** The SQL the data service runs for each benchmarked call, straight through `pg` (in the bench process). */
+export function rawQueries(pool: Pool, t: FloorTable) {
+  const sql = floorSql(t);
+  return {
+    list: () => pool.query(sql.list),
+    whereSort: (min: number) => pool.query(sql.whereSort, [min]),
+    /** The filtered sorted first page and its bounded exact count (what `count=exact` costs). */
+    pageAndCount: (min: number, limit: number) => Promise.all([pool.query(sql.whereSort, [min]), pool.query(sql.boundedCount, [min, limit])]),
+    read: (id: number) => pool.query(sql.read, [id]),
+    insertOne: (i: number) => pool.query(sql.insertOne, sql.insertValues(sampleBody(i))),
+    bulk: (i: number, size: number) => pool.query(sql.bulk, [JSON.stringify(Array.from({ length: size }, (_, k) => sql.dbRow(sampleBody(i * size + k))))]),
+  };
+}
+
+/** The floor server (records-floor.ts) running in its own process. */
+export interface Floor {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the floor server as a child process on the tables given; resolves once it listens. */
+export async function startFloor(dbUrl: string, tables: { main: FloorTable; million?: FloorTable; countLimit?: number }, poolSize: number): Promise<Floor> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'records-floor.ts'), JSON.stringify(tables)], {
+    env: { ...process.env, FLOOR_DB_URL: dbUrl, FLOOR_POOL: String(poolSize) }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const newline = buffer.indexOf('\n');
+      if (newline >= 0) resolve(buffer.slice(0, newline));
+    });
+    child.once('exit', (code) => reject(new Error(`floor server exited (${code})`)));
   });
   return {
-    list: () => pool.query(`select ${COLS} from ${q} order by nc_order asc, id asc limit 25`),
-    whereSort: (min: number) => pool.query(`select ${COLS} from ${q} where score > $1 order by score DESC NULLS LAST, nc_order asc, id asc limit 25`, [min]),
-    read: (id: number) => pool.query(`select ${COLS} from ${q} where id in ($1)`, [id]),
-    insertOne: (i: number) => {
-      const r = row(i);
-      return pool.query(`insert into ${q} (${insertCols}) values (${Object.keys(r).map((_, k) => `$${k + 1}`).join(', ')}) returning ${COLS}`, Object.values(r));
-    },
-    bulk: (i: number, size: number) => pool.query(
-      `insert into ${q} (${insertCols}) select ${insertCols} from json_populate_recordset(null::${q}, $1::json) with ordinality as r order by r.ordinality returning ${COLS}`,
-      [JSON.stringify(Array.from({ length: size }, (_, k) => row(i * size + k)))],
-    ),
+    url: (JSON.parse(line) as { url: string }).url,
+    stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
   };
+}
+
+/**
+ * Prints results with two ratios: to raw `pg` (same SQL in the bench process)
+ * and to the floor (a bare node:http server), found by label prefix.
+ */
+export function printRatios(title: string, rows: LoadResult[], unit?: { per: number; name: string }): void {
+  const pg = rows.find((r) => r.label.startsWith('pg'));
+  const floor = rows.find((r) => r.label.startsWith('floor'));
+  const pct = (r: LoadResult, base?: LoadResult) => (base ? `${((r.rps / base.rps) * 100).toFixed(0)} %` : '-');
+  console.log(`\n${title}`);
+  console.table(rows.map((r) => ({
+    path: r.label, requests: r.requests, errors: r.errors, 'req/s': Math.round(r.rps),
+    ...(unit ? { [unit.name]: Math.round(r.rps * unit.per) } : {}),
+    'p50 ms': r.p50.toFixed(2), 'p99 ms': r.p99.toFixed(2), 'vs pg': pct(r, pg), 'vs floor': pct(r, floor),
+  })));
 }

@@ -1,22 +1,26 @@
 /**
  * Profiles one records call against the data service (standalone, in process):
  * a CPU profile of only the load window, summarised as self time per function.
+ * The load comes from a worker thread (records-profile-load.ts), so the
+ * profile holds only the services' main thread.
  * Only the services a records call needs run (auth, meta, data, gateway).
- * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 16]
+ * Prints the load result, the process CPU time per request (user + system,
+ * every service of the process included) and the top 30 frames by self time.
+ * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 10]
+ *   (PROFILE_OUT=file.cpuprofile also writes the profile for Chrome DevTools / speedscope)
  */
 import http from 'node:http';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
+import { Worker } from 'node:worker_threads';
 import { startStandalone } from '@tabula/runtime';
 import { signIdentity } from '@tabula/auth';
 import { authService } from '../../services/auth/src/service';
 import { metaService } from '../../services/meta/src/service';
 import { dataService } from '../../services/data/src/service';
 import { gatewayService } from '../../services/gateway/src/service';
-import { runLoad, type LoadResult } from './load';
-import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup } from './records-fixture';
-import { poster } from './records-load';
-import { runOps } from './load';
+import type { LoadResult } from './load';
+import { createTable, dropDatabase, fillTable, freshDatabase, signup } from './records-fixture';
 
 const which = process.argv[2] ?? 'read';
 const arg = (name: string, fallback: number) => {
@@ -24,7 +28,7 @@ const arg = (name: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const ms = arg('seconds', 5) * 1000;
-const concurrency = arg('concurrency', 16);
+const concurrency = arg('concurrency', 10);
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 
@@ -33,10 +37,18 @@ function summarise(profile: { nodes: ProfileNode[]; samples: number[]; timeDelta
   const self = new Map<string, number>();
   profile.samples.forEach((id, i) => {
     const f = byId.get(id)!.callFrame;
-    const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/\/work\/main\//, '')}:${f.lineNumber + 1}`;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*node_modules\//, '').replace(`file://${process.cwd()}/`, '')}:${f.lineNumber + 1}`;
     self.set(key, (self.get(key) ?? 0) + profile.timeDeltas[i]);
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
+  // Self time by package / folder: where the time goes at a glance.
+  const byPackage = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const url = byId.get(id)!.callFrame.url;
+    const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? /(libs|services)\/[^/]+/.exec(url)?.[0] ?? (url.startsWith('node:') ? 'node internals' : url ? url : byId.get(id)!.callFrame.functionName || '(native)');
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + profile.timeDeltas[i]);
+  });
+  console.log('by package:', [...byPackage.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, t]) => `${k} ${((t / total) * 100).toFixed(1)} %`).join(', '));
   for (const [key, t] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((t / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
 }
 
@@ -50,23 +62,26 @@ async function main(): Promise<void> {
   const table = await createTable(handle.url, token, 'Profiled');
   await fillTable(dbUrl, table, 100_000);
   const data = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/db/data/noco/${table.baseId}/${table.title}`;
-  const bulkUrl = data.replace('/api/v1/db/data/', '/api/v1/db/data/bulk/');
-  const batch = Array.from({ length: 1000 }, (_, i) => sampleBody(i));
-  const run: Record<string, () => Promise<LoadResult>> = {
-    list: () => runLoad('list-25', data, headers, concurrency, ms),
-    where: () => runLoad('where+sort', `${data}?where=(Score,gt,50000)&sort=-Score`, headers, concurrency, ms),
-    read: () => runLoad('read', `${data}/4242`, headers, concurrency, ms),
-    insert: () => { const p = poster(data, headers, concurrency); return runOps('insert', (i) => p.post(sampleBody(i)), concurrency, ms); },
-    bulk: () => { const p = poster(bulkUrl, headers, concurrency); return runOps('bulk', () => p.post(batch), concurrency, ms); },
-  };
-  await run[which]();
+  const run = () => new Promise<LoadResult>((resolve, reject) => {
+    const file = JSON.stringify(path.join(__dirname, 'records-profile-load.ts'));
+    const worker = new Worker(`require('tsx/cjs'); require(${file});`, { eval: true, workerData: { which, data, headers, concurrency, ms } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await run();
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
-  const result = await run[which]();
+  const cpu = process.cpuUsage();
+  const result = await run();
+  const used = process.cpuUsage(cpu);
   const { profile } = await session.post('Profiler.stop');
   console.log(result);
+  const p = profile as { samples: number[]; timeDeltas: number[]; nodes: ProfileNode[] };
+  const idle = new Set(p.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  const busyUs = p.samples.reduce((sum, id, i) => sum + (idle.has(id) ? 0 : p.timeDeltas[i]), 0);
+  console.log(`services' main thread, CPU per request: ${(busyUs / 1000 / result.requests).toFixed(3)} ms (process incl. the load worker: ${((used.user + used.system) / 1000 / result.requests).toFixed(3)} ms)`);
   if (process.env.PROFILE_OUT) (await import('node:fs')).writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
   summarise(profile as never);
   server.close();

@@ -1,20 +1,25 @@
 /**
- * Records API speed (issue 5): on a 100,000-row, 10-column table, req/s, p50 and
- * p99 of list-25, a where on an indexed column plus sort, read by id, insert one
- * and bulk insert (batches of 1000) — each beside the same SQL straight through
- * `pg` at the same concurrency, in standalone and in cluster mode, in one run;
- * then the p50 of a filtered, sorted first page of a 1,000,000-row table.
+ * Records API speed (issues 5 and 16): on a 100,000-row, 10-column table, req/s,
+ * p50 and p99 of list-25, a where on an indexed column plus sort, read by id,
+ * insert one and bulk insert (batches of 1000) — each beside the same SQL
+ * straight through `pg` and beside the floor (a bare node:http server running
+ * that SQL through one pool, in its own process: records-floor.ts), at the same
+ * concurrency in the same run, reported as ratios to both. Opt-in (`--million`):
+ * the filtered, sorted first page of a 1,000,000-row table (seeded with
+ * generate_series) with an exact count requested (`count=exact`).
+ * Modes: standalone (one process) and cluster (`start:cluster`: one process per service).
  * Needs DATABASE_URL (and REDIS_URL for cluster mode). Loopback only.
- * Usage: npm run bench:records [-- --seconds 5 --concurrency 16 --rows 100000 --skip-cluster --skip-million]
+ * Usage: npm run bench:records [-- --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million]
+ *   (`--cluster` = `--mode cluster`, `--skip-cluster` = `--mode standalone`; env BENCH_MODE, BENCH_MILLION=1)
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { signIdentity, type Principal } from '@tabula/auth';
-import { printTable, runLoad, runOps, type LoadResult } from './load';
-import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, waitFor } from './records-fixture';
-import { poster, rawQueries } from './records-load';
+import { runLoad, runOps, type LoadResult } from './load';
+import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, waitFor, type BenchTable } from './records-fixture';
+import { poster, printRatios, rawQueries, startFloor, type Floor } from './records-load';
 import { startStandaloneChild } from './standalone-child';
 
 const arg = (name: string, fallback: number) => {
@@ -22,9 +27,14 @@ const arg = (name: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const flag = (name: string) => process.argv.includes(`--${name}`);
+const modeArg = process.argv.includes('--mode') ? process.argv[process.argv.indexOf('--mode') + 1] : undefined;
+const mode = flag('cluster') ? 'cluster' : flag('skip-cluster') ? 'standalone' : (modeArg ?? process.env.BENCH_MODE ?? 'both');
+const withMillion = flag('million') || process.env.BENCH_MILLION === '1';
 const seconds = arg('seconds', 5);
-const concurrency = arg('concurrency', 16);
+const concurrency = arg('concurrency', 10);
 const tableRows = arg('rows', 100_000);
+/** Exact counts up to this many rows (the data service's SVC_EXACT_COUNT_MAX_ROWS default). */
+const COUNT_LIMIT = 100_000;
 const BATCH = 1000;
 const ms = seconds * 1000;
 
@@ -34,81 +44,103 @@ interface Target {
   gateway: string;
   data: string;
   token: string;
-  identity: string;
+  /** A freshly signed internal identity (they are short-lived: sign one per scenario). */
+  identity: () => string;
   dbUrl: string;
 }
 
-function rowsPerSecond(r: LoadResult): LoadResult {
-  return { ...r, label: `${r.label} = ${Math.round(r.rps * BATCH).toLocaleString('en')} rows/s` };
-}
-
-async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQueries>): Promise<void> {
-  const viaData = { 'x-tabula-identity': t.identity };
+async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQueries>, floor: Floor): Promise<void> {
+  
   const viaGateway = { 'xc-auth': t.token };
-  const cases: [string, string, (i: number) => Promise<unknown>][] = [
-    ['list-25', '', () => raw.list()],
-    ['where (Score,gt,50000) + sort -Score (indexed)', '?where=(Score,gt,50000)&sort=-Score', () => raw.whereSort(50_000)],
-    ['read by id', '/4242', () => raw.read(4242)],
+  const cases: [string, string, string, (i: number) => Promise<unknown>][] = [
+    ['list-25', '', '/list', () => raw.list()],
+    ['where (Score,gt,50000) + sort -Score (indexed)', '?where=(Score,gt,50000)&sort=-Score', '/where?min=50000', () => raw.whereSort(50_000)],
+    ['read by id', '/4242', '/read/4242', () => raw.read(4242)],
   ];
-  for (const [name, suffix, op] of cases) {
-    printTable(`${t.mode}: ${name}, ${concurrency} connections, ${seconds} s each`, [
+  for (const [name, suffix, floorPath, op] of cases) {
+    printRatios(`${t.mode}: ${name}, ${concurrency} connections, ${seconds} s each`, [
       await runOps('pg directly (same SQL)', op, concurrency, ms),
-      await runLoad('data service directly', `${t.data}${pathOf}${suffix}`, viaData, concurrency, ms),
+      await runLoad('floor (bare node:http + pg)', `${floor.url}${floorPath}`, {}, concurrency, ms),
+      await runLoad('data service directly', `${t.data}${pathOf}${suffix}`, { 'x-tabula-identity': t.identity() }, concurrency, ms),
       await runLoad('through the gateway', `${t.gateway}${pathOf}${suffix}`, viaGateway, concurrency, ms),
     ]);
   }
 }
 
-async function writes(t: Target, base: string, table: string, raw: ReturnType<typeof rawQueries>): Promise<void> {
-  const one = poster(`${t.gateway}/api/v1/db/data/noco/${base}/${table}`, { 'xc-auth': t.token }, concurrency);
-  printTable(`${t.mode}: insert one, ${concurrency} connections, ${seconds} s each`, [
-    await runOps('pg directly (the INSERT)', (i) => raw.insertOne(i), concurrency, ms),
-    await runOps('through the gateway', (i) => one.post(sampleBody(i)), concurrency, ms),
-  ]);
-  await one.close();
-  const batch = Array.from({ length: BATCH }, (_, i) => sampleBody(i));
-  const bulk = poster(`${t.gateway}/api/v1/db/data/bulk/noco/${base}/${table}`, { 'xc-auth': t.token }, concurrency);
-  printTable(`${t.mode}: bulk insert, batches of ${BATCH}, ${concurrency} connections, ${seconds} s each`, [
-    rowsPerSecond(await runOps('pg directly (same INSERT)', (i) => raw.bulk(i, BATCH), concurrency, ms)),
-    rowsPerSecond(await runOps('through the gateway', () => bulk.post(batch), concurrency, ms)),
-  ]);
-  await bulk.close();
+async function postLoad(label: string, url: string, headers: Record<string, string>, body: (i: number) => unknown): Promise<LoadResult> {
+  const p = poster(url, headers, concurrency);
+  try { return await runOps(label, (i) => p.post(body(i)), concurrency, ms); } finally { await p.close(); }
 }
 
-async function million(t: Target, baseId: string): Promise<void> {
-  const table = await createTable(t.gateway, t.token, 'Bench1m', baseId);
-  await fillTable(t.dbUrl, table, 1_000_000);
-  const pool = new Pool({ connectionString: t.dbUrl, max: 1 });
-  const suffix = `/api/v1/db/data/noco/${baseId}/${table.title}?where=(Score,gt,50000)&sort=-Score`;
-  // A new filter value on every request: no cached count can help (totalRows must come from elsewhere).
-  const fresh = (i: number) => fetch(`${t.gateway}${suffix.replace('50000', String(50_000 + i))}`, { headers: { 'xc-auth': t.token } })
+async function writes(t: Target, base: string, table: string, raw: ReturnType<typeof rawQueries>, floor: Floor): Promise<void> {
+  const one = `/api/v1/db/data/noco/${base}/${table}`;
+  printRatios(`${t.mode}: insert one, ${concurrency} connections, ${seconds} s each`, [
+    await runOps('pg directly (the INSERT)', (i) => raw.insertOne(i), concurrency, ms),
+    await postLoad('floor (bare node:http + pg)', `${floor.url}/insert`, {}, sampleBody),
+    await postLoad('data service directly', `${t.data}${one}`, { 'x-tabula-identity': t.identity() }, sampleBody),
+    await postLoad('through the gateway', `${t.gateway}${one}`, { 'xc-auth': t.token }, sampleBody),
+  ]);
+  const batch = Array.from({ length: BATCH }, (_, i) => sampleBody(i));
+  const bulk = `/api/v1/db/data/bulk/noco/${base}/${table}`;
+  printRatios(`${t.mode}: bulk insert, batches of ${BATCH}, ${concurrency} connections, ${seconds} s each`, [
+    await runOps('pg directly (same INSERT)', (i) => raw.bulk(i, BATCH), concurrency, ms),
+    await postLoad('floor (bare node:http + pg)', `${floor.url}/bulk`, {}, () => batch),
+    await postLoad('data service directly', `${t.data}${bulk}`, { 'x-tabula-identity': t.identity() }, () => batch),
+    await postLoad('through the gateway', `${t.gateway}${bulk}`, { 'xc-auth': t.token }, () => batch),
+  ], { per: BATCH, name: 'rows/s' });
+}
+
+async function million(t: Target, table: BenchTable, floor: Floor): Promise<void> {
+  const pool = new Pool({ connectionString: t.dbUrl, max: 2 });
+  const suffix = `/api/v1/db/data/noco/${table.baseId}/${table.title}?where=(Score,gt,50000)&sort=-Score`;
+  // A new filter value on every request: no cached count can help.
+  const fresh = (count: string) => (i: number) => fetch(`${t.gateway}${suffix.replace('50000', String(50_000 + (i % 40_000)))}${count}`, { headers: { 'xc-auth': t.token } })
     .then(async (res) => { await res.arrayBuffer(); if (res.status >= 400) throw new Error(`status ${res.status}`); });
-  printTable(`${t.mode}: 1,000,000 rows, filtered sorted first page, 1 connection, ${seconds} s each (target p50 < 50 ms)`, [
-    await runOps('pg directly (same SQL)', () => rawQueries(pool, table).whereSort(50_000), 1, ms),
-    await runLoad('through the gateway', `${t.gateway}${suffix}`, { 'xc-auth': t.token }, 1, ms),
-    await runOps('gateway, new filter value each time', fresh, 1, ms),
+  printRatios(`${t.mode}: 1,000,000 rows, filtered sorted first page, 1 connection, ${seconds} s each (target p50 < 50 ms with count=exact)`, [
+    await runOps('pg directly (page + bounded count)', () => rawQueries(pool, table).pageAndCount(50_000, COUNT_LIMIT), 1, ms),
+    await runLoad('floor (page + bounded count)', `${floor.url}/million?min=50000`, {}, 1, ms),
+    await runLoad('gateway, count=exact', `${t.gateway}${suffix}&count=exact`, { 'xc-auth': t.token }, 1, ms),
+    await runOps('gateway, count=exact, new filter value each time', fresh('&count=exact'), 1, ms),
+    await runOps('gateway, default count, new filter value each time', fresh(''), 1, ms),
   ]);
   await pool.end();
 }
 
-async function measure(t: Target, withMillion: boolean): Promise<void> {
+/** A second of load on every path first: the first scenario should not pay for JIT warm-up. */
+async function warmUp(t: Target, pathOf: string, floor: Floor): Promise<void> {
+  await runLoad('warm-up', `${floor.url}/list`, {}, concurrency, 1000);
+  await runLoad('warm-up', `${t.data}${pathOf}`, { 'x-tabula-identity': t.identity() }, concurrency, 1000);
+  await runLoad('warm-up', `${t.gateway}${pathOf}`, { 'xc-auth': t.token }, concurrency, 1000);
+}
+
+async function measure(t: Target): Promise<void> {
   const table = await createTable(t.gateway, t.token, 'Bench100k');
   await fillTable(t.dbUrl, table, tableRows);
+  const big = withMillion ? await createTable(t.gateway, t.token, 'Bench1m', table.baseId) : undefined;
+  if (big) await fillTable(t.dbUrl, big, 1_000_000);
+  const floor = await startFloor(t.dbUrl, { main: table, million: big, countLimit: COUNT_LIMIT }, concurrency);
   const pool = new Pool({ connectionString: t.dbUrl, max: concurrency });
-  const raw = rawQueries(pool, table);
-  await reads(t, `/api/v1/db/data/noco/${table.baseId}/${table.title}`, raw);
-  await writes(t, table.baseId, table.title, raw);
-  await pool.end();
-  if (withMillion) await million(t, table.baseId);
+  try {
+    const raw = rawQueries(pool, table);
+    const pathOf = `/api/v1/db/data/noco/${table.baseId}/${table.title}`;
+    await warmUp(t, pathOf, floor);
+    await reads(t, pathOf, raw, floor);
+    await writes(t, table.baseId, table.title, raw, floor);
+    if (big) await million(t, big, floor);
+  } finally {
+    await pool.end();
+    await floor.stop();
+  }
 }
 
 async function standalone(): Promise<void> {
+  if (mode === 'cluster') return;
   const dbUrl = await freshDatabase('records');
   const server = await startStandaloneChild({ ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.resolve('data/bench') }, 'data');
   try {
     const { token, principal } = await signup(server.url);
-    const identity = signIdentity(principal, server.secret);
-    await measure({ mode: 'standalone', gateway: server.url, data: server.directUrl, token, identity, dbUrl }, !flag('skip-million'));
+    const identity = () => signIdentity(principal, server.secret);
+    await measure({ mode: 'standalone', gateway: server.url, data: server.directUrl, token, identity, dbUrl });
   } finally {
     await server.stop();
     await dropDatabase(dbUrl);
@@ -116,7 +148,7 @@ async function standalone(): Promise<void> {
 }
 
 async function cluster(): Promise<void> {
-  if (flag('skip-cluster')) return;
+  if (mode === 'standalone') return;
   if (!process.env.REDIS_URL) { console.log('\ncluster mode skipped: REDIS_URL not set'); return; }
   const secret = randomBytes(48).toString('base64url');
   const dbUrl = await freshDatabase('records_cluster');
@@ -127,8 +159,8 @@ async function cluster(): Promise<void> {
     await waitFor(`${gateway}/api/v1/health`);
     for (const port of [8101, 8102, 8103]) await waitFor(`http://127.0.0.1:${port}/readyz`);
     const { token, principal } = await signup(gateway);
-    const identity = signIdentity(principal as Principal, secret);
-    await measure({ mode: 'cluster', gateway, data: 'http://127.0.0.1:8103', token, identity, dbUrl }, false);
+    const identity = () => signIdentity(principal as Principal, secret);
+    await measure({ mode: 'cluster', gateway, data: 'http://127.0.0.1:8103', token, identity, dbUrl });
   } finally {
     await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); });
     await dropDatabase(dbUrl);

@@ -8,6 +8,7 @@ export * from './gen/tabula/events/v1/meta_pb';
 export * from './gen/tabula/events/v1/auth_pb';
 export * from './gen/tabula/events/v1/integrations_pb';
 export * from './gen/tabula/events/v1/comments_pb';
+export * from './gen/tabula/events/v1/hooks_pb';
 
 export { encodeEvent, decodeEvent, CURRENT_SCHEMA_VERSION } from './event-codec';
 export { topics } from './topics';

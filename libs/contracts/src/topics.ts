@@ -11,6 +11,7 @@ export const topics = {
   auth: 'auth',
   comments: 'comments',
   integrations: 'integrations',
+  hooks: 'hooks',
 } as const;
 
 /** One of the topic names in {@link topics}. */

@@ -23,6 +23,7 @@ export { NamespacedEventBus, ephemeralGroupCreatedAt } from './namespaced-event-
 export type { GroupExpiry, NamespaceOptions } from './namespaced-event-bus';
 export { outboxMigration } from './outbox/outbox.migration';
 export { enqueueEvent } from './outbox/enqueue-event';
+export { injectTraceContext } from './trace-context';
 export { OutboxRelay } from './outbox/outbox-relay';
 export type { OutboxRelayOptions } from './outbox/outbox-relay';
 export { handleOnce, processedEventsMigration, pruneProcessedEvents } from './idempotent-consumer';

@@ -13,6 +13,10 @@ export const dataConfigSchema = z.object({
   SVC_TABLE_CACHE_TTL_MS: envInt(30_000, 0, 3_600_000),
   /** Tables estimated above this many rows report `pageInfo.totalRows` from the planner (see count-strategy). */
   SVC_EXACT_COUNT_MAX_ROWS: envInt(100_000, 0, 1_000_000_000),
+  /** How long a "this table has no sync hooks" answer is trusted when no hooks event dropped it first (ms; 0 = ask on every write). */
+  SVC_SYNC_HOOKS_CACHE_TTL_MS: envInt(10_000, 0, 3_600_000),
+  /** A committed write asks the outbox relay to publish after this delay, so concurrent writes share one relay transaction (ms). */
+  SVC_OUTBOX_FLUSH_DELAY_MS: envInt(2, 0, 1000),
 });
 
 export type DataConfig = z.infer<typeof dataConfigSchema>;

@@ -5,6 +5,7 @@ import type { TableResolver } from './context/table-handle';
 import type { SourceRegistry } from '@tabula/db';
 import type { RowCounter } from './domain/row-counter';
 import type { SyncHooksClient } from './adapters/sync-hooks.client';
+import type { OutboxFlusher } from './events/outbox-flusher';
 
 /** What the data service is handed at start-up. */
 export interface DataPorts extends CommonPorts {
@@ -14,6 +15,8 @@ export interface DataPorts extends CommonPorts {
   counter: RowCounter;
   /** Publishes the outbox (which lives beside the default sources' rows, in `dataDb`). */
   relay: OutboxRelay;
+  /** Asks the relay to publish soon after a commit (never awaited by a request). */
+  outboxFlusher: OutboxFlusher;
   /** Delivers `async: false` hooks before a write answers. */
   syncHooks: SyncHooksClient;
 }

@@ -11,6 +11,8 @@ import { RowCounter } from './domain/row-counter';
 import { DATA_SCHEMA } from './events/records-event.producer';
 import { startMetaCacheConsumer } from './consumers/meta-events.consumer';
 import { SyncHooksClient } from './adapters/sync-hooks.client';
+import { OutboxFlusher } from './events/outbox-flusher';
+import { startHookFlagsConsumer } from './consumers/hook-events.consumer';
 
 /**
  * Builds the data ports. The outbox relay reads `dataDb`: default sources'
@@ -25,7 +27,8 @@ export function buildDataPorts(common: CommonPorts, config: DataConfig): DataPor
     tables: new TableResolver(common.services, sources, config.SVC_TABLE_CACHE_TTL_MS),
     counter: new RowCounter(config.SVC_EXACT_COUNT_MAX_ROWS),
     relay,
-    syncHooks: new SyncHooksClient(common.services, common.logger),
+    outboxFlusher: new OutboxFlusher(relay, common.logger, config.SVC_OUTBOX_FLUSH_DELAY_MS),
+    syncHooks: new SyncHooksClient(common.services, common.logger, undefined, config.SVC_SYNC_HOOKS_CACHE_TTL_MS),
   };
 }
 
@@ -41,9 +44,10 @@ export const dataService = defineService<DataConfig, DataPorts>({
     // The runtime migrated `db`; a separate data database needs its own outbox.
     if (ports.dataDb !== ports.db) await runMigrations(ports.dataDb, DATA_SCHEMA, migrations);
     ports.relay.start();
-    const metaConsumer = await startMetaCacheConsumer(ports.bus, ports.tables);
+    const metaConsumer = await startMetaCacheConsumer(ports.bus, ports.tables, ports.dataDb);
+    const hookFlags = await startHookFlagsConsumer(ports.bus, ports.syncHooks);
     return [
-      metaConsumer,
+      metaConsumer, hookFlags,
       { drain: () => ports.relay.flush(), stop: async () => { await ports.relay.stop(); await ports.sources.close(); } },
     ];
   },

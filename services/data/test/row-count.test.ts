@@ -38,3 +38,34 @@ describe('row counts of large tables', () => {
     expect((await request(h.server).get(`${T}/count?where=(Count,gte,10)`).set(h.as(editor))).body).toEqual({ count: 30 });
   });
 });
+
+/** `count=exact`: exact up to SVC_EXACT_COUNT_MAX_ROWS matching rows however large the table, an estimate (flagged, at least the cap + 1) above. */
+describe('count=exact on large tables', () => {
+  let h: DataHarness;
+  beforeAll(async () => {
+    h = await startDataHarness({ SVC_EXACT_COUNT_MAX_ROWS: '20' });
+    h.apis.tables.set('tasks', await sourceVariants[0].setup(h.database.url));
+    h.apis.roles.set(`pbase0000000001:${editor.id}`, 'editor');
+    const bodies = Array.from({ length: 40 }, (_, i) => ({ Title: `t${i}`, Count: i }));
+    expect((await request(h.server).post(T.replace('/noco/', '/bulk/noco/')).set(h.as(editor)).send(bodies)).status).toBe(200);
+    const db = knexFactory({ client: 'pg', connection: h.database.url });
+    try { await db.raw('analyze pbase.tasks'); } finally { await db.destroy(); }
+  });
+  afterAll(async () => { await h?.stop(); });
+
+  const page = async (query: string) => (await request(h.server).get(`${T}?${query}`).set(h.as(editor))).body;
+
+  it('counts exactly up to the cap', async () => {
+    const res = await page('where=(Count,gte,25)&limit=5&count=exact');
+    expect(res.pageInfo.totalRows).toBe(15);
+    expect(res.pageInfo.isEstimate).toBeUndefined();
+    // Without count=exact the same table (estimated above the cap) answers the planner's estimate.
+    expect((await page('where=(Count,gte,24)&limit=5')).pageInfo.isEstimate).toBe(true);
+  });
+
+  it('above the cap: an estimate, flagged, never below cap + 1', async () => {
+    const res = await page('where=(Count,gte,5)&limit=5&count=exact');
+    expect(res.pageInfo.isEstimate).toBe(true);
+    expect(res.pageInfo.totalRows).toBeGreaterThanOrEqual(21);
+  });
+});

@@ -17,6 +17,7 @@ export const readQuerySchema = z.object({
   offset: first.describe('Rows to skip; invalid values mean 0'),
   page: first.describe('1-based page (with pageSize or limit; the one paging rule of every list); ignored when offset is given'),
   pageSize: first.describe('Page size (alias of limit)'),
+  count: first.describe('`exact`: list pages report pageInfo.totalRows exactly up to SVC_EXACT_COUNT_MAX_ROWS matching rows (above it: an estimate with pageInfo.isEstimate)'),
 });
 
 /** Insert query: `before` (row id) and the `undo` flag (accepted; undo history is the client's). */

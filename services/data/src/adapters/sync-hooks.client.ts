@@ -9,12 +9,24 @@ export type { CommittedChange } from '../events/records-event.producer';
 /** Tables failing at once past which the hooks service itself counts as down. */
 const FAILING_TABLES_FOR_OUTAGE = 3;
 
+/** Tables whose "has sync hooks" answers are kept at most (the map is cleared when full). */
+const MAX_FLAG_TABLES = 10_000;
+
 /**
  * `async: false` hooks are delivered before the record API answers: after the
  * commit, data hands the change to the hooks service (`dispatch-sync`) with
  * the outbox event's id, so the bus copy arriving later is a duplicate there.
- * Every write asks (one indexed lookup in hooks when the table has no sync
- * hook), so a hook created a moment ago is honoured at once.
+ *
+ * Most tables have no sync hook, so asking on every write would cost each write
+ * a call and a lookup in hooks. Instead the answer ("this table has no sync hook
+ * for records.after.insert/bulkInsert…") is cached per table and event kind, and
+ * dropped when the hooks service announces a change of that table's hooks
+ * (`hooks.hook.*` events: {@link invalidate}) or after `flagTtlMs`. While the
+ * flag says "none", writes make no call at all. Staleness: a hook created just
+ * now is honoured synchronously once its event reached this process (bus
+ * latency, milliseconds); if that event is lost, after `flagTtlMs` at worst.
+ * Until then its deliveries still happen, through the bus (asynchronously).
+ * "Has sync hooks" answers are not cached: such tables ask on every write.
  *
  * A refused or failed call pauses sync calls for that table only (`pauseMs`;
  * the bus delivers meanwhile), so one tenant's failing table never holds back
@@ -24,16 +36,37 @@ const FAILING_TABLES_FOR_OUTAGE = 3;
 export class SyncHooksClient {
   private pausedUntil = 0;
   private readonly tablePausedUntil = new Map<string, number>();
+  /** tableId → (event type + operation → "no sync hook" known until). */
+  private readonly noSyncHooks = new Map<string, Map<string, number>>();
+  private generation = 0;
 
   private readonly hooks: EndpointClient<typeof hooksInternal>;
 
-  constructor(services: ServiceClient, private readonly logger: Logger, private readonly pauseMs = 2_000) {
+  constructor(
+    services: ServiceClient, private readonly logger: Logger, private readonly pauseMs = 2_000,
+    private readonly flagTtlMs = 10_000, private readonly now = () => Date.now(),
+  ) {
     this.hooks = clientOf(services, hooksInternal);
+  }
+
+  /** Drops the cached answers of a table (a hook of it was created, changed or deleted), or of every table. */
+  invalidate(tableId?: string): void {
+    this.generation += 1;
+    if (tableId) this.noSyncHooks.delete(tableId);
+    else this.noSyncHooks.clear();
+  }
+
+  /** True when the cache knows the table has no sync hook for this change (no call needed). */
+  knownWithout(tableId: string, kind: string): boolean {
+    return (this.noSyncHooks.get(tableId)?.get(kind) ?? 0) > this.now();
   }
 
   async dispatch(handle: TableHandle, committed: CommittedChange[]): Promise<void> {
     if (this.paused(handle.tableId)) return;
     for (const { change, eventId, type } of committed) {
+      const kind = `${type}\u0000${change.op}`;
+      if (this.knownWithout(handle.tableId, kind)) continue;
+      const generation = this.generation;
       const user = change.principal?.kind === 'user' ? { id: change.principal.id, email: change.principal.email ?? '' } : undefined;
       try {
         const answer = await this.hooks.dispatchSync({
@@ -43,7 +76,7 @@ export class SyncHooksClient {
           },
         });
         this.tablePausedUntil.delete(handle.tableId);
-        if (!answer.sync_hooks) return;
+        if (!answer.sync_hooks) this.remember(handle.tableId, kind, generation);
       } catch (err) {
         this.pause(handle.tableId);
         if (err instanceof AppError) {
@@ -54,6 +87,18 @@ export class SyncHooksClient {
         return;
       }
     }
+  }
+
+  /** Caches a "no sync hook" answer, unless a hook event arrived while it was asked (it may be stale). */
+  private remember(tableId: string, kind: string, generation: number): void {
+    if (generation !== this.generation || this.flagTtlMs <= 0) return;
+    let kinds = this.noSyncHooks.get(tableId);
+    if (!kinds) {
+      if (this.noSyncHooks.size >= MAX_FLAG_TABLES) this.noSyncHooks.clear();
+      kinds = new Map();
+      this.noSyncHooks.set(tableId, kinds);
+    }
+    kinds.set(kind, this.now() + this.flagTtlMs);
   }
 
   private paused(tableId: string): boolean {

@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { ColumnChangedSchema, decodeEvent, topics } from '@tabula/contracts';
 import type { EventBus, EventMessage } from '@tabula/events';
 import type { Worker } from '@tabula/runtime';
+import type { Knex } from 'knex';
 import type { TableResolver } from '../context/table-handle';
+import { dropOrderSequence } from '../repositories/order-sequence';
 
 /**
  * The tables a column event also concerns: the related and junction tables of
@@ -27,8 +29,9 @@ export function relatedTablesOf(message: Pick<EventMessage, 'type' | 'payload'>)
  * base id, so the key alone says what to drop, whatever the payload revision;
  * tables whose links reach the changed one go with it (their `dependsOn`), and
  * a relation column's event also drops its related and junction tables.
+ * A deleted table's `nc_order` sequence is dropped as well.
  */
-export async function startMetaCacheConsumer(bus: EventBus, tables: TableResolver): Promise<Worker> {
+export async function startMetaCacheConsumer(bus: EventBus, tables: TableResolver, dataDb?: Knex): Promise<Worker> {
   const group = `data-cache-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const subscription = await bus.subscribe({
     group,
@@ -40,6 +43,8 @@ export async function startMetaCacheConsumer(bus: EventBus, tables: TableResolve
       if (!message.key) { tables.cache.clear(); return; }
       tables.cache.invalidate({ tableId: message.key, baseId: message.key });
       for (const tableId of relatedTablesOf(message)) tables.cache.invalidate({ tableId });
+      // A deleted table's nc_order sequence goes too (idempotent: every process may try).
+      if (dataDb && message.type === 'meta.table.deleted') await dropOrderSequence(dataDb, message.key).catch(() => undefined);
     },
   });
   return { stop: () => subscription.close() };

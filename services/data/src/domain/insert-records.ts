@@ -1,11 +1,14 @@
 import type { Principal } from '@tabula/auth';
 import type { ApiRecord } from '../presenters/record.presenter';
-import { insertRows } from '../repositories/record-insert.repository';
-import { assignOrder, prepareRows, userIdOf } from './row-preparer';
+import { insertRows, uniformKeys } from '../repositories/record-insert.repository';
+import { insertWithOutbox } from '../repositories/insert-with-outbox.repository';
+import { recordJsonSql } from '../repositories/record-json.sql';
+import type { DbRow } from '../model/record-writer';
+import { assignOrder, orderSequenceOf, prepareRows, userIdOf } from './row-preparer';
 import { checkUnique } from './unique-check';
 import { keyOf, readBack } from './record-reader';
-import { presentRecord } from '../presenters/record.presenter';
-import { runWrite } from './write-runner';
+import { presentRecord, recordsJson, rememberJson } from '../presenters/record.presenter';
+import { runOneStatementWrite, runWrite } from './write-runner';
 import { openTable, type TableRef } from './table-access';
 import { checkBulkSize } from './bulk/bulk-limits';
 import type { DataPorts } from '../ports';
@@ -14,8 +17,9 @@ import { formulaPlanOf } from '../model/formula-columns';
 import { claimAttachments } from '../attachments/attachment-claims';
 import { linkPlanOf } from '../model/link-columns';
 import { relationPlanOf } from '../model/relation-columns';
-import { applyLinkFields, checkRequiredLinks, linkFieldsOf } from './links/link-fields';
+import { applyLinkFields, checkRequiredLinks, linkFieldsOf, type LinkFields } from './links/link-fields';
 import { atIndex } from '../values/value-errors';
+import { afterEventHead, type RecordsChange } from '../events/records-event.producer';
 
 /** Options of {@link insertRecords}. */
 export interface InsertOptions {
@@ -32,24 +36,58 @@ function hasFormulas(model: TableHandle['model']): boolean {
 
 /**
  * POST .../{tableName} and the bulk insert: validates every body first, then
- * one transaction inserts all rows (one statement RETURNING the stored rows
- * on pg/sqlite; re-read on mysql) and enqueues one `records.after.insert` event.
+ * inserts all rows and enqueues one `records.after.insert` event atomically.
+ * Default pg sources with plain columns take one statement for both (see
+ * insertWithOutbox); otherwise one transaction inserts all rows (one statement
+ * RETURNING the stored rows on pg/sqlite; re-read on mysql) and the event.
  */
 export async function insertRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<ApiRecord[]> {
+  return (await insertRecordsAs(ports, principal, ref, bodies, options)).records();
+}
+
+/** Inserted records as objects and as JSON text, each made on first use (from the other). */
+export interface InsertedRecords {
+  records(): ApiRecord[];
+  json(): string;
+}
+
+function fromRecords(records: ApiRecord[]): InsertedRecords {
+  return { records: () => records, json: () => recordsJson(records) };
+}
+
+/**
+ * {@link insertRecords} answering both forms lazily: the bulk route sends the
+ * database's JSON text as is, and nothing parses it unless a sync hook needs the rows.
+ */
+export async function insertRecordsAs(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<InsertedRecords> {
   if (options.bulk) checkBulkSize(ports, bodies);
   const { handle } = await openTable(ports, principal, ref, 'data.write');
   const rows = prepareRows(handle, bodies, { mode: 'insert', userId: userIdOf(principal) }, options.bulk);
   await claimAttachments(ports, handle, bodies);
-  if (!rows.length) return [];
+  if (!rows.length) return fromRecords([]);
   const op = options.bulk ? 'bulkInsert' : 'insert';
   const links = bodies.map((b, i) => {
     const fields = linkFieldsOf(handle, b);
     try { checkRequiredLinks(handle, fields); } catch (err) { throw options.bulk ? atIndex(err, i) : err; }
     return fields;
   });
-  return runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
+  const sequence = await orderSequenceOf(handle);
+  const fast = oneStatementPlan(handle, rows, links, options, sequence);
+  if (fast) {
+    return runOneStatementWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async () => {
+      // Outside a transaction, like the database constraint it mirrors (which still guards races).
+      await checkUnique(handle.source.knex, handle, rows, [], options.bulk);
+      const event = afterEventHead(handle, { op, principal });
+      const json = await insertWithOutbox(handle.source.knex, handle, { ...fast, event });
+      let parsed: ApiRecord[] | undefined;
+      const records = () => (parsed ??= rememberJson(JSON.parse(json) as ApiRecord[], json));
+      const change: RecordsChange = { op, principal, get rows() { return records(); } };
+      return { result: { records, json: () => json }, committed: [{ change, eventId: event.id, type: event.type }] };
+    });
+  }
+  return fromRecords(await runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {
     await checkUnique(trx, handle, rows, [], options.bulk);
-    await assignOrder(trx, handle, rows, options.before);
+    await assignOrder(trx, handle, rows, options.before, sequence);
     const stored = await insertRows(trx, handle, rows, handle.model.outputColumns);
     for (const [i, fields] of links.entries()) {
       if (fields.length) await applyLinkFields(ports, trx, Object.values(keyOf(handle, stored[i]))[0], fields, false);
@@ -59,5 +97,19 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
       ? await readBack(trx, handle, stored.map((r) => keyOf(handle, r)))
       : stored.map((r) => presentRecord(handle.model.outputColumns, r));
     return { result: records, change: { op, rows: records, principal } };
-  });
+  }));
+}
+
+/**
+ * The one-statement plan when it applies: a default pg source with an
+ * nc_order sequence, no `before`, no link fields, no computed columns, rows
+ * setting the same columns, and every output column formattable in SQL.
+ */
+function oneStatementPlan(handle: TableHandle, rows: DbRow[], links: LinkFields[][], options: InsertOptions, sequence: string | undefined) {
+  const orderColumn = handle.model.orderColumn?.column_name;
+  if (!sequence || !orderColumn || options.before || links.some((l) => l.length) || hasFormulas(handle.model)) return undefined;
+  const keys = uniformKeys(rows);
+  const recordJson = recordJsonSql(handle.model.outputColumns);
+  if (!keys || !recordJson) return undefined;
+  return { rows, keys, orderSequence: sequence, orderColumn, recordJson };
 }

@@ -4,11 +4,14 @@ import { presentRecord, type ApiRecord } from '../presenters/record.presenter';
 import { countRows, selectPage } from '../repositories/records.repository';
 import { openTable, type TableRef } from './table-access';
 import { signAttachments } from '../attachments/attachment-signer';
-import { readOptions, readFilter, type ReadQuery } from './read-options';
+import { cachedReadOptions, readKey, readOptions, readFilter, type ReadQuery } from './read-options';
 import type { DataPorts } from '../ports';
 
 /** List parameters: the read options plus the page window. */
-export interface ListQuery extends ReadQuery, PagingInput {}
+export interface ListQuery extends ReadQuery, PagingInput {
+  /** `exact`: totalRows counted exactly up to SVC_EXACT_COUNT_MAX_ROWS (RowCounter). */
+  count?: string;
+}
 
 /** A page of records. `pageInfo.isEstimate` is set when totalRows is the planner's estimate (see RowCounter). */
 export interface RecordPage {
@@ -19,10 +22,11 @@ export interface RecordPage {
 /** GET .../{tableName}: one page of records with pageInfo. */
 export async function listRecords(ports: DataPorts, principal: Principal, ref: TableRef, query: ListQuery): Promise<RecordPage> {
   const { handle, view } = await openTable(ports, principal, ref, 'data.read');
-  const options = readOptions(handle, view, query);
+  const key = readKey(view, query);
+  const options = cachedReadOptions(handle, view, query, key);
   const { limit, offset } = resolvePaging(query, { limit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, max: ports.config.SVC_DB_QUERY_LIMIT_MAX });
-  const rows = await selectPage(handle.source.knex, handle, { ...options, limit, offset });
-  const total = await ports.counter.total(handle, options.filter, { offset, limit, rowsOnPage: rows.length });
+  const rows = await selectPage(handle.source.knex, handle, { ...options, limit, offset }, `${key}\u0000${limit}\u0000${offset}`);
+  const total = await ports.counter.total(handle, options.filter, { offset, limit, rowsOnPage: rows.length }, query.count === 'exact');
   const pageInfo: RecordPage['pageInfo'] = pageInfoOf(total.totalRows, limit, offset);
   if (total.isEstimate) {
     pageInfo.isEstimate = true;

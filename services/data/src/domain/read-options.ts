@@ -53,3 +53,32 @@ function outputColumns(handle: TableHandle, view: ViewInfo | undefined, query: R
   const byId = new Map(handle.model.columns.map((c) => [c.id, c]));
   return picked.map((m) => byId.get(m.id)).filter((c): c is ColumnInfo => !!c);
 }
+
+/** Parsed read options kept per table handle (dropped with it on meta events), bounded. */
+const MAX_OPTIONS_PER_TABLE = 256;
+const optionsCache = new WeakMap<TableHandle, Map<string, ReadOptions>>();
+
+/** A text determining the read options of a request (view and every read parameter). */
+export function readKey(view: ViewInfo | undefined, query: ReadQuery): string {
+  return [view?.id ?? '', query.fields, query.sort, query.where, query.sortArrJson, query.filterArrJson, query.getHiddenColumns]
+    .map((v) => v ?? '\u0001').join('\u0000');
+}
+
+/**
+ * {@link readOptions}, parsed once per table and parameters: repeated requests
+ * skip the where/sort parsers. Entries are shared and never mutated.
+ */
+export function cachedReadOptions(handle: TableHandle, view: ViewInfo | undefined, query: ReadQuery, key: string): ReadOptions {
+  let entries = optionsCache.get(handle);
+  if (!entries) {
+    entries = new Map();
+    optionsCache.set(handle, entries);
+  }
+  let options = entries.get(key);
+  if (!options) {
+    options = readOptions(handle, view, query);
+    if (entries.size >= MAX_OPTIONS_PER_TABLE) entries.delete(entries.keys().next().value as string);
+    entries.set(key, options);
+  }
+  return options;
+}

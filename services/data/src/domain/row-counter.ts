@@ -1,6 +1,6 @@
 import type { FilterGroup } from '@tabula/query';
 import type { TableHandle } from '../context/table-handle';
-import { countRows, estimateFilteredRows, estimateRows } from '../repositories/records.repository';
+import { countRows, countRowsUpTo, estimateFilteredRows, estimateRows } from '../repositories/records.repository';
 
 /** A page's total: exact, or the planner's estimate (flagged `pageInfo.isEstimate`). */
 export interface RowTotal {
@@ -22,6 +22,12 @@ export interface RowTotal {
  *    unfiltered, the planner's row estimate of the filtered query (`EXPLAIN`)
  *    otherwise. Estimates are cached like exact counts.
  * 4. Otherwise an exact `count(*)` (filtered counts use the table's indexes).
+ *
+ * With `count=exact` (the `exact` argument) step 3 is replaced by a bounded
+ * count: up to `exactMaxRows` matching rows are counted exactly whatever the
+ * table's size (`countRowsUpTo`: the cost is bounded by that many index
+ * entries); above it the answer is the planner's estimate, at least
+ * `exactMaxRows + 1`, flagged `isEstimate: true`.
  */
 export class RowCounter {
   private readonly cache = new Map<string, { total: number; isEstimate: boolean; until: number }>();
@@ -29,14 +35,14 @@ export class RowCounter {
   constructor(private readonly exactMaxRows: number, private readonly ttlMs = 5_000) {}
 
   /** The total for a page of `rowsOnPage` rows read at `offset` with `limit`. */
-  async total(handle: TableHandle, filter: FilterGroup, page: { offset: number; limit: number; rowsOnPage: number }): Promise<RowTotal> {
+  async total(handle: TableHandle, filter: FilterGroup, page: { offset: number; limit: number; rowsOnPage: number }, exact = false): Promise<RowTotal> {
     if (page.rowsOnPage < page.limit && (page.rowsOnPage > 0 || page.offset === 0)) {
       return { totalRows: page.offset + page.rowsOnPage, isEstimate: false };
     }
-    const key = `${handle.tableId}\u0000${JSON.stringify(filter)}`;
+    const key = `${handle.tableId}\u0000${exact ? 'exact' : ''}\u0000${JSON.stringify(filter)}`;
     const hit = this.cache.get(key);
     if (hit && hit.until > Date.now()) return { totalRows: hit.total, isEstimate: hit.isEstimate };
-    const result = await this.compute(handle, filter);
+    const result = exact ? await this.computeBounded(handle, filter) : await this.compute(handle, filter);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, until: Date.now() + this.ttlMs });
     return result;
@@ -50,6 +56,14 @@ export class RowCounter {
       if (filteredEstimate !== undefined) return { totalRows: filteredEstimate, isEstimate: true };
     }
     return { totalRows: await countRows(db, handle, filter), isEstimate: false };
+  }
+
+  private async computeBounded(handle: TableHandle, filter: FilterGroup): Promise<RowTotal> {
+    const db = handle.source.knex;
+    const n = await countRowsUpTo(db, handle, filter, this.exactMaxRows);
+    if (n <= this.exactMaxRows) return { totalRows: n, isEstimate: false };
+    const estimate = filter.children.length ? await estimateFilteredRows(db, handle, filter) : await estimateRows(db, handle);
+    return { totalRows: Math.max(n, estimate ?? 0), isEstimate: true };
   }
 
   /** Drops the cached counts of a table (after a committed write). */

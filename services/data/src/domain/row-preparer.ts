@@ -4,6 +4,7 @@ import { toDbRow, type DbRow, type WriteOptions } from '../model/record-writer';
 import { atIndex } from '../values/value-errors';
 import { maxOrder, orderOf, tableOf, type Db } from '../repositories/records.repository';
 import { parseRowId } from '../model/row-id';
+import { ensureOrderSequence } from '../repositories/order-sequence';
 
 /** Maps every body to its stored row; the first bad one fails the whole request, naming its index when bulk. */
 export function prepareRows(handle: TableHandle, bodies: unknown[], options: Omit<WriteOptions, 'now'>, bulk: boolean): DbRow[] {
@@ -23,14 +24,20 @@ export function userIdOf(principal: Principal): string | undefined {
 }
 
 /**
- * Gives new rows their nc_order: after the last row, or (with `before`, a row
- * id) evenly between that row and the one preceding it.
+ * Gives new rows their nc_order: after the last row (from the table's
+ * `sequence` when it has one: order-sequence.ts, else max()+1), or (with
+ * `before`, a row id) evenly between that row and the one preceding it.
  */
-export async function assignOrder(db: Db, handle: TableHandle, rows: DbRow[], before?: string): Promise<void> {
+export async function assignOrder(db: Db, handle: TableHandle, rows: DbRow[], before?: string, sequence?: string): Promise<void> {
   const col = handle.model.orderColumn?.column_name;
   if (!col || !rows.length) return;
   const beforeKey = before ? parseRowId(handle.model, before) : undefined;
   const beforeOrder = beforeKey ? await orderOf(db, handle, beforeKey) : undefined;
+  if (beforeOrder === undefined && sequence) {
+    const res = await db.raw('select nextval(?::regclass) as n from generate_series(1, ?::int)', [sequence, rows.length]);
+    (res.rows as { n: string | number }[]).forEach((r, i) => { rows[i][col] = Number(r.n); });
+    return;
+  }
   if (beforeOrder === undefined) {
     const start = await maxOrder(db, handle);
     rows.forEach((r, i) => { r[col] = start + i + 1; });
@@ -40,4 +47,10 @@ export async function assignOrder(db: Db, handle: TableHandle, rows: DbRow[], be
   const low = Number((prev as DbRow | undefined)?.m ?? beforeOrder - 1) || beforeOrder - 1;
   const step = (beforeOrder - low) / (rows.length + 1);
   rows.forEach((r, i) => { r[col] = low + step * (i + 1); });
+}
+
+/** The table's nc_order sequence (created on first use) on default pg sources; else undefined (max()+1). Call outside transactions. */
+export async function orderSequenceOf(handle: TableHandle): Promise<string | undefined> {
+  if (!handle.source.sharesOutboxDatabase || handle.source.dialect !== 'pg') return undefined;
+  return ensureOrderSequence(handle.source.knex, handle);
 }

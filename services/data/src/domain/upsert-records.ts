@@ -3,7 +3,7 @@ import type { ApiRecord } from '../presenters/record.presenter';
 import { keyOfBody, type KeyWhere } from '../model/row-id';
 import { selectByKeys, updateByKeys } from '../repositories/records.repository';
 import { insertRows } from '../repositories/record-insert.repository';
-import { assignOrder, prepareRows, userIdOf } from './row-preparer';
+import { assignOrder, orderSequenceOf, prepareRows, userIdOf } from './row-preparer';
 import { checkUnique } from './unique-check';
 import { keyOf, keyText, readBack } from './record-reader';
 import { runWrite } from './write-runner';
@@ -26,6 +26,7 @@ export async function upsertRecords(ports: DataPorts, principal: Principal, ref:
   const userId = userIdOf(principal);
   await claimAttachments(ports, handle, bodies);
   const givenKeys = bodies.map((b) => (b && typeof b === 'object' ? keyOfBody(handle.model, b as Record<string, unknown>) : undefined));
+  const sequence = await orderSequenceOf(handle);
   return runWrite(ports, handle, { op: 'bulkInsert', rows: bodies as ApiRecord[], principal }, async (trx) => {
     const existing = new Set((await selectByKeys(trx, handle, givenKeys.filter((k): k is KeyWhere => !!k), handle.model.primaryKeys, true)).map((r) => keyText(handle, r)));
     const isUpdate = givenKeys.map((k) => !!k && existing.has(keyText(handle, k)));
@@ -38,7 +39,7 @@ export async function upsertRecords(ports: DataPorts, principal: Principal, ref:
     });
     await checkUnique(trx, handle, rows, givenKeys.map((k, i) => (isUpdate[i] ? k : undefined)), true);
     const inserts = rows.filter((_, i) => !isUpdate[i]);
-    await assignOrder(trx, handle, inserts);
+    await assignOrder(trx, handle, inserts, undefined, sequence);
     const inserted = inserts.length ? (await insertRows(trx, handle, inserts, [])).map((r) => keyOf(handle, r)) : [];
     const previous = await readBack(trx, handle, givenKeys.filter((k, i): k is KeyWhere => isUpdate[i] && !!k));
     let next = 0;

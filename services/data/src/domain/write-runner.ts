@@ -37,14 +37,37 @@ export async function runWrite<T>(
     if (handle.source.sharesOutboxDatabase) await enqueueAll(trx, changesOf(out));
     return out;
   });
-  ports.counter.invalidate(handle.tableId);
   const changes = changesOf(outcome);
-  if (!changes.length) return outcome.result;
-  if (!handle.source.sharesOutboxDatabase) await ports.dataDb.transaction((trx) => enqueueAll(trx, changes));
-  ports.relay.flush().catch((err: unknown) => ports.logger.warn({ err }, 'outbox flush failed'));
-  // Each table's synchronous hooks see their own table's changes (a link changes both sides).
-  for (const table of new Set([handle, ...changes.map((c) => c.table ?? handle)])) {
+  if (changes.length && !handle.source.sharesOutboxDatabase) await ports.dataDb.transaction((trx) => enqueueAll(trx, changes));
+  await afterCommit(ports, handle, committed);
+  return outcome.result;
+}
+
+/**
+ * A write that is one atomic statement carrying its own outbox row
+ * (insert-with-outbox.repository.ts): no BEGIN/COMMIT round trips.
+ */
+export async function runOneStatementWrite<T>(
+  ports: DataPorts, handle: TableHandle, before: RecordsChange | undefined,
+  work: () => Promise<{ result: T; committed: CommittedChange[] }>,
+): Promise<T> {
+  if (before) await publishBefore(ports.bus, ports.logger, handle, before);
+  const { result, committed } = await work();
+  await afterCommit(ports, handle, committed);
+  return result;
+}
+
+/**
+ * After a commit: cached counts of the table go, the relay is asked to publish
+ * (off the request path: OutboxFlusher), and each table's synchronous hooks
+ * see their own table's changes (a link changes both sides; SyncHooksDispatcher
+ * makes no call for tables known to have none).
+ */
+async function afterCommit(ports: DataPorts, handle: TableHandle, committed: CommittedChange[]): Promise<void> {
+  ports.counter.invalidate(handle.tableId);
+  if (!committed.length) return;
+  ports.outboxFlusher.request();
+  for (const table of new Set([handle, ...committed.map((c) => c.change.table ?? handle)])) {
     await ports.syncHooks.dispatch(table, committed.filter((c) => (c.change.table ?? handle) === table));
   }
-  return outcome.result;
 }

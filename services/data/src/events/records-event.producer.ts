@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { enqueueEvent } from '@tabula/events';
+import { enqueueEvent, injectTraceContext } from '@tabula/events';
+import type { OutboxHead } from '../repositories/insert-with-outbox.repository';
 import { RecordOperation, RecordsChangedSchema, encodeEvent, timestampNow, topics } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
 import type { EventBus } from '@tabula/events';
@@ -41,13 +42,13 @@ export interface RecordsChange {
   table?: TableHandle;
 }
 
-function message(handle: TableHandle, stage: 'before' | 'after', change: RecordsChange, eventId: string = randomUUID()) {
+function message(handle: TableHandle, stage: 'before' | 'after', change: RecordsChange, eventId: string = randomUUID(), withRows = true) {
   const type = `records.${stage}.${KIND[change.op]}`;
   const table = handle.model.context.table;
   const user = change.principal?.kind === 'user' ? { id: change.principal.id, email: change.principal.email ?? '' } : undefined;
   const payload = encodeEvent(RecordsChangedSchema, {
     eventId, type, operation: OPERATIONS[change.op], baseId: handle.baseId, sourceId: handle.source.id,
-    tableId: handle.tableId, tableTitle: table.title, user, rowsJson: recordsJson(change.rows),
+    tableId: handle.tableId, tableTitle: table.title, user, rowsJson: withRows ? recordsJson(change.rows) : '',
     previousRowsJson: change.previousRows ? JSON.stringify(change.previousRows) : '', occurredAt: timestampNow(),
   });
   return { id: eventId, topic: topics.records, key: handle.tableId, type, payload };
@@ -61,6 +62,21 @@ export async function enqueueRecordsChanged(trx: Knex, handle: TableHandle, chan
   const event = message(handle, 'after', change);
   await enqueueEvent(trx, DATA_SCHEMA, event);
   return { change, eventId: event.id, type: event.type };
+}
+
+/** Protobuf tag of `RecordsChanged.rows_json` (field 10, length-delimited). */
+const ROWS_JSON_TAG = (10 << 3) | 2;
+
+/**
+ * The outbox row of a `records.after.*` event whose rows the database appends
+ * itself (insert-with-outbox.repository.ts): everything but `rows_json`.
+ */
+export function afterEventHead(handle: TableHandle, change: Omit<RecordsChange, 'rows'>): OutboxHead {
+  const event = message(handle, 'after', { ...change, rows: [] }, randomUUID(), false);
+  return {
+    schema: DATA_SCHEMA, id: event.id, topic: event.topic, key: event.key, type: event.type,
+    payloadPrefix: event.payload, rowsTag: ROWS_JSON_TAG, headers: JSON.stringify(injectTraceContext({})),
+  };
 }
 
 /**

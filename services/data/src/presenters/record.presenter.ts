@@ -107,3 +107,9 @@ export function recordsJson(records: ApiRecord[]): string {
   }
   return text;
 }
+
+/** Registers the JSON text of records made elsewhere (the database built it): {@link recordsJson} answers it as is. */
+export function rememberJson(records: ApiRecord[], text: string): ApiRecord[] {
+  jsonTexts.set(records, text);
+  return records;
+}

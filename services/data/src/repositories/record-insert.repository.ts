@@ -48,6 +48,12 @@ async function insertJson(db: Db, handle: TableHandle, rows: DbRow[], keys: stri
   // WITH ORDINALITY + ORDER BY keeps RETURNING in the order of the JSON array.
   const sql = `insert into ${tableSql} (${list}) select ${list} from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
     order by r.ordinality returning ${ret}`;
+  const res = await db.raw(sql, [...table, ...keys, ...keys, ...table, rowsJsonParam(handle, rows, keys), ...cols]);
+  return res.rows as DbRow[];
+}
+
+/** Rows as the JSON text `json_populate_recordset` reads (one parameter for any number of rows). */
+export function rowsJsonParam(handle: TableHandle, rows: DbRow[], keys: string[]): string {
   // json/jsonb columns hold JSON text from the coercer: embed it as JSON, not as a JSON string.
   const jsonKeys = keys.filter((k) => /json/i.test(handle.model.byKey.get(k)?.dt ?? ''));
   const payload = jsonKeys.length ? rows.map((r) => {
@@ -55,8 +61,13 @@ async function insertJson(db: Db, handle: TableHandle, rows: DbRow[], keys: stri
     for (const k of jsonKeys) if (typeof copy[k] === 'string') copy[k] = JSON.parse(copy[k] as string);
     return copy;
   }) : rows;
-  const res = await db.raw(sql, [...table, ...keys, ...keys, ...table, JSON.stringify(payload), ...cols]);
-  return res.rows as DbRow[];
+  return JSON.stringify(payload);
+}
+
+/** True when every row sets the same columns (one JSON parameter fits them all). */
+export function uniformKeys(rows: DbRow[]): string[] | undefined {
+  const keys = Object.keys(rows[0] ?? {});
+  return keys.length > 0 && rows.every((r) => sameKeys(r, keys)) ? keys : undefined;
 }
 
 async function insertOneByOne(db: Db, handle: TableHandle, rows: DbRow[], pkNames: string[]): Promise<DbRow[]> {

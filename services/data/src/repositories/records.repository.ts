@@ -9,6 +9,7 @@ import { linkPlanOf } from '../model/link-columns';
 import { lateralPageOf, lateralsNeeded } from '../model/page-laterals';
 import { detachLinks } from './link.repository';
 import { appError } from '@tabula/http';
+import { cachedRead, cachedReadWithLast } from './sql-cache';
 
 export type { Db } from './db';
 import type { Db } from './db';
@@ -47,14 +48,22 @@ function ordered(db: Db, handle: TableHandle, qb: Knex.QueryBuilder, sorts: Sort
   return qb;
 }
 
-/** One page of rows, in a stable order. */
-export async function selectPage(db: Db, handle: TableHandle, q: RowQuery): Promise<DbRow[]> {
+/**
+ * One page of rows, in a stable order. With `cacheKey` (a text that determines
+ * the whole statement: the request's read parameters and page window) the
+ * compiled SQL of a table without computed columns is reused (sql-cache.ts).
+ */
+export async function selectPage(db: Db, handle: TableHandle, q: RowQuery, cacheKey?: string): Promise<DbRow[]> {
   const laterals = handle.source.dialect === 'pg' ? lateralPageOf(handle.model) : null;
   const needed = laterals ? lateralsNeeded(laterals, q.columns) : [];
   if (!laterals || !needed.length) {
-    const qb = filtered(tableOf(db, handle).select(names(db, q.columns)), handle, q.filter);
-    q.scope?.(qb);
-    return ordered(db, handle, qb, q.sorts).limit(q.limit).offset(q.offset);
+    const build = () => {
+      const qb = filtered(tableOf(db, handle).select(names(db, q.columns)), handle, q.filter);
+      q.scope?.(qb);
+      return ordered(db, handle, qb, q.sorts).limit(q.limit).offset(q.offset);
+    };
+    if (cacheKey === undefined || q.scope) return build();
+    return cachedRead<DbRow>(db, handle, `page\u0000${cacheKey}`, build);
   }
   // pg with link values: the page first, then one LEFT JOIN LATERAL per link over its rows (model/page-laterals).
   const name = handle.model.context.table.table_name;
@@ -89,6 +98,17 @@ export async function countRows(db: Db, handle: TableHandle, filter: FilterGroup
   return Number((row as { n?: unknown } | undefined)?.n ?? 0);
 }
 
+/**
+ * Rows matching the filter, counted up to `cap` + 1 at most (`count(*)` over a
+ * `LIMIT cap + 1` subquery): the cost is bounded by `cap` index entries or rows
+ * however many match. Answers `cap + 1` when there are more than `cap`.
+ */
+export async function countRowsUpTo(db: Db, handle: TableHandle, filter: FilterGroup, cap: number): Promise<number> {
+  const inner = filtered(tableOf(db, handle).select(db.raw('1')), handle, filter).limit(cap + 1);
+  const row = await db.count({ n: '*' }).from(inner.as('capped')).first();
+  return Number((row as { n?: unknown } | undefined)?.n ?? 0);
+}
+
 /** The planner's row estimate of a pg table (`reltuples`; -1 before the first ANALYZE). */
 export async function estimateRows(db: Db, handle: TableHandle): Promise<number | undefined> {
   if (handle.source.dialect !== 'pg') return undefined;
@@ -117,6 +137,13 @@ export async function estimateFilteredRows(db: Db, handle: TableHandle, filter: 
 /** Rows by primary key (one query for any number of keys). */
 export async function selectByKeys(db: Db, handle: TableHandle, keys: KeyWhere[], columns: ColumnInfo[], lock = false): Promise<DbRow[]> {
   if (!keys.length) return [];
+  const pks = handle.model.primaryKeys;
+  if (keys.length === 1 && pks.length === 1 && !lock) {
+    // Read by id: the statement differs only by the key value; its text is compiled once per column list.
+    const key = `byKey\u0000${columns.map((c) => c.id).join(',')}`;
+    return cachedReadWithLast<DbRow>(db, handle, key, keys[0][pks[0].column_name], (value) =>
+      tableOf(db, handle).select(names(db, columns)).whereIn(pks[0].column_name, [value as string | number]));
+  }
   const qb = whereKeys(tableOf(db, handle).select(names(db, columns)), handle, keys);
   if (lock && handle.source.dialect !== 'sqlite3') qb.forUpdate();
   return qb;

@@ -2,13 +2,12 @@ import Router from '@koa/router';
 import { bulkDelete, bulkDeleteAll, bulkInsert, bulkUpdate, bulkUpdateAll, bulkUpsert } from '@tabula/contracts';
 import { requireUser, principalOf } from '@tabula/auth';
 import { RawJson, route } from '@tabula/http';
-import { insertRecords } from '../domain/insert-records';
+import { insertRecordsAs } from '../domain/insert-records';
 import { bulkUpdateRecords } from '../domain/update-records';
 import { bulkDeleteRecords } from '../domain/delete-records';
 import { deleteAllRecords, updateAllRecords } from '../domain/bulk/bulk-all';
 import { upsertRecords } from '../domain/upsert-records';
 import { checkBulkSize } from '../domain/bulk/bulk-limits';
-import { recordsJson } from '../presenters/record.presenter';
 import { tableRefOf } from './route-input';
 import type { DataPorts } from '../ports';
 
@@ -23,8 +22,8 @@ export function bulkRouter(ports: DataPorts): Router {
   route(router, bulkInsert, auth, async (ctx) => {
     const bodies: unknown = ctx.request.body;
     checkBulkSize(ports, bodies);
-    // The records event carries the same rows: their JSON text is made once (recordsJson).
-    return new RawJson(recordsJson(await insertRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), bodies, { bulk: true })));
+    // The records event carries the same rows: their JSON text is made once (by the database on the one-statement path, else recordsJson).
+    return new RawJson((await insertRecordsAs(ports, principalOf(ctx), tableRefOf(ctx.input.params), bodies, { bulk: true })).json());
   });
   route(router, bulkUpdate, auth, async (ctx) => bulkUpdateRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
   route(router, bulkDelete, auth, async (ctx) => bulkDeleteRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EndpointInput } from '@tabula/contracts';
 import type { hooksCopy } from '@tabula/contracts';
+import { publishHookChanged } from '../events/hook-changed.producer';
 import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { deleteHooksOfTables as deleteRowsOfTables, hooksOfTables, insertHook, type HookRow } from '../repositories/hook.repository';
@@ -29,7 +30,7 @@ async function copyFilters(trx: Knex, filters: HookFilterRow[], toHookId: string
 export async function copyHooks(ports: HooksPorts, input: CopyInput): Promise<{ copied: number }> {
   const target = new Map(input.tables.map((t) => [t.from, t.to]));
   if (!target.size) return { copied: 0 };
-  return ports.db.transaction(async (trx) => {
+  const result = await ports.db.transaction(async (trx) => {
     const hooks: HookRow[] = await hooksOfTables(trx, [...target.keys()]);
     const filters = await filtersOfHooks(trx, hooks.map((h) => h.id));
     for (const hook of hooks) {
@@ -43,10 +44,15 @@ export async function copyHooks(ports: HooksPorts, input: CopyInput): Promise<{ 
     }
     return { copied: hooks.length };
   });
+  for (const tableId of target.values()) await publishHookChanged(ports, 'created', { baseId: input.baseId, tableId });
+  return result;
 }
 
 /** Deletes every hook of some tables (filters, deliveries and logs cascade). */
 export async function deleteHooksOfTables(ports: HooksPorts, tableIds: string[]): Promise<{ deleted: number }> {
   if (!tableIds.length) return { deleted: 0 };
-  return { deleted: await deleteRowsOfTables(ports.db, tableIds) };
+  const deleted = await deleteRowsOfTables(ports.db, tableIds);
+  // The base is unknown here: the tables are gone, only their ids matter to readers.
+  if (deleted) for (const tableId of tableIds) await publishHookChanged(ports, 'deleted', { baseId: '', tableId });
+  return { deleted };
 }

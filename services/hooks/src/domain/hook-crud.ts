@@ -8,6 +8,7 @@ import { deleteHook as deleteRow, findHook, insertHook, listHooks as listRows, u
 import { presentHook } from '../presenters/hook.presenter';
 import { checkEvent, checkNotification, normaliseOperation, type HookBody, type hookPatchSchema } from './hook-input';
 import { canEditHooks, requireHook, requireTable } from './hook-access';
+import { publishHookChanged } from '../events/hook-changed.producer';
 
 /** Paging query of lists. */
 export type ListQuery = PagingInput;
@@ -35,6 +36,7 @@ export async function createHook(ports: HooksPorts, principal: Principal, tableI
     retries: body.retries, retry_interval: body.retry_interval, timeout: body.timeout, version: body.version,
     condition: body.condition, trigger_field: body.trigger_field, trigger_fields: body.trigger_fields, secret_sealed: ports.box.seal(secret),
   });
+  await publishHookChanged(ports, 'created', { baseId: table.base.id, tableId: table.table.id, hookId: id });
   return { ...presentHook((await findHook(ports.db, id))!), secret };
 }
 
@@ -56,12 +58,15 @@ export async function updateHook(ports: HooksPorts, principal: Principal, hookId
   const secret = rotate ? newHookSecret() : undefined;
   if (secret) values.secret_sealed = ports.box.seal(secret);
   await updateRow(ports.db, hookId, values);
+  await publishHookChanged(ports, 'updated', { baseId: hook.base_id, tableId: hook.fk_model_id, hookId });
   const presented = presentHook((await findHook(ports.db, hookId))!);
   return secret ? { ...presented, secret } : presented;
 }
 
 /** Deletes a hook with its filters, pending deliveries and logs. */
 export async function deleteHook(ports: HooksPorts, principal: Principal, hookId: string): Promise<boolean> {
-  await requireHook(ports, principal, hookId, 'hook.write');
-  return (await deleteRow(ports.db, hookId)) > 0;
+  const hook = await requireHook(ports, principal, hookId, 'hook.write');
+  const deleted = (await deleteRow(ports.db, hookId)) > 0;
+  if (deleted) await publishHookChanged(ports, 'deleted', { baseId: hook.base_id, tableId: hook.fk_model_id, hookId });
+  return deleted;
 }

@@ -24,9 +24,21 @@ function refOf(item: unknown, pkTitle: string, title: string): string {
   throw appError('ERR_INVALID_REQUEST_BODY', `Link field '${title}' takes record ids or {Id} objects`);
 }
 
+const linkColumnsOf = new WeakMap<TableHandle['model'], boolean>();
+
+/** True when the table has link columns (computed once per model: bulk bodies ask per row). */
+function hasLinks(model: TableHandle['model']): boolean {
+  let has = linkColumnsOf.get(model);
+  if (has === undefined) {
+    has = model.columns.some((c) => linkPlanOf(c));
+    linkColumnsOf.set(model, has);
+  }
+  return has;
+}
+
 /** Reads the link fields of a body (arrays of ids or `{Id}` objects; a single one for bt/oo). */
 export function linkFieldsOf(handle: TableHandle, body: unknown): LinkFields[] {
-  if (!body || typeof body !== 'object') return [];
+  if (!body || typeof body !== 'object' || !hasLinks(handle.model)) return [];
   const out: LinkFields[] = [];
   for (const [key, raw] of Object.entries(body as Record<string, unknown>)) {
     const column = handle.model.byKey.get(key);
@@ -41,6 +53,7 @@ export function linkFieldsOf(handle: TableHandle, body: unknown): LinkFields[] {
 
 /** 422 when an insert body leaves a required bt link out (before anything is written). */
 export function checkRequiredLinks(handle: TableHandle, fields: LinkFields[]): void {
+  if (!hasLinks(handle.model)) return;
   for (const column of handle.model.columns) {
     const plan = linkPlanOf(column);
     if (plan?.required && !fields.some((f) => f.link.column === column && f.refs.length)) throw requiredMissing(column.title);

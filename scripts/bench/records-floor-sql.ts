@@ -1,0 +1,37 @@
+/** The physical table the floor and the raw-`pg` baseline query (schema = the base's schema). */
+export interface FloorTable {
+  schema: string;
+  tableName: string;
+}
+
+/** Output columns of a record (what the data service selects for the bench table). */
+export const COLS = 'id, name, score, price, done, due, note, email, qty, status, city, created_at, updated_at';
+const INSERT_COLS = ['name', 'score', 'price', 'done', 'due', 'note', 'email', 'qty', 'status', 'city', 'created_by', 'updated_by', 'nc_order'];
+
+/**
+ * The SQL the data service runs for each benchmarked call, as text, shared by
+ * the raw-`pg` baseline (in the bench process) and the floor server (its own process).
+ */
+export function floorSql(t: FloorTable) {
+  const q = `"${t.schema}"."${t.tableName}"`;
+  const cols = INSERT_COLS.join(', ');
+  /** An API body (titles) as a stored row (column names), stamped like the API does. */
+  const dbRow = (body: Record<string, unknown>): Record<string, unknown> => {
+    const row: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) row[k.toLowerCase()] = v;
+    row.created_by = 'u';
+    row.updated_by = 'u';
+    row.nc_order = Date.now() + Math.random();
+    return row;
+  };
+  return {
+    list: `select ${COLS} from ${q} order by nc_order asc, id asc limit 25`,
+    whereSort: `select ${COLS} from ${q} where score > $1 order by score DESC NULLS LAST, nc_order asc, id asc limit 25`,
+    boundedCount: `select count(*) as n from (select 1 from ${q} where score > $1 limit $2) s`,
+    read: `select ${COLS} from ${q} where id in ($1)`,
+    insertOne: `insert into ${q} (${cols}) values (${INSERT_COLS.map((_, k) => `$${k + 1}`).join(', ')}) returning ${COLS}`,
+    insertValues: (body: Record<string, unknown>) => { const row = dbRow(body); return INSERT_COLS.map((c) => row[c]); },
+    bulk: `insert into ${q} (${cols}) select ${cols} from json_populate_recordset(null::${q}, $1::json) with ordinality as r order by r.ordinality returning ${COLS}`,
+    dbRow,
+  };
+}

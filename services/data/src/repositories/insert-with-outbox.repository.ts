@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import type { TableHandle } from '../context/table-handle';
+import type { DbRow } from '../model/record-writer';
+import type { SqlPart } from './record-json.sql';
+import { rowsJsonParam } from './record-insert.repository';
+import type { Db } from './db';
+
+/** The outbox row of the insert's event, all but the rows' JSON (appended by SQL). */
+export interface OutboxHead {
+  schema: string;
+  id: string;
+  topic: string;
+  key: string;
+  type: string;
+  /** The event encoded without its rows field. */
+  payloadPrefix: Uint8Array;
+  /** Protobuf tag byte of the rows field (field number << 3 | 2). */
+  rowsTag: number;
+  headers: string;
+}
+
+/** What the one-statement insert writes. */
+export interface InsertPlan {
+  rows: DbRow[];
+  /** The columns every row sets (uniformKeys). */
+  keys: string[];
+  /** `nextval` source for nc_order (order-sequence.ts). */
+  orderSequence: string;
+  orderColumn: string;
+  /** The API record of an inserted row as SQL (record-json.sql.ts). */
+  recordJson: SqlPart;
+  event: OutboxHead;
+}
+
+/**
+ * Inserts rows and the outbox row of their `records.after.insert` event in ONE
+ * statement (a data-modifying CTE, atomic without BEGIN/COMMIT): the rows go in
+ * as one JSON parameter with `nc_order` from the table's sequence, RETURNING
+ * gives each row's API record as JSON (record-json.sql.ts), aggregated in
+ * insertion order; the outbox payload is the JS-encoded event head followed by
+ * that JSON (`pb_len_delimited`, migration 002). Answers the same JSON text (an
+ * array of the API records): the response and the event share it, so the rows
+ * are neither parsed column by column nor serialised again in JS.
+ * Default pg sources only (the outbox shares the rows' database).
+ */
+export async function insertWithOutbox(db: Db, handle: TableHandle, plan: InsertPlan): Promise<string> {
+  const t = handle.source.schema ? [handle.source.schema, handle.model.context.table.table_name] : [handle.model.context.table.table_name];
+  const tableSql = t.map(() => '??').join('.');
+  const list = plan.keys.map(() => '??').join(', ');
+  const e = plan.event;
+  const sql = `with ins as (
+    insert into ${tableSql} (${list}, ??) select ${list}, nextval(?::regclass) from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
+      order by r.ordinality returning ?? as "__order", ${plan.recordJson.sql} as "__record"
+  ), agg as (
+    select json_agg("__record" order by "__order")::text as j from ins
+  ), ev as (
+    insert into ??.outbox (id, topic, key, type, version, payload, headers)
+    select ?, ?, ?, ?, 1, ?::bytea || ??.pb_len_delimited(?, convert_to(agg.j, 'UTF8')), ?::jsonb
+    from agg where agg.j is not null
+  )
+  select j from agg`;
+  const bindings: Knex.RawBinding[] = [
+    ...t, ...plan.keys, plan.orderColumn, ...plan.keys, plan.orderSequence, ...t, rowsJsonParam(handle, plan.rows, plan.keys),
+    plan.orderColumn, ...(plan.recordJson.bindings as Knex.RawBinding[]),
+    e.schema, e.id, e.topic, e.key, e.type, Buffer.from(e.payloadPrefix.buffer, e.payloadPrefix.byteOffset, e.payloadPrefix.byteLength),
+    e.schema, e.rowsTag, e.headers,
+  ];
+  const res = await db.raw(sql, bindings);
+  return (res.rows[0]?.j as string | null) ?? '[]';
+}

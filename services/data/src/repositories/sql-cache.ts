@@ -1,0 +1,84 @@
+import type { Knex } from 'knex';
+import type { TableHandle } from '../context/table-handle';
+import { formulaPlanOf } from '../model/formula-columns';
+import { linkPlanOf } from '../model/link-columns';
+import { relationPlanOf } from '../model/relation-columns';
+import type { Db } from './db';
+
+/** A compiled statement: SQL text with `?` placeholders and its bindings. */
+export interface CompiledSql {
+  sql: string;
+  bindings: Knex.RawBinding[];
+}
+
+/** Statements kept per table handle (a handle is replaced when its metadata changes, dropping them all). */
+const MAX_PER_TABLE = 256;
+const cache = new WeakMap<TableHandle, Map<string, CompiledSql>>();
+const plain = new WeakMap<TableHandle, boolean>();
+
+/**
+ * True when the table has no computed columns: its compiled SQL holds only
+ * quoted identifiers and `?` placeholders (computed columns bring raw SQL whose
+ * escaped `\?` would not survive a second pass through knex.raw).
+ */
+function cacheable(handle: TableHandle): boolean {
+  let ok = plain.get(handle);
+  if (ok === undefined) {
+    ok = !handle.model.columns.some((c) => formulaPlanOf(c) || linkPlanOf(c) || relationPlanOf(c));
+    plain.set(handle, ok);
+  }
+  return ok;
+}
+
+/**
+ * Runs a read through a per-table cache of compiled SQL text: `key` must
+ * determine the statement and its bindings completely (callers build it from
+ * everything the builder reads). The first request of a key compiles it with
+ * knex; later ones skip the query builder and send the same text through
+ * `knex.raw` (still bound parameters). Tables with computed columns always compile.
+ */
+export async function cachedRead<T>(db: Db, handle: TableHandle, key: string, build: () => Knex.QueryBuilder): Promise<T[]> {
+  if (!cacheable(handle)) return (await build()) as T[];
+  let entries = cache.get(handle);
+  if (!entries) {
+    entries = new Map();
+    cache.set(handle, entries);
+  }
+  let hit = entries.get(key);
+  if (!hit) {
+    const compiled = build().toSQL();
+    hit = { sql: compiled.sql, bindings: compiled.bindings as Knex.RawBinding[] };
+    if (entries.size >= MAX_PER_TABLE) entries.delete(entries.keys().next().value as string);
+    entries.set(key, hit);
+  }
+  const res = await db.raw(hit.sql, hit.bindings);
+  return rowsOf<T>(res);
+}
+
+/**
+ * The same, for statements whose only varying part is the last binding (a
+ * primary key value): the text is compiled once per `key` with a stand-in value.
+ */
+export async function cachedReadWithLast<T>(db: Db, handle: TableHandle, key: string, last: Knex.RawBinding, build: (value: Knex.RawBinding) => Knex.QueryBuilder): Promise<T[]> {
+  if (!cacheable(handle)) return (await build(last)) as T[];
+  let entries = cache.get(handle);
+  if (!entries) {
+    entries = new Map();
+    cache.set(handle, entries);
+  }
+  let hit = entries.get(key);
+  if (!hit) {
+    const compiled = build(last).toSQL();
+    hit = { sql: compiled.sql, bindings: (compiled.bindings as Knex.RawBinding[]).slice(0, -1) };
+    if (entries.size >= MAX_PER_TABLE) entries.delete(entries.keys().next().value as string);
+    entries.set(key, hit);
+  }
+  const res = await db.raw(hit.sql, [...hit.bindings, last]);
+  return rowsOf<T>(res);
+}
+
+/** Rows of a raw result, per dialect (pg: `.rows`; mysql2: `[rows, fields]`; sqlite3: the array). */
+function rowsOf<T>(res: unknown): T[] {
+  if (Array.isArray(res)) return (Array.isArray(res[0]) ? res[0] : res) as T[];
+  return ((res as { rows?: T[] }).rows ?? []) as T[];
+}

@@ -1,0 +1,175 @@
+import request from 'supertest';
+import knexFactory from 'knex';
+import { RecordsChangedSchema, decodeEvent, type ColumnInfo, type TableContext } from '@tabula/contracts';
+import { startDataHarness, type DataHarness } from './data-app.harness';
+import { createTasksTable, tasksContext } from './table.fixture';
+
+/**
+ * SQL statements per request (issue 16), counted from the data database's knex
+ * `query` events, so a regression in round trips fails here rather than only
+ * in the benchmark. The outbox relay's own transactions (it polls in the
+ * background) are left out: they are not the request's.
+ */
+const editor = { id: 'useditor0000001', email: 'ed@example.com' };
+const P = '/api/v1/db/data/noco/pbase0000000001/Plain';
+const T = '/api/v1/db/data/noco/pbase0000000001/Tasks';
+
+let n = 0;
+const col = (title: string, column_name: string, uidt: string, extra: Partial<ColumnInfo> = {}): ColumnInfo => ({
+  id: `cp${String(++n).padStart(13, '0')}`, fk_model_id: 'mplain00000000', title, column_name, uidt, dt: null,
+  pk: false, pv: false, rqd: false, unique: false, ai: false, au: false, system: false, order: n, ...extra,
+});
+
+/** A table of plain columns (what the one-statement insert serves): the bench table's shape. */
+function plainContext(): TableContext {
+  const tasks = tasksContext('pbase');
+  const ts = 'timestamp with time zone';
+  const columns = [
+    col('Id', 'id', 'ID', { pk: true, ai: true, rqd: true, dt: 'integer' }),
+    col('CreatedAt', 'created_at', 'CreatedTime', { system: true, dt: ts }),
+    col('UpdatedAt', 'updated_at', 'LastModifiedTime', { system: true, dt: ts }),
+    col('nc_created_by', 'created_by', 'CreatedBy', { system: true, dt: 'character varying' }),
+    col('nc_updated_by', 'updated_by', 'LastModifiedBy', { system: true, dt: 'character varying' }),
+    col('nc_order', 'nc_order', 'Order', { system: true, dt: 'decimal' }),
+    col('Name', 'name', 'SingleLineText', { pv: true, dt: 'text' }),
+    col('Score', 'score', 'Number', { dt: 'bigint' }),
+    col('Price', 'price', 'Decimal', { dt: 'decimal' }),
+    col('Done', 'done', 'Checkbox', { dt: 'boolean' }),
+    col('Due', 'due', 'Date', { dt: 'date' }),
+    col('At', 'at', 'DateTime', { dt: 'timestamp' }),
+    col('Status', 'status', 'SingleSelect', { dt: 'text', colOptions: { options: [{ title: 'open' }, { title: 'closed' }] } }),
+  ];
+  return { ...tasks, table: { ...tasks.table, id: 'mplain00000000', table_name: 'plain', title: 'Plain', columns, views: [] } };
+}
+
+let h: DataHarness;
+
+beforeAll(async () => {
+  h = await startDataHarness();
+  const db = knexFactory({ client: 'pg', connection: h.database.url });
+  try {
+    await createTasksTable(db, 'pbase');
+    await db.schema.withSchema('pbase').createTable('plain', (t) => {
+      t.increments('id', { primaryKey: true });
+      t.timestamp('created_at', { useTz: true }).nullable().defaultTo(db.fn.now());
+      t.timestamp('updated_at', { useTz: true }).nullable().defaultTo(db.fn.now());
+      t.string('created_by', 255).nullable();
+      t.string('updated_by', 255).nullable();
+      t.decimal('nc_order', 38, 10).nullable().index();
+      t.text('name');
+      t.bigInteger('score');
+      t.decimal('price', 38, 2);
+      t.boolean('done');
+      t.date('due');
+      t.timestamp('at', { useTz: false });
+      t.text('status');
+    });
+  } finally {
+    await db.destroy();
+  }
+  h.apis.tables.set('tasks', tasksContext('pbase'));
+  h.apis.tables.set('plain', plainContext());
+  h.apis.roles.set(`pbase0000000001:${editor.id}`, 'editor');
+});
+afterAll(async () => { await h?.stop(); });
+
+interface QueryEvent { sql: string; __knexTxId?: string }
+
+/** Runs a request and answers it with the SQL statements it sent (relay transactions excluded). */
+async function counted<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const seen: QueryEvent[] = [];
+  const listener = (q: QueryEvent) => { seen.push(q); };
+  h.shared.dataDb.on('query', listener);
+  try {
+    const result = await work();
+    // A request's transaction always names the base's schema; the relay's never do.
+    const requestTx = new Set(seen.filter((q) => q.__knexTxId && q.sql.includes('"pbase"')).map((q) => q.__knexTxId));
+    return { result, statements: seen.filter((q) => !q.__knexTxId || requestTx.has(q.__knexTxId)).map((q) => q.sql) };
+  } finally {
+    h.shared.dataDb.removeListener('query', listener);
+  }
+}
+
+const body = (i: number) => ({ Name: `row ${i}`, Score: i, Price: 1.5, Done: i % 2 === 0, Due: '2024-05-17', At: '2024-05-17 10:11:12', Status: 'open' });
+const get = (path: string) => request(h.server).get(path).set(h.as(editor));
+const post = (path: string, payload: unknown) => request(h.server).post(path).set(h.as(editor)).send(payload as object);
+
+describe('statements per request', () => {
+  it('insert-one: one statement (the row and its outbox row together), after the first insert seeded the nc_order sequence', async () => {
+    expect((await post(P, body(0))).status).toBe(200);
+    const { result, statements } = await counted(() => post(P, body(1)));
+    expect(result.status).toBe(200);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^with ins as \(\s*insert into "pbase"."plain"/);
+    expect(statements[0]).toContain('nextval');
+    expect(statements[0]).not.toMatch(/max\(/i);
+  });
+
+  it('bulk insert: one statement for 1000 rows', async () => {
+    const { result, statements } = await counted(() => post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, Array.from({ length: 1000 }, (_, i) => body(100 + i))));
+    expect(result.status).toBe(200);
+    expect(result.body).toHaveLength(1000);
+    expect(statements).toHaveLength(1);
+  });
+
+  it('read-by-id: one statement', async () => {
+    const { result, statements } = await counted(() => get(`${P}/2`));
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ Id: 2, Name: 'row 1' });
+    expect(statements).toHaveLength(1);
+  });
+
+  it('list-25: the page, plus (once per 5 s) the count when the page is full; a partial page counts itself', async () => {
+    const first = await counted(() => get(P));
+    expect(first.result.body.list).toHaveLength(25);
+    expect(first.result.body.pageInfo.totalRows).toBe(1002);
+    // page + planner estimate (pg_class) + exact count(*)
+    expect(first.statements).toHaveLength(3);
+    const again = await counted(() => get(P));
+    expect(again.statements).toHaveLength(1);
+    const partial = await counted(() => get(`${P}?where=(Score,lt,3)&sort=-Score`));
+    expect(partial.result.body.list.map((r: { Score: number }) => r.Score)).toEqual([1, 0]);
+    expect(partial.statements).toHaveLength(1);
+  });
+
+  it('a table the one statement cannot serve (attachments, unique column) keeps the transaction: BEGIN, unique check, nextval, INSERT, outbox, COMMIT', async () => {
+    expect((await post(T, { Title: 'warm' })).status).toBe(200);
+    const { result, statements } = await counted(() => post(T, { Title: 'second', Code: 'c-2' }));
+    expect(result.status).toBe(200);
+    expect(statements).toHaveLength(6);
+    expect(statements.some((s) => /max\(/i.test(s))).toBe(false);
+  });
+});
+
+describe('the one-statement insert', () => {
+  it('its outbox event carries exactly the records the API answered', async () => {
+    const before = h.events.length;
+    const res = await post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, [body(7), { Name: null, Done: null }]);
+    expect(res.status).toBe(200);
+    const deadline = Date.now() + 5000;
+    while (!h.events.slice(before).some((e) => e.key === 'mplain00000000' && e.type === 'records.after.insert') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const event = h.events.slice(before).find((e) => e.key === 'mplain00000000' && e.type === 'records.after.insert')!;
+    const decoded = decodeEvent(RecordsChangedSchema, event.payload);
+    expect(decoded.type).toBe('records.after.insert');
+    expect(decoded.tableTitle).toBe('Plain');
+    expect(JSON.parse(decoded.rowsJson)).toEqual(res.body);
+    expect(Object.keys(JSON.parse(decoded.rowsJson)[0])).toEqual(Object.keys(res.body[0]));
+    expect(res.body[1]).toMatchObject({ Name: null, Done: false, Score: null, At: null });
+    expect(res.body[0]).toMatchObject({ Price: 1.5, Due: '2024-05-17', At: '2024-05-17 10:11:12+00:00', Done: false });
+    // Read back the same way.
+    expect((await get(`${P}/${res.body[0].Id}`)).body).toEqual(res.body[0]);
+  });
+
+  it('gives new rows increasing nc_order in request order, and a bad row rejects the whole batch', async () => {
+    const res = await post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, [body(1), body(2), body(3)]);
+    const db = knexFactory({ client: 'pg', connection: h.database.url });
+    const ids = res.body.map((r: { Id: number }) => r.Id);
+    const stored = await db('pbase.plain').select('id', 'nc_order').whereIn('id', ids).orderBy('nc_order').finally(() => db.destroy());
+    expect(stored.map((r) => r.id)).toEqual(ids);
+    const count = async () => (await get(`${P}/count`)).body.count as number;
+    const total = await count();
+    const bad = await post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, [body(1), { Score: 'not a number' }]);
+    expect(bad.status).toBe(400);
+    expect(await count()).toBe(total);
+  });
+});
