@@ -3,6 +3,9 @@ import type { Dispatcher } from 'undici';
 import type { HooksConfig } from './config';
 import type { SecretBox } from './lib/secret-box';
 import type { Wake } from './lib/wake';
+import type { HookCache } from './cache/hook-cache';
+import type { Completions } from './delivery/completions';
+import type { StageMetrics } from './lib/stage-metrics';
 
 /** What the hooks service is handed at start-up. */
 export interface HooksPorts extends CommonPorts {
@@ -11,6 +14,12 @@ export interface HooksPorts extends CommonPorts {
   box: SecretBox;
   /** The SSRF-guarded HTTP dispatcher every hook call goes through. */
   dispatcher: Dispatcher;
-  /** Wakes this process's delivery worker when deliveries were scheduled. */
+  /** Wakes this process's delivery worker when deliveries were scheduled, and hands it fresh ones. */
   wake: Wake;
+  /** Active hooks and filters per table (invalidated by hook changes). */
+  hookCache: HookCache;
+  /** Group commit of finished attempts (log row + delivery state). */
+  completions: Completions;
+  /** Per-stage latency histograms. */
+  stages: StageMetrics;
 }

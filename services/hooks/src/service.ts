@@ -9,13 +9,23 @@ import { createSafeAgent } from '@tabula/http';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { startRecordsConsumer } from './events/records.consumer';
 import { HOOKS_SCHEMA } from './repositories/hooks-db';
+import { HookCache } from './cache/hook-cache';
+import { HookChangeListener } from './cache/hook-changes';
+import { Completions } from './delivery/completions';
+import { stageMetrics } from './lib/stage-metrics';
 
 /** Builds the hooks ports from the platform's (also used by tests that build the app by hand). */
 export function buildHooksPorts(common: CommonPorts, config: HooksConfig): HooksPorts {
   // standalone without a configured internal secret generates one per process: keep a key under DATA_DIR instead
   const material = config.SVC_HOOKS_ENCRYPTION_KEY
     ?? (common.platform.SVC_INTERNAL_SECRET ? common.internalSecret : persistentSecret(common.platform.DATA_DIR, 'hooks-encryption-key'));
-  return { ...common, config, box: new SecretBox(material), dispatcher: createSafeAgent(config.SVC_ALLOW_LOCAL_HOOKS), wake: new Wake() };
+  return {
+    ...common, config, box: new SecretBox(material), wake: new Wake(),
+    dispatcher: createSafeAgent(config.SVC_ALLOW_LOCAL_HOOKS, { connections: config.SVC_HOOKS_CONNECTIONS_PER_TARGET }),
+    hookCache: new HookCache(common.db, { maxTables: config.SVC_HOOKS_CACHE_TABLES, ttlMs: config.SVC_HOOKS_CACHE_TTL_MS }),
+    completions: new Completions(common.db),
+    stages: stageMetrics(common.metrics.registry),
+  };
 }
 
 /** The hooks service (ARCHITECTURE.md "Services"). */
@@ -27,9 +37,11 @@ export const hooksService = defineService<HooksConfig, HooksPorts>({
   buildPorts: buildHooksPorts,
   createApp,
   async start(ports) {
+    const listener = new HookChangeListener(ports.db, ports.hookCache, ports.logger);
+    await listener.start();
     const worker = new DeliveryWorker(ports);
     worker.start();
     const consumer = await startRecordsConsumer(ports);
-    return [consumer, worker, { stop: () => ports.dispatcher.close() }];
+    return [consumer, worker, listener, { stop: () => ports.dispatcher.close() }];
   },
 });

@@ -85,6 +85,8 @@ export class RedisEventBus implements EventBus, GroupExpiry {
       consumer: `${this.config.clientId}-${randomUUID().slice(0, 8)}`,
       streams,
       handler: options.handler,
+      handleBatch: options.handleBatch,
+      maxBatch: options.maxBatch,
       logger: this.logger,
       backoff: { ...defaultBackoff, ...this.config.retry },
       maxInFlight: this.config.maxInFlight ?? 16,

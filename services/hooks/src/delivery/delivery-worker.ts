@@ -1,22 +1,29 @@
 import type { Worker } from '@tabula/runtime';
 import type { HooksPorts } from '../ports';
-import { claimDue, pruneDeliveries } from '../repositories/delivery.repository';
+import { claimDue, pruneDeliveries, releaseClaims } from '../repositories/delivery.repository';
 import { pruneHookLogs } from '../repositories/hook-log.repository';
 import { pruneProcessedEvents } from '@tabula/events';
 import { HOOKS_SCHEMA } from '../repositories/hooks-db';
+import type { ClaimedDelivery, HandOffTarget } from '../lib/wake';
 import { processDelivery } from './process-delivery';
 
 const DAY_MS = 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 3600 * 1000;
+/** A handed-off delivery is only started while its claim lock has at least its timeout plus this left. */
+const LOCK_MARGIN_MS = 5000;
 
 /**
- * Sends due deliveries: polls PostgreSQL every SVC_HOOKS_POLL_MS (and whenever
- * this process scheduled something), keeps up to SVC_HOOKS_CONCURRENCY
- * attempts in flight, and prunes logs past the retention once an hour.
+ * Sends deliveries, up to SVC_HOOKS_CONCURRENCY attempts in flight. Fresh
+ * deliveries arrive by direct hand-off from the records consumer (already
+ * claimed: no poll, no claim round trip) into a bounded queue; the poll every
+ * SVC_HOOKS_POLL_MS (and whenever this process scheduled something it could
+ * not hand off) claims what is due otherwise: retries, deliveries of other
+ * processes that crashed, overflow. Prunes logs past the retention once an hour.
  */
-export class DeliveryWorker implements Worker {
+export class DeliveryWorker implements Worker, HandOffTarget {
   private timer?: NodeJS.Timeout;
   private inFlight = new Set<Promise<void>>();
+  private queue: ClaimedDelivery[] = [];
   private ticking = false;
   private again = false;
   private stopped = false;
@@ -24,12 +31,25 @@ export class DeliveryWorker implements Worker {
 
   constructor(private readonly ports: HooksPorts) {}
 
-  /** Starts polling and subscribes to this process's wake-ups. */
+  /** Starts polling, takes hand-offs, and subscribes to this process's wake-ups. */
   start(): void {
     this.ports.wake.listen(() => this.kick());
+    this.ports.wake.attach(this);
     this.timer = setInterval(() => this.kick(), this.ports.config.SVC_HOOKS_POLL_MS);
     this.timer.unref();
     this.kick();
+  }
+
+  /** Room in the hand-off queue (bounded by SVC_HOOKS_HANDOFF_QUEUE beyond the attempts in flight). */
+  room(): number {
+    if (this.stopped) return 0;
+    return this.ports.config.SVC_HOOKS_CONCURRENCY + this.ports.config.SVC_HOOKS_HANDOFF_QUEUE - this.inFlight.size - this.queue.length;
+  }
+
+  /** Takes claimed deliveries and starts as many as there are free slots. */
+  accept(items: ClaimedDelivery[]): void {
+    this.queue.push(...items);
+    this.pump();
   }
 
   /** Looks for due deliveries now. */
@@ -49,19 +69,37 @@ export class DeliveryWorker implements Worker {
     });
   }
 
+  private pump(): void {
+    while (this.queue.length && this.inFlight.size < this.ports.config.SVC_HOOKS_CONCURRENCY) {
+      const item = this.queue.shift()!;
+      const lockLeft = item.delivery.locked_until ? new Date(item.delivery.locked_until).getTime() - Date.now() : 0;
+      // too close to its lock expiry: leave it to the poll, which reclaims it once the lock expires
+      if (lockLeft < item.hook.timeout + LOCK_MARGIN_MS) continue;
+      this.ports.stages.claimLag.observe({ path: 'handoff' }, Math.max(0, Date.now() - item.scheduledAt) / 1000);
+      this.run(item.delivery, item);
+    }
+  }
+
+  private run(delivery: ClaimedDelivery['delivery'], known?: Pick<ClaimedDelivery, 'hook' | 'eventAt'>): void {
+    const job = processDelivery(this.ports, delivery, known)
+      .catch((err) => this.ports.logger.error({ err, delivery: delivery.id }, 'hook delivery failed'))
+      .finally(() => {
+        this.inFlight.delete(job);
+        if (this.queue.length) this.pump();
+        else this.kick();
+      });
+    this.inFlight.add(job);
+  }
+
   private async tick(): Promise<void> {
     await this.prune();
+    this.pump();
     const free = this.ports.config.SVC_HOOKS_CONCURRENCY - this.inFlight.size;
-    if (free <= 0) return;
+    if (free <= 0 || this.queue.length) return;
     const claimed = await claimDue(this.ports.db, free);
     for (const delivery of claimed) {
-      const job = processDelivery(this.ports, delivery)
-        .catch((err) => this.ports.logger.error({ err, delivery: delivery.id }, 'hook delivery failed'))
-        .finally(() => {
-          this.inFlight.delete(job);
-          this.kick();
-        });
-      this.inFlight.add(job);
+      this.ports.stages.claimLag.observe({ path: 'poll' }, Math.max(0, Date.now() - new Date(delivery.next_attempt_at).getTime()) / 1000);
+      this.run(delivery);
     }
     if (claimed.length === free) this.again = true;
   }
@@ -75,10 +113,17 @@ export class DeliveryWorker implements Worker {
     await pruneProcessedEvents(this.ports.db, HOOKS_SCHEMA, 7 * DAY_MS);
   }
 
-  /** Stops claiming and waits for attempts in flight. */
+  /**
+   * Stops claiming and waits for attempts in flight. Handed-off deliveries not
+   * started yet are given back (pending); after a crash they would stay claimed
+   * until their lock expires, then a poll reclaims them.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.ports.wake.attach(undefined);
     if (this.timer) clearInterval(this.timer);
+    const unstarted = this.queue.splice(0).map((item) => item.delivery.id);
+    await releaseClaims(this.ports.db, unstarted).catch((err) => this.ports.logger.warn({ err }, 'could not release handed-off deliveries; their locks expire'));
     while (this.ticking || this.inFlight.size) {
       await Promise.allSettled([...this.inFlight]);
       await new Promise((r) => setTimeout(r, 5));

@@ -5,6 +5,7 @@ import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { tbl } from '../repositories/hooks-db';
 import { insertHook, type HookRow } from '../repositories/hook.repository';
+import { announceHookChange } from '../cache/hook-changes';
 import { filtersOfHooks, insertHookFilter, type HookFilterRow } from '../repositories/hook-filter.repository';
 
 type CopyInput = EndpointInput<typeof hooksCopy>['body'];
@@ -30,7 +31,7 @@ async function copyFilters(trx: Knex, filters: HookFilterRow[], toHookId: string
 export async function copyHooks(ports: HooksPorts, input: CopyInput): Promise<{ copied: number }> {
   const target = new Map(input.tables.map((t) => [t.from, t.to]));
   if (!target.size) return { copied: 0 };
-  return ports.db.transaction(async (trx) => {
+  const copied = await ports.db.transaction(async (trx) => {
     const hooks: HookRow[] = await tbl(trx, 'hooks').whereIn('fk_model_id', [...target.keys()]).orderBy([{ column: 'created_at' }, { column: 'id' }]);
     const filters = await filtersOfHooks(trx, hooks.map((h) => h.id));
     for (const hook of hooks) {
@@ -44,10 +45,14 @@ export async function copyHooks(ports: HooksPorts, input: CopyInput): Promise<{ 
     }
     return { copied: hooks.length };
   });
+  await announceHookChange(ports.db, ports.hookCache, target.values());
+  return copied;
 }
 
 /** Deletes every hook of some tables (filters, deliveries and logs cascade). */
 export async function deleteHooksOfTables(ports: HooksPorts, tableIds: string[]): Promise<{ deleted: number }> {
   if (!tableIds.length) return { deleted: 0 };
-  return { deleted: await tbl(ports.db, 'hooks').whereIn('fk_model_id', tableIds).delete() };
+  const deleted = await tbl(ports.db, 'hooks').whereIn('fk_model_id', tableIds).delete();
+  await announceHookChange(ports.db, ports.hookCache, tableIds);
+  return { deleted };
 }

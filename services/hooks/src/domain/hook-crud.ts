@@ -7,6 +7,7 @@ import { pageInfoOf, pagingOf } from '../lib/paging';
 import { deleteHook as deleteRow, findHook, insertHook, listHooks as listRows, updateHook as updateRow, type HookRow } from '../repositories/hook.repository';
 import { presentHook } from '../presenters/hook.presenter';
 import { checkEvent, checkNotification, normaliseOperation, type HookBody, type hookPatchSchema } from './hook-input';
+import { announceHookChange } from '../cache/hook-changes';
 import { canEditHooks, requireHook, requireTable } from './hook-access';
 
 /** Paging query of lists. */
@@ -40,6 +41,7 @@ export async function createHook(ports: HooksPorts, principal: Principal, tableI
     retries: body.retries, retry_interval: body.retry_interval, timeout: body.timeout, version: body.version,
     condition: body.condition, trigger_field: body.trigger_field, trigger_fields: body.trigger_fields, secret_sealed: ports.box.seal(secret),
   });
+  await announceHookChange(ports.db, ports.hookCache, [table.table.id]);
   return { ...presentHook((await findHook(ports.db, id))!), secret };
 }
 
@@ -61,12 +63,15 @@ export async function updateHook(ports: HooksPorts, principal: Principal, hookId
   const secret = rotate ? newHookSecret() : undefined;
   if (secret) values.secret_sealed = ports.box.seal(secret);
   await updateRow(ports.db, hookId, values);
+  await announceHookChange(ports.db, ports.hookCache, [hook.fk_model_id]);
   const presented = presentHook((await findHook(ports.db, hookId))!);
   return secret ? { ...presented, secret } : presented;
 }
 
 /** Deletes a hook with its filters, pending deliveries and logs. */
 export async function deleteHook(ports: HooksPorts, principal: Principal, hookId: string): Promise<boolean> {
-  await requireHook(ports, principal, hookId, 'hook.write');
-  return (await deleteRow(ports.db, hookId)) > 0;
+  const hook = await requireHook(ports, principal, hookId, 'hook.write');
+  const deleted = (await deleteRow(ports.db, hookId)) > 0;
+  await announceHookChange(ports.db, ports.hookCache, [hook.fk_model_id]);
+  return deleted;
 }

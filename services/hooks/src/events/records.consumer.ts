@@ -1,22 +1,55 @@
 import { topics } from '@tabula/contracts';
-import type { EventMessage } from '@tabula/events';
+import { PUBLISHED_AT_HEADER, type EventMessage } from '@tabula/events';
 import type { Worker } from '@tabula/runtime';
 import type { HooksPorts } from '../ports';
-import { decodeRecordsEvent } from '../domain/records-event';
-import { HOOKS_CONSUMER, ingestEvent } from '../domain/ingest-event';
+import { decodeRecordsEvent, type RecordsEvent } from '../domain/records-event';
+import { HOOKS_CONSUMER, ingestEvents } from '../domain/ingest-event';
+import { sizeBucket } from '../lib/stage-metrics';
+
+/** Largest batch of one table's events ingested in one statement. */
+const MAX_BATCH = 64;
+
+function traceHeaders(message: EventMessage): Record<string, string> | null {
+  const { traceparent, tracestate } = message.headers;
+  if (!traceparent) return null;
+  return tracestate ? { traceparent, tracestate } : { traceparent };
+}
+
+/** Decodes a message and observes its relay and consumer lag. */
+function toEvent(ports: HooksPorts, message: EventMessage, receivedAt: number): RecordsEvent | null {
+  const writtenAt = Date.parse(message.timestamp);
+  const publishedAt = Number(message.headers[PUBLISHED_AT_HEADER]);
+  if (message.attempt === undefined || message.attempt === 1) {
+    if (publishedAt > 0 && writtenAt > 0) ports.stages.relayLag.observe(Math.max(0, publishedAt - writtenAt) / 1000);
+    if (publishedAt > 0) ports.stages.consumerLag.observe(Math.max(0, receivedAt - publishedAt) / 1000);
+  }
+  const evt = decodeRecordsEvent(message.payload, message.id);
+  if (!evt) return null;
+  return { ...evt, traceContext: traceHeaders(message), writtenAt: Number.isNaN(writtenAt) ? undefined : writtenAt };
+}
+
+/** Ingests a batch of messages (one table's, in order) in one statement. */
+async function handleBatch(ports: HooksPorts, messages: EventMessage[]): Promise<void> {
+  const receivedAt = Date.now();
+  const events = messages.map((m) => toEvent(ports, m, receivedAt)).filter((e): e is RecordsEvent => e !== null);
+  if (!events.length) return;
+  await ingestEvents(ports, events);
+  ports.stages.ingest.observe({ size: sizeBucket(events.length) }, (Date.now() - receivedAt) / 1000);
+}
 
 /**
  * Consumes `tabula.records` in the fixed group `hooks` (replicas share the
- * work; every event is handled by one of them, idempotently on its id).
+ * work; every event is handled by one of them, idempotently on its id). The
+ * events of one table that queue up while its previous batch is ingested are
+ * taken together (memory and Redis buses; Kafka hands them one by one).
  */
 export async function startRecordsConsumer(ports: HooksPorts): Promise<Worker> {
   const subscription = await ports.bus.subscribe({
     group: HOOKS_CONSUMER,
     topics: [topics.records],
-    handler: async (message: EventMessage) => {
-      const evt = decodeRecordsEvent(message.payload, message.id);
-      if (evt) await ingestEvent(ports, evt);
-    },
+    handler: (message: EventMessage) => handleBatch(ports, [message]),
+    handleBatch: (messages: EventMessage[]) => handleBatch(ports, messages),
+    maxBatch: MAX_BATCH,
   });
   return { stop: () => subscription.close() };
 }
