@@ -19,6 +19,7 @@ import { stageMetrics } from '../src/lib/stage-metrics';
 import { Wake } from '../src/lib/wake';
 import { insertHook, updateHook, type HookRow } from '../src/repositories/hook.repository';
 import { HOOKS_SCHEMA, tbl } from '../src/repositories/hooks-db';
+import type { DeliveryRow } from '../src/repositories/delivery.repository';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 const TABLE = 'tbl_ingest';
@@ -62,7 +63,7 @@ function event(name: string, id = `evt-${eventSeq++}`): RecordsEvent {
   return { eventId: id, event: 'after', operation: 'insert', baseId: 'b_test', tableId: TABLE, tableTitle: 'Items', rows: [{ Id: eventSeq, Name: name }] };
 }
 
-const deliveriesOf = (hookId: string) => tbl(db, 'deliveries').where({ hook_id: hookId }).orderBy('created_at');
+const deliveriesOf = (hookId: string): Promise<DeliveryRow[]> => tbl(db, 'deliveries').where({ hook_id: hookId }).orderBy('created_at');
 
 beforeAll(async () => {
   await sink.start();
