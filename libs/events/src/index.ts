@@ -20,6 +20,7 @@ export type { BackoffOptions } from './delivery/retry';
 export type { RedisBusOptions } from './redis/redis-event-bus';
 export type { KafkaBusOptions } from './kafka/kafka-event-bus';
 export { PUBLISHED_AT_HEADER, metadataHeaders } from './envelope';
+export { runInMessageContext } from './trace-context';
 export { NamespacedEventBus, ephemeralGroupCreatedAt } from './namespaced-event-bus';
 export type { GroupExpiry, NamespaceOptions } from './namespaced-event-bus';
 export { outboxMigration } from './outbox/outbox.migration';

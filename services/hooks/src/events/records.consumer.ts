@@ -1,5 +1,6 @@
 import { topics } from '@tabula/contracts';
-import { PUBLISHED_AT_HEADER, type EventMessage } from '@tabula/events';
+import { PUBLISHED_AT_HEADER, runInMessageContext, type EventMessage } from '@tabula/events';
+import { captureTraceContext } from '@tabula/telemetry';
 import type { Worker } from '@tabula/runtime';
 import type { HooksPorts } from '../ports';
 import { decodeRecordsEvent, type RecordsEvent } from '../domain/records-event';
@@ -9,14 +10,22 @@ import { sizeBucket } from '../lib/stage-metrics';
 /** Largest batch of one table's events ingested in one statement. */
 const MAX_BATCH = 64;
 
-function traceHeaders(message: EventMessage): Record<string, string> | null {
-  const { traceparent, tracestate } = message.headers;
-  if (!traceparent) return null;
-  return tracestate ? { traceparent, tracestate } : { traceparent };
+/**
+ * The trace context deliveries of this message join: its consumer span. A
+ * single message is handled inside that span already (the bus opened it); in a
+ * batch each message gets its own short consumer span here.
+ */
+async function consumerTraceContext(message: EventMessage, batched: boolean): Promise<Record<string, string> | null> {
+  if (!batched) return captureTraceContext() ?? null;
+  let captured: Record<string, string> | undefined;
+  await runInMessageContext(message, async () => {
+    captured = captureTraceContext();
+  });
+  return captured ?? null;
 }
 
 /** Decodes a message and observes its relay and consumer lag. */
-function toEvent(ports: HooksPorts, message: EventMessage, receivedAt: number): RecordsEvent | null {
+async function toEvent(ports: HooksPorts, message: EventMessage, receivedAt: number, batched: boolean): Promise<RecordsEvent | null> {
   const writtenAt = Date.parse(message.timestamp);
   const publishedAt = Number(message.headers[PUBLISHED_AT_HEADER]);
   if (message.attempt === undefined || message.attempt === 1) {
@@ -25,13 +34,17 @@ function toEvent(ports: HooksPorts, message: EventMessage, receivedAt: number): 
   }
   const evt = decodeRecordsEvent(message.payload, message.id);
   if (!evt) return null;
-  return { ...evt, traceContext: traceHeaders(message), writtenAt: Number.isNaN(writtenAt) ? undefined : writtenAt };
+  return { ...evt, traceContext: await consumerTraceContext(message, batched), writtenAt: Number.isNaN(writtenAt) ? undefined : writtenAt };
 }
 
 /** Ingests a batch of messages (one table's, in order) in one statement. */
-async function handleBatch(ports: HooksPorts, messages: EventMessage[]): Promise<void> {
+async function handleBatch(ports: HooksPorts, messages: EventMessage[], batched: boolean): Promise<void> {
   const receivedAt = Date.now();
-  const events = messages.map((m) => toEvent(ports, m, receivedAt)).filter((e): e is RecordsEvent => e !== null);
+  const events: RecordsEvent[] = [];
+  for (const message of messages) {
+    const evt = await toEvent(ports, message, receivedAt, batched);
+    if (evt) events.push(evt);
+  }
   if (!events.length) return;
   await ingestEvents(ports, events);
   ports.stages.ingest.observe({ size: sizeBucket(events.length) }, (Date.now() - receivedAt) / 1000);
@@ -47,8 +60,8 @@ export async function startRecordsConsumer(ports: HooksPorts): Promise<Worker> {
   const subscription = await ports.bus.subscribe({
     group: HOOKS_CONSUMER,
     topics: [topics.records],
-    handler: (message: EventMessage) => handleBatch(ports, [message]),
-    handleBatch: (messages: EventMessage[]) => handleBatch(ports, messages),
+    handler: (message: EventMessage) => handleBatch(ports, [message], false),
+    handleBatch: (messages: EventMessage[]) => handleBatch(ports, messages, true),
     maxBatch: MAX_BATCH,
   });
   return { stop: () => subscription.close() };
