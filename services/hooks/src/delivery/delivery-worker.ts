@@ -28,6 +28,8 @@ export class DeliveryWorker implements Worker, HandOffTarget {
   private again = false;
   private stopped = false;
   private lastPrune = 0;
+  /** Deliveries overflowed to the table: no new hand-offs until the poll has caught up (keeps the order roughly first come, first served). */
+  private backlog = false;
 
   constructor(private readonly ports: HooksPorts) {}
 
@@ -42,8 +44,14 @@ export class DeliveryWorker implements Worker, HandOffTarget {
 
   /** Room in the hand-off queue (bounded by SVC_HOOKS_HANDOFF_QUEUE beyond the attempts in flight). */
   room(): number {
-    if (this.stopped) return 0;
+    if (this.stopped || this.backlog) return 0;
     return this.ports.config.SVC_HOOKS_CONCURRENCY + this.ports.config.SVC_HOOKS_HANDOFF_QUEUE - this.inFlight.size - this.queue.length;
+  }
+
+  /** Pending deliveries wait in PostgreSQL: the poll drains them before hand-off resumes. */
+  overflowed(): void {
+    this.backlog = true;
+    this.kick();
   }
 
   /** Takes claimed deliveries and starts as many as there are free slots. */
@@ -102,6 +110,7 @@ export class DeliveryWorker implements Worker, HandOffTarget {
       this.run(delivery);
     }
     if (claimed.length === free) this.again = true;
+    else this.backlog = false;
   }
 
   private async prune(): Promise<void> {

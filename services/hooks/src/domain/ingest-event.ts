@@ -87,11 +87,13 @@ export async function ingestEvents(ports: HooksPorts, events: RecordsEvent[], op
   }
   if (!eventIds.length) return [];
   let room = ports.wake.room();
+  let overflow = false;
   for (const plan of plans) {
-    if (room > 0 && (options.handOff?.(plan.hook) ?? true)) {
+    if (!(options.handOff?.(plan.hook) ?? true)) continue;
+    if (room > 0) {
       plan.delivery.handOff = true;
       room -= 1;
-    }
+    } else overflow = true;
   }
   const { freshEventIds, inserted } = await ingestDeliveries(ports.db, HOOKS_CONSUMER, eventIds, plans.map((p) => p.delivery));
   const stored = new Map(inserted.map((d) => [d.id, d]));
@@ -112,6 +114,7 @@ export async function ingestEvents(ports: HooksPorts, events: RecordsEvent[], op
     handed.push({ delivery, hook: plan.hook, scheduledAt, eventAt: plan.evt.writtenAt });
   }
   if (handed.length) ports.wake.handOff(handed);
+  if (overflow && pending) ports.wake.overflowed();
   if (pending) ports.wake.kick();
   return plans.filter((p) => freshEventIds.has(p.evt.eventId)).map((p) => {
     const { handOff: _h, timeout: _t, ...fields } = p.delivery;

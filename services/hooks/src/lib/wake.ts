@@ -15,6 +15,8 @@ export interface ClaimedDelivery {
 export interface HandOffTarget {
   room(): number;
   accept(items: ClaimedDelivery[]): void;
+  /** Deliveries were stored pending for lack of room: the poll should take them before new hand-offs. */
+  overflowed(): void;
 }
 
 /**
@@ -44,6 +46,11 @@ export class Wake {
   /** How many more deliveries the worker takes directly now (0 without a worker). */
   room(): number {
     return this.target ? Math.max(0, this.target.room()) : 0;
+  }
+
+  /** Tells the worker deliveries were stored pending although hand-off was wanted (no room). */
+  overflowed(): void {
+    this.target?.overflowed();
   }
 
   /** Hands claimed deliveries to the worker. */
