@@ -42,6 +42,7 @@ export const hooksService = defineService<HooksConfig, HooksPorts>({
     const worker = new DeliveryWorker(ports);
     worker.start();
     const consumer = await startRecordsConsumer(ports);
-    return [consumer, worker, listener, { stop: () => ports.dispatcher.close() }];
+    // workers stop in reverse order: the consumer first (its last batches still hand off), then the sender, the listener, the pool
+    return [{ stop: () => ports.dispatcher.close() }, listener, worker, consumer];
   },
 });

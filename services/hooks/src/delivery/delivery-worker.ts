@@ -5,12 +5,14 @@ import { pruneHookLogs } from '../repositories/hook-log.repository';
 import { pruneProcessedEvents } from '@tabula/events';
 import { HOOKS_SCHEMA } from '../repositories/hooks-db';
 import type { ClaimedDelivery, HandOffTarget } from '../lib/wake';
-import { processDelivery } from './process-delivery';
+import { processDelivery, type Known } from './process-delivery';
 
 const DAY_MS = 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 3600 * 1000;
 /** A handed-off delivery is only started while its claim lock has at least its timeout plus this left. */
 const LOCK_MARGIN_MS = 5000;
+/** A handed-off delivery that waited longer than this re-reads its hook before sending. */
+const FRESH_HOOK_MS = 1000;
 
 /**
  * Sends deliveries, up to SVC_HOOKS_CONCURRENCY attempts in flight. Fresh
@@ -83,12 +85,14 @@ export class DeliveryWorker implements Worker, HandOffTarget {
       const lockLeft = item.delivery.locked_until ? new Date(item.delivery.locked_until).getTime() - Date.now() : 0;
       // too close to its lock expiry: leave it to the poll, which reclaims it once the lock expires
       if (lockLeft < item.hook.timeout + LOCK_MARGIN_MS) continue;
-      this.ports.stages.claimLag.observe({ path: 'handoff' }, Math.max(0, Date.now() - item.scheduledAt) / 1000);
-      this.run(item.delivery, item);
+      const waited = Date.now() - item.scheduledAt;
+      this.ports.stages.claimLag.observe({ path: 'handoff' }, Math.max(0, waited) / 1000);
+      // the hook row came from the cache at ingestion: after a wait in the queue, read it again (edits, deactivation)
+      this.run(item.delivery, waited < FRESH_HOOK_MS ? item : { eventAt: item.eventAt });
     }
   }
 
-  private run(delivery: ClaimedDelivery['delivery'], known?: Pick<ClaimedDelivery, 'hook' | 'eventAt'>): void {
+  private run(delivery: ClaimedDelivery['delivery'], known?: Known): void {
     const job = processDelivery(this.ports, delivery, known)
       .catch((err) => this.ports.logger.error({ err, delivery: delivery.id }, 'hook delivery failed'))
       .finally(() => {
