@@ -71,6 +71,8 @@ export interface SubscribeOptions {
   handleBatch?: BatchHandler;
   /** Largest batch given to `handleBatch`. Default 64. */
   maxBatch?: number;
+  /** Messages this subscription accepts before they are done (memory, Redis); default the bus's `maxInFlight`. */
+  maxInFlight?: number;
   /** 'earliest' (default) or 'latest' for broadcast groups; only matters when the group is new. */
   fromBeginning?: boolean;
   /**

@@ -30,13 +30,13 @@ export class MemoryGroup {
   }
 
   /** Adds a member running `handler`; returns its leave function (waits for its in-flight handlers). */
-  join(handler: EventHandler, batchHandler?: BatchHandler, maxBatch?: number): () => Promise<void> {
+  join(handler: EventHandler, batchHandler?: BatchHandler, maxBatch?: number, maxInFlight?: number): () => Promise<void> {
     const owned = new Map<string, number>();
     const dispatcher = new KeyedDispatcher({
       delivery: { ...this.delivery, handler },
       batchHandler,
       maxBatch,
-      maxInFlight: this.maxInFlight,
+      maxInFlight: maxInFlight ?? this.maxInFlight,
       onProcessed: (message) => release(owned, message.key),
       onSettled: () => this.schedule(),
     });

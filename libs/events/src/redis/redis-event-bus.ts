@@ -89,7 +89,7 @@ export class RedisEventBus implements EventBus, GroupExpiry {
       maxBatch: options.maxBatch,
       logger: this.logger,
       backoff: { ...defaultBackoff, ...this.config.retry },
-      maxInFlight: this.config.maxInFlight ?? 16,
+      maxInFlight: options.maxInFlight ?? this.config.maxInFlight ?? 16,
       options: this.options,
       ephemeral: options.ephemeral === true,
       alive,

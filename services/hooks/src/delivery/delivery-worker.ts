@@ -24,7 +24,10 @@ const FRESH_HOOK_MS = 1000;
  */
 export class DeliveryWorker implements Worker, HandOffTarget {
   private timer?: NodeJS.Timeout;
+  /** Attempts not finished (sending, or writing their outcome). */
   private inFlight = new Set<Promise<void>>();
+  /** Attempts whose HTTP call is running: SVC_HOOKS_CONCURRENCY bounds these, so slow outcome writes do not hold send slots. */
+  private sending = 0;
   private queue: ClaimedDelivery[] = [];
   private ticking = false;
   private again = false;
@@ -47,7 +50,7 @@ export class DeliveryWorker implements Worker, HandOffTarget {
   /** Room in the hand-off queue (bounded by SVC_HOOKS_HANDOFF_QUEUE beyond the attempts in flight). */
   room(): number {
     if (this.stopped || this.backlog) return 0;
-    return this.ports.config.SVC_HOOKS_CONCURRENCY + this.ports.config.SVC_HOOKS_HANDOFF_QUEUE - this.inFlight.size - this.queue.length;
+    return this.ports.config.SVC_HOOKS_CONCURRENCY + this.ports.config.SVC_HOOKS_HANDOFF_QUEUE - this.sending - this.queue.length;
   }
 
   /** Pending deliveries wait in PostgreSQL: the poll drains them before hand-off resumes. */
@@ -80,7 +83,7 @@ export class DeliveryWorker implements Worker, HandOffTarget {
   }
 
   private pump(): void {
-    while (this.queue.length && this.inFlight.size < this.ports.config.SVC_HOOKS_CONCURRENCY) {
+    while (this.queue.length && this.freeSlots() > 0) {
       const item = this.queue.shift()!;
       const lockLeft = item.delivery.locked_until ? new Date(item.delivery.locked_until).getTime() - Date.now() : 0;
       // too close to its lock expiry: leave it to the poll, which reclaims it once the lock expires
@@ -92,13 +95,28 @@ export class DeliveryWorker implements Worker, HandOffTarget {
     }
   }
 
+  /** Send slots free now: SVC_HOOKS_CONCURRENCY calls at once, and at most four times that many attempts still writing outcomes. */
+  private freeSlots(): number {
+    const concurrency = this.ports.config.SVC_HOOKS_CONCURRENCY;
+    return Math.min(concurrency - this.sending, 4 * concurrency - this.inFlight.size);
+  }
+
   private run(delivery: ClaimedDelivery['delivery'], known?: Known): void {
-    const job = processDelivery(this.ports, delivery, known)
+    let sent = false;
+    const onSent = () => {
+      if (sent) return;
+      sent = true;
+      this.sending -= 1;
+      if (this.queue.length) this.pump();
+      else this.kick();
+    };
+    this.sending += 1;
+    const job = processDelivery(this.ports, delivery, { ...known, onSent })
       .catch((err) => this.ports.logger.error({ err, delivery: delivery.id }, 'hook delivery failed'))
       .finally(() => {
         this.inFlight.delete(job);
-        if (this.queue.length) this.pump();
-        else this.kick();
+        if (!sent) onSent();
+        else if (this.queue.length) this.pump();
       });
     this.inFlight.add(job);
   }
@@ -106,7 +124,7 @@ export class DeliveryWorker implements Worker, HandOffTarget {
   private async tick(): Promise<void> {
     await this.prune();
     this.pump();
-    const free = this.ports.config.SVC_HOOKS_CONCURRENCY - this.inFlight.size;
+    const free = this.freeSlots();
     if (free <= 0 || this.queue.length) return;
     const claimed = await claimDue(this.ports.db, free);
     for (const delivery of claimed) {

@@ -24,17 +24,21 @@ export function processDelivery(ports: HooksPorts, delivery: DeliveryRow, known?
 export interface Known {
   hook?: HookRow;
   eventAt?: number;
+  /** Called once the target answered (or the delivery was found cancelled), before the outcome is written. */
+  onSent?: () => void;
 }
 
 async function attempt(ports: HooksPorts, delivery: DeliveryRow, known?: Known): Promise<void> {
   const deliveries = ports.metrics.counter('hook_deliveries_total', 'Hook delivery attempts by outcome (succeeded, retry, failed, gone, cancelled)', ['outcome']);
   const hook = known?.hook ?? await findHook(ports.db, delivery.hook_id);
   if (!hook || (!hook.active && !delivery.test_call)) {
+    known?.onSent?.();
     await ports.completions.record({ deliveryId: delivery.id, status: 'cancelled' });
     deliveries.inc({ outcome: 'cancelled' });
     return;
   }
   const { request, result } = await executeHook(ports, hook, delivery.id, delivery.payload, delivery.user);
+  known?.onSent?.();
   ports.stages.send.observe(result.executionTime / 1000);
   if (delivery.attempt === 1 && known?.eventAt) ports.stages.endToEnd.observe(Math.max(0, Date.now() - known.eventAt) / 1000);
   const log = attemptLogRow({

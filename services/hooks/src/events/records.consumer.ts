@@ -9,6 +9,8 @@ import { sizeBucket } from '../lib/stage-metrics';
 
 /** Largest batch of one table's events ingested in one statement. */
 const MAX_BATCH = 64;
+/** Events accepted at once (several tables' batches; the bus default of 16 would cap one table's batch at 16). */
+const MAX_IN_FLIGHT = 256;
 
 /**
  * The trace context deliveries of this message join: its consumer span. A
@@ -63,6 +65,7 @@ export async function startRecordsConsumer(ports: HooksPorts): Promise<Worker> {
     handler: (message: EventMessage) => handleBatch(ports, [message], false),
     handleBatch: (messages: EventMessage[]) => handleBatch(ports, messages, true),
     maxBatch: MAX_BATCH,
+    maxInFlight: MAX_IN_FLIGHT,
   });
   return { stop: () => subscription.close() };
 }
