@@ -24,17 +24,25 @@ const concurrency = arg('concurrency', 8);
 const fanout = arg('fanout', 10);
 const bulks = arg('bulks', 10);
 
-async function freshDatabase(): Promise<string> {
-  const admin = process.env.DATABASE_URL;
-  if (!admin) throw new Error('DATABASE_URL is required');
-  const name = `tabula_bench_hooks_${Date.now()}`;
-  const client = new Client({ connectionString: admin });
+async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is required');
+  const client = new Client({ connectionString: url });
   await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database for this run (dropped at the end). */
+async function freshDatabase(): Promise<{ name: string; url: string }> {
+  const name = `tabula_bench_hooks_${Date.now()}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
-  return url.toString();
+  return { name, url: url.toString() };
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -95,8 +103,9 @@ function stageTable(before: Buckets, after: Buckets): Array<Record<string, strin
 }
 
 async function main(): Promise<void> {
+  const database = await freshDatabase();
   const server = await startStandaloneChild({
-    ...process.env, DATABASE_URL: await freshDatabase(), SVC_ALLOW_LOCAL_HOOKS: 'true', DATA_DIR: path.resolve('data/bench-hooks'),
+    ...process.env, DATABASE_URL: database.url, SVC_ALLOW_LOCAL_HOOKS: 'true', DATA_DIR: path.resolve('data/bench-hooks'),
   }, 'hooks');
   // the hooks service's own handler (standalone-server exposes it on a port of its own) serves its /metrics
   const metricsUrl = `${server.directUrl}/metrics`;
@@ -227,6 +236,7 @@ async function main(): Promise<void> {
   } finally {
     await sink.stop();
     await server.stop();
+    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`)).catch((err) => console.error(`could not drop ${database.name}: ${String(err)}`));
   }
 }
 
