@@ -1,9 +1,12 @@
 /**
- * Webhook delivery: deliveries per second to a local sink, and commit-to-delivery
- * latency (API response of the write → request at the sink) for single inserts
- * and for 1000-row bulk inserts. Standalone Tabula runs in a child process; the
- * sink and the client run here. Needs DATABASE_URL.
- * Usage: npm run bench:hooks [-- --singles 300 --concurrency 8 --bulks 10]
+ * Webhook delivery: commit-to-delivery latency (API response of the write →
+ * request at the sink) for single inserts at a fixed rate and under concurrent
+ * writers, deliveries per second to a local sink (several hooks per insert), and
+ * 1000-row bulk inserts. Standalone Tabula runs in a child process; the sink and
+ * the client run here. After each phase the per-stage histograms of the hooks
+ * service (its own `/metrics`) are read and their p50/p99 printed
+ * (interpolated within buckets: approximate). Needs DATABASE_URL.
+ * Usage: npm run bench:hooks [-- --rate 200 --seconds 5 --singles 300 --concurrency 8 --fanout 10 --bulks 10]
  */
 import path from 'node:path';
 import { Client } from 'pg';
@@ -14,21 +17,32 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
+const rate = arg('rate', 200);
+const seconds = arg('seconds', 5);
 const singles = arg('singles', 300);
 const concurrency = arg('concurrency', 8);
+const fanout = arg('fanout', 10);
 const bulks = arg('bulks', 10);
 
-async function freshDatabase(): Promise<string> {
-  const admin = process.env.DATABASE_URL;
-  if (!admin) throw new Error('DATABASE_URL is required');
-  const name = `tabula_bench_hooks_${Date.now()}`;
-  const client = new Client({ connectionString: admin });
+async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is required');
+  const client = new Client({ connectionString: url });
   await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database for this run (dropped at the end). */
+async function freshDatabase(): Promise<{ name: string; url: string }> {
+  const name = `tabula_bench_hooks_${Date.now()}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
-  return url.toString();
+  return { name, url: url.toString() };
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -43,55 +57,186 @@ function latencies(committedAt: Map<string, number>, arrivals: Map<string, numbe
   return out.sort((a, b) => a - b);
 }
 
+/** Cumulative bucket counts of every histogram series: `name{labels}` → [[le, count]]. */
+type Buckets = Map<string, Array<[number, number]>>;
+
+async function scrape(metricsUrl: string): Promise<Buckets> {
+  const text = await (await fetch(metricsUrl)).text();
+  const out: Buckets = new Map();
+  for (const line of text.split('\n')) {
+    const m = /^(\w+)_bucket\{(.*)\} (\S+)$/.exec(line);
+    if (!m || !m[1].startsWith('hook_')) continue;
+    const labels = m[2].split(/,(?=\w+=)/).filter((l) => !l.startsWith('le=') && !l.startsWith('service='));
+    const le = /le="([^"]+)"/.exec(m[2])?.[1] ?? '+Inf';
+    const key = `${m[1]}${labels.length ? `{${labels.join(',')}}` : ''}`;
+    out.set(key, [...(out.get(key) ?? []), [le === '+Inf' ? Infinity : Number(le), Number(m[3])]]);
+  }
+  return out;
+}
+
+/** p50/p99 (ms) of each histogram between two scrapes, interpolated linearly inside a bucket. */
+function stageTable(before: Buckets, after: Buckets): Array<Record<string, string | number>> {
+  const rows: Array<Record<string, string | number>> = [];
+  for (const [key, buckets] of after) {
+    const base = new Map(before.get(key) ?? []);
+    const delta = buckets.map(([le, n]) => [le, n - (base.get(le) ?? 0)] as [number, number]).sort((a, b) => a[0] - b[0]);
+    const total = delta[delta.length - 1]?.[1] ?? 0;
+    if (!total) continue;
+    const quantile = (q: number) => {
+      const target = q * total;
+      let prevLe = 0;
+      let prevCount = 0;
+      for (const [le, count] of delta) {
+        if (count >= target) {
+          if (le === Infinity) return `>${prevLe * 1000}`;
+          const within = count - prevCount;
+          return ((prevLe + (within ? (target - prevCount) / within : 0) * (le - prevLe)) * 1000).toFixed(1);
+        }
+        prevLe = le;
+        prevCount = count;
+      }
+      return '?';
+    };
+    rows.push({ stage: key, count: total, 'p50 ms': quantile(0.5), 'p99 ms': quantile(0.99) });
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
-  const server = await startStandaloneChild({ ...process.env, DATABASE_URL: await freshDatabase(), SVC_ALLOW_LOCAL_HOOKS: 'true', DATA_DIR: path.resolve('data/bench-hooks') }, 'hooks');
+  const database = await freshDatabase();
+  const server = await startStandaloneChild({
+    ...process.env, DATABASE_URL: database.url, SVC_ALLOW_LOCAL_HOOKS: 'true', DATA_DIR: path.resolve('data/bench-hooks'),
+  }, 'hooks');
+  // the hooks service's own handler (standalone-server exposes it on a port of its own) serves its /metrics
+  const metricsUrl = `${server.directUrl}/metrics`;
   const sink = new Sink();
   await sink.start();
   const arrivals = new Map<string, number>();
   const originalPush = sink.received.push.bind(sink.received);
   sink.received.push = (...items) => {
-    for (const item of items) for (const row of (JSON.parse(item.body).data?.rows ?? []) as { Name: string }[]) arrivals.set(row.Name, Date.now());
+    for (const item of items) for (const row of (JSON.parse(item.body).data?.rows ?? []) as { Name: string }[]) arrivals.set(`${item.path}:${row.Name}`, Date.now());
     return originalPush(...items);
+  };
+  const results: Array<Record<string, string | number>> = [];
+  const stages: Array<{ phase: string; rows: Array<Record<string, string | number>> }> = [];
+  const phase = async (name: string, run: () => Promise<Record<string, string | number>>) => {
+    const before = await scrape(metricsUrl).catch(() => new Map() as Buckets);
+    results.push({ case: name, ...(await run()) });
+    stages.push({ phase: name, rows: stageTable(before, await scrape(metricsUrl).catch(() => new Map() as Buckets)) });
   };
   try {
     const t = await setupTable(server.url, `bench-hooks-${Date.now()}@example.com`);
-    const hook = await call(server.url, t.token, 'POST', `/api/v1/db/meta/tables/${t.tableId}/hooks`, {
-      title: 'bench', event: 'after', operation: ['insert'], version: 'v3', notification: { type: 'URL', payload: { method: 'POST', path: `${sink.url}/bench` } },
-    });
-    if (hook.status !== 200) throw new Error(`hook create failed: ${JSON.stringify(hook.body)}`);
-    const committedAt = new Map<string, number>();
+    const addHook = async (tableId: string, hookPath: string) => {
+      const hook = await call(server.url, t.token, 'POST', `/api/v1/db/meta/tables/${tableId}/hooks`, {
+        title: 'bench', event: 'after', operation: ['insert'], version: 'v3', notification: { type: 'URL', payload: { method: 'POST', path: `${sink.url}${hookPath}` } },
+      });
+      if (hook.status !== 200) throw new Error(`hook create failed: ${JSON.stringify(hook.body)}`);
+    };
+    await addHook(t.tableId, '/bench');
     const records = `/api/v1/db/data/noco/${t.baseId}/${t.tableId}`;
-    let next = 0;
-    const started = Date.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < singles) {
-        const name = `s-${next++}`;
-        const res = await call(server.url, t.token, 'POST', records, { Name: name });
-        if (res.status !== 200) throw new Error(`insert failed: ${res.status}`);
-        committedAt.set(name, Date.now());
+    const insert = async (name: string, committedAt: Map<string, number>, table = records) => {
+      const res = await call(server.url, t.token, 'POST', table, { Name: name });
+      if (res.status !== 200) throw new Error(`insert failed: ${res.status}`);
+      committedAt.set(name, Date.now());
+    };
+    const arrivalsAt = (hookPath: string) => new Map([...arrivals].filter(([k]) => k.startsWith(`${hookPath}:`)).map(([k, v]) => [k.slice(hookPath.length + 1), v]));
+    let expected = 0;
+    // warm-up: connections, caches, JIT
+    const warm = new Map<string, number>();
+    for (let i = 0; i < 20; i += 1) await insert(`w-${i}`, warm);
+    expected += 20;
+    await sink.waitFor('/bench', expected, 60_000);
+
+    await phase(`fixed rate ${rate}/s for ${seconds} s`, async () => {
+      const committedAt = new Map<string, number>();
+      const total = rate * seconds;
+      const started = Date.now();
+      // open loop, but at most 64 writes outstanding: a server that falls behind lowers the achieved rate (printed) instead of piling up sockets
+      const outstanding = new Set<Promise<void>>();
+      for (let i = 0; i < total; i += 1) {
+        const due = started + (i * 1000) / rate;
+        const wait = due - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        while (outstanding.size >= 64) await Promise.race(outstanding);
+        const write: Promise<void> = insert(`r-${i}`, committedAt).finally(() => outstanding.delete(write));
+        outstanding.add(write);
       }
-    }));
-    await sink.waitFor('/bench', singles, 120_000);
-    const elapsed = (Math.max(...arrivals.values()) - started) / 1000;
-    const single = latencies(committedAt, arrivals);
-    const bulkLatency: number[] = [];
-    for (let b = 0; b < bulks; b += 1) {
-      const rows = Array.from({ length: 1000 }, (_, i) => ({ Name: `b${b}-${i}` }));
-      const res = await call(server.url, t.token, 'POST', `/api/v1/db/data/bulk/noco/${t.baseId}/${t.tableId}`, rows);
-      if (res.status !== 200) throw new Error(`bulk insert failed: ${res.status}`);
-      const committed = Date.now();
-      await sink.waitFor('/bench', singles + b + 1, 120_000);
-      bulkLatency.push(Math.max(0, (arrivals.get(`b${b}-999`) ?? Date.now()) - committed));
+      await Promise.all(outstanding);
+      const achieved = total / ((Date.now() - started) / 1000);
+      expected += total;
+      await sink.waitFor('/bench', expected, 120_000);
+      const single = latencies(committedAt, new Map([...arrivalsAt('/bench')].filter(([k]) => k.startsWith('r-'))));
+      return { 'inserts/s': achieved.toFixed(0), 'deliveries/s': '-', 'p50 ms': pct(single, 50), 'p99 ms': pct(single, 99) };
+    });
+
+    await phase(`${concurrency} concurrent writers (${singles} inserts)`, async () => {
+      const committedAt = new Map<string, number>();
+      let next = 0;
+      const started = Date.now();
+      await Promise.all(Array.from({ length: concurrency }, async () => {
+        while (next < singles) await insert(`s-${next++}`, committedAt);
+      }));
+      const achieved = singles / ((Date.now() - started) / 1000);
+      expected += singles;
+      await sink.waitFor('/bench', expected, 120_000);
+      const mine = new Map([...arrivalsAt('/bench')].filter(([k]) => k.startsWith('s-')));
+      const elapsed = (Math.max(...mine.values()) - started) / 1000;
+      const single = latencies(committedAt, mine);
+      return { 'inserts/s': achieved.toFixed(0), 'deliveries/s': (singles / elapsed).toFixed(0), 'p50 ms': pct(single, 50), 'p99 ms': pct(single, 99) };
+    });
+
+    // throughput: a second table with `fanout` hooks, so every insert is `fanout` deliveries
+    const t2 = await call(server.url, t.token, 'POST', `/api/v1/db/meta/projects/${t.baseId}/tables`, {
+      title: 'Fanout', table_name: 'fanout', columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'name', title: 'Name', uidt: 'SingleLineText' }],
+    });
+    if (t2.status !== 200) throw new Error(`table create failed: ${JSON.stringify(t2.body)}`);
+    for (let h = 0; h < fanout; h += 1) await addHook(t2.body.id, `/fan${h}`);
+    await phase(`${concurrency} writers × ${fanout} hooks (${singles} inserts)`, async () => {
+      const committedAt = new Map<string, number>();
+      const fanRecords = `/api/v1/db/data/noco/${t.baseId}/${t2.body.id}`;
+      let next = 0;
+      const started = Date.now();
+      await Promise.all(Array.from({ length: concurrency }, async () => {
+        while (next < singles) await insert(`f-${next++}`, committedAt, fanRecords);
+      }));
+      const achieved = singles / ((Date.now() - started) / 1000);
+      for (let h = 0; h < fanout; h += 1) await sink.waitFor(`/fan${h}`, singles, 120_000);
+      const all: number[] = [];
+      let last = 0;
+      for (let h = 0; h < fanout; h += 1) {
+        const mine = arrivalsAt(`/fan${h}`);
+        all.push(...latencies(committedAt, mine));
+        last = Math.max(last, ...mine.values());
+      }
+      all.sort((a, b) => a - b);
+      return { 'inserts/s': achieved.toFixed(0), 'deliveries/s': ((singles * fanout) / ((last - started) / 1000)).toFixed(0), 'p50 ms': pct(all, 50), 'p99 ms': pct(all, 99) };
+    });
+
+    await phase(`1000-row bulk inserts (${bulks})`, async () => {
+      const bulkLatency: number[] = [];
+      for (let b = 0; b < bulks; b += 1) {
+        const rows = Array.from({ length: 1000 }, (_, i) => ({ Name: `b${b}-${i}` }));
+        const res = await call(server.url, t.token, 'POST', `/api/v1/db/data/bulk/noco/${t.baseId}/${t.tableId}`, rows);
+        if (res.status !== 200) throw new Error(`bulk insert failed: ${res.status}`);
+        const committed = Date.now();
+        expected += 1;
+        await sink.waitFor('/bench', expected, 120_000);
+        bulkLatency.push(Math.max(0, (arrivals.get(`/bench:b${b}-999`) ?? Date.now()) - committed));
+      }
+      bulkLatency.sort((a, b) => a - b);
+      return { 'inserts/s': '-', 'deliveries/s': '-', 'p50 ms': pct(bulkLatency, 50), 'p99 ms': pct(bulkLatency, 99) };
+    });
+
+    console.log('\nwebhook deliveries to a local sink (standalone; commit = API response of the write, delivery = request at the sink)');
+    console.table(results);
+    for (const s of stages) {
+      console.log(`\nstages (hooks metrics) — ${s.phase}`);
+      console.table(s.rows);
     }
-    bulkLatency.sort((a, b) => a - b);
-    console.log(`\nwebhook deliveries to a local sink (standalone, ${concurrency} concurrent writers)`);
-    console.table([
-      { case: `single inserts (${singles})`, 'deliveries/s': (singles / elapsed).toFixed(0), 'p50 ms': pct(single, 50), 'p99 ms': pct(single, 99) },
-      { case: `1000-row bulk inserts (${bulks})`, 'deliveries/s': '-', 'p50 ms': pct(bulkLatency, 50), 'p99 ms': pct(bulkLatency, 99) },
-    ]);
   } finally {
     await sink.stop();
     await server.stop();
+    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`)).catch((err) => console.error(`could not drop ${database.name}: ${String(err)}`));
   }
 }
 

@@ -15,6 +15,13 @@ export const metadataHeaders = {
   schemaVersion: 'ce_schemaversion',
 } as const;
 
+/**
+ * Header carrying when the message was handed to the broker (epoch ms, set on
+ * every publish, so a republished outbox row carries its last publish): with
+ * `timestamp` (when it happened) it splits a consumer's lag into relay and bus.
+ */
+export const PUBLISHED_AT_HEADER = 'tabula-published-at';
+
 /** A message as the brokers store it: payload plus string headers. */
 export interface Envelope {
   topic: string;
@@ -32,6 +39,7 @@ export function toEnvelope(input: PublishInput, source: string): Envelope {
   headers[metadataHeaders.source] = source;
   headers[metadataHeaders.time] = input.timestamp ?? new Date().toISOString();
   headers[metadataHeaders.schemaVersion] = String(input.version ?? 1);
+  headers[PUBLISHED_AT_HEADER] = String(Date.now());
   return { topic: input.topic, key: input.key, payload: input.payload, headers };
 }
 

@@ -45,6 +45,12 @@ export interface PublishInput {
 /** Consumes one message; a rejection means "not processed, redeliver". */
 export type EventHandler = (message: EventMessage) => Promise<void>;
 
+/**
+ * Consumes a run of consecutive messages of one key at once (in order); a
+ * rejection means "none of them processed, redeliver them all".
+ */
+export type BatchHandler = (messages: EventMessage[]) => Promise<void>;
+
 /** A running consumer; `close()` stops it and waits for in-flight handlers. */
 export interface Subscription {
   close(): Promise<void>;
@@ -56,6 +62,17 @@ export interface SubscribeOptions {
   group: string;
   topics: string[];
   handler: EventHandler;
+  /**
+   * Optional batch form of `handler`: the memory and Redis adapters hand it the
+   * messages of one key that queued up while that key's previous batch ran (up to
+   * `maxBatch`, in order; acknowledged together after it resolves, redelivered
+   * together when it throws). Kafka calls `handler` one message at a time.
+   */
+  handleBatch?: BatchHandler;
+  /** Largest batch given to `handleBatch`. Default 64. */
+  maxBatch?: number;
+  /** Messages this subscription accepts before they are done (memory, Redis); default the bus's `maxInFlight`. */
+  maxInFlight?: number;
   /** 'earliest' (default) or 'latest' for broadcast groups; only matters when the group is new. */
   fromBeginning?: boolean;
   /**

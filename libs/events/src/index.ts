@@ -5,6 +5,7 @@
  */
 export { createEventBus } from './create-event-bus';
 export type {
+  BatchHandler,
   EventBus,
   EventBusConfig,
   EventHandler,
@@ -18,7 +19,8 @@ export type {
 export type { BackoffOptions } from './delivery/retry';
 export type { RedisBusOptions } from './redis/redis-event-bus';
 export type { KafkaBusOptions } from './kafka/kafka-event-bus';
-export { metadataHeaders } from './envelope';
+export { PUBLISHED_AT_HEADER, metadataHeaders } from './envelope';
+export { runInMessageContext } from './trace-context';
 export { NamespacedEventBus, ephemeralGroupCreatedAt } from './namespaced-event-bus';
 export type { GroupExpiry, NamespaceOptions } from './namespaced-event-bus';
 export { outboxMigration } from './outbox/outbox.migration';

@@ -57,6 +57,7 @@ export class NamespacedEventBus implements EventBus {
       topics: [...byName.keys()],
       ephemeralTtlMs: options.ephemeral ? this.ttlMs : undefined,
       handler: (message: EventMessage) => options.handler({ ...message, topic: byName.get(message.topic) ?? message.topic }),
+      handleBatch: options.handleBatch && ((messages: EventMessage[]) => options.handleBatch!(messages.map((message) => ({ ...message, topic: byName.get(message.topic) ?? message.topic })))),
     });
     this.startSweeping();
     return subscription;

@@ -238,6 +238,28 @@ export function eventBusContract(makeBus: (logger: EventLogger) => EventBus, opt
     }, timeoutMs * 2);
   });
 
+  it('a batch handler gets each message of a key once, in order (batches where the adapter queues per key), each with its publish time', async () => {
+    const seen: string[] = [];
+    const batches: number[] = [];
+    const published: string[] = [];
+    const take = async (messages: EventMessage[]) => {
+      await delay(20);
+      batches.push(messages.length);
+      for (const m of messages) {
+        seen.push(text(m));
+        published.push(m.headers['tabula-published-at'] ?? '');
+      }
+    };
+    await subscribe({ group: group('batch'), topics: [topic], handler: (m) => take([m]), handleBatch: take, maxBatch: 4 });
+    const before = Date.now();
+    for (let i = 0; i < 10; i++) await bus.publish([message('k', `m${i}`)]);
+    await eventually(() => expect(seen).toHaveLength(10), timeoutMs);
+    await delay(300);
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`));
+    expect(Math.max(...batches)).toBeLessThanOrEqual(4);
+    expect(published.every((at) => Number(at) >= before - 1000 && Number(at) <= Date.now())).toBe(true);
+  });
+
   it('answers ping while open and refuses after close', async () => {
     await expect(bus.ping()).resolves.toBeUndefined();
     await bus.close();

@@ -38,6 +38,15 @@ export function instrumentBus(bus: EventBus, metrics: ServiceMetrics): EventBus 
           }
           consumed.inc(labels(message));
         },
+        handleBatch: options.handleBatch && (async (messages) => {
+          try {
+            await options.handleBatch!(messages);
+          } catch (err) {
+            for (const message of messages) failed.inc(labels(message));
+            throw err;
+          }
+          for (const message of messages) consumed.inc(labels(message));
+        }),
       });
     },
     ping: () => bus.ping(),

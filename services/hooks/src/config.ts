@@ -13,6 +13,14 @@ export const hooksConfigSchema = z.object({
   SVC_HOOKS_POLL_MS: envInt(500, 10, 3_600_000),
   /** Deliveries in flight per process. */
   SVC_HOOKS_CONCURRENCY: envInt(32, 1, 500),
+  /** Fresh deliveries queued in memory for the sender beyond those in flight (direct hand-off); more wait for the poll. */
+  SVC_HOOKS_HANDOFF_QUEUE: envInt(256, 0, 10_000),
+  /** Kept-alive sockets per hook target origin (bounded pool). */
+  SVC_HOOKS_CONNECTIONS_PER_TARGET: envInt(16, 1, 1000),
+  /** Tables whose active hooks and filters are cached. */
+  SVC_HOOKS_CACHE_TABLES: envInt(10_000, 1, 1_000_000),
+  /** Backstop age of a cached table's hooks (changes invalidate it at once). */
+  SVC_HOOKS_CACHE_TTL_MS: envInt(60_000, 0, 3_600_000),
 });
 
 export type HooksConfig = z.infer<typeof hooksConfigSchema>;

@@ -3,14 +3,23 @@ import type { Dispatcher } from 'undici';
 import type { HooksConfig } from './config';
 import type { SecretBox } from '@tabula/runtime';
 import type { Wake } from './lib/wake';
+import type { HookCache } from './cache/hook-cache';
+import type { Completions } from './delivery/completions';
+import type { StageMetrics } from './lib/stage-metrics';
 
 /** What the hooks service is handed at start-up. */
 export interface HooksPorts extends CommonPorts {
   config: HooksConfig;
   /** Seals hook signing secrets at rest. */
   box: SecretBox;
-  /** The SSRF-guarded HTTP agent (an undici `Dispatcher`) every hook call goes through. */
+  /** The SSRF-guarded HTTP agent (an undici `Dispatcher`, keep-alive pool per target) every hook call goes through. */
   agent: Dispatcher;
-  /** Wakes this process's delivery worker when deliveries were scheduled. */
+  /** Wakes this process's delivery worker when deliveries were scheduled, and hands it fresh ones. */
   wake: Wake;
+  /** Active hooks and filters per table (invalidated by hook changes). */
+  hookCache: HookCache;
+  /** Group commit of finished attempts (log row + delivery state). */
+  completions: Completions;
+  /** Per-stage latency histograms. */
+  stages: StageMetrics;
 }

@@ -8,6 +8,10 @@ import { createSafeAgent } from '@tabula/http';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { startRecordsConsumer } from './consumers/records.consumer';
 import { HOOKS_SCHEMA } from './repositories/hooks-db';
+import { HookCache } from './cache/hook-cache';
+import { HookChangeListener } from './cache/hook-changes';
+import { Completions } from './delivery/completions';
+import { stageMetrics } from './lib/stage-metrics';
 
 /** What hooks' key seals: hook signing secrets (the derivation is part of the stored data's format). */
 export const HOOK_SECRETS_PURPOSE = 'tabula-hook-secrets';
@@ -15,7 +19,13 @@ export const HOOK_SECRETS_PURPOSE = 'tabula-hook-secrets';
 /** Builds the hooks ports from the platform's (also used by tests that build the app by hand). */
 export function buildHooksPorts(common: CommonPorts, config: HooksConfig): HooksPorts {
   const material = keyMaterial(common, config.SVC_HOOKS_ENCRYPTION_KEY, 'hooks-encryption-key');
-  return { ...common, config, box: new SecretBox(HOOK_SECRETS_PURPOSE, material), agent: createSafeAgent(config.SVC_ALLOW_LOCAL_HOOKS), wake: new Wake() };
+  return {
+    ...common, config, box: new SecretBox(HOOK_SECRETS_PURPOSE, material), wake: new Wake(),
+    agent: createSafeAgent(config.SVC_ALLOW_LOCAL_HOOKS, { connections: config.SVC_HOOKS_CONNECTIONS_PER_TARGET }),
+    hookCache: new HookCache(common.db, { maxTables: config.SVC_HOOKS_CACHE_TABLES, ttlMs: config.SVC_HOOKS_CACHE_TTL_MS }),
+    completions: new Completions(common.db),
+    stages: stageMetrics(common.metrics.registry),
+  };
 }
 
 /** The hooks service (ARCHITECTURE.md "Services"). */
@@ -27,9 +37,12 @@ export const hooksService = defineService<HooksConfig, HooksPorts>({
   buildPorts: buildHooksPorts,
   createApp,
   async start(ports) {
+    const listener = new HookChangeListener(ports.db, ports.hookCache, ports.logger);
+    await listener.start();
     const worker = new DeliveryWorker(ports);
     worker.start();
     const consumer = await startRecordsConsumer(ports);
-    return [consumer, worker, { stop: () => ports.agent.close() }];
+    // workers stop in reverse order: the consumer first (its last batches still hand off), then the sender, the listener, the pool
+    return [{ stop: () => ports.agent.close() }, listener, worker, consumer];
   },
 });

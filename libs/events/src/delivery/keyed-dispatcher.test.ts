@@ -70,4 +70,55 @@ describe('KeyedDispatcher', () => {
     expect(givenBack.map((m) => m.id)).toEqual(['a1', 'a2', 'a3']);
     expect(processed).toEqual(['b1']);
   });
+
+  it('with a batch handler, hands over together the messages of a key that queued behind a running one, in order', async () => {
+    const calls: string[][] = [];
+    const processed: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const dispatcher = new KeyedDispatcher({
+      delivery: {
+        logger: quiet,
+        backoff: { initialMs: 1, maxMs: 1 },
+        handler: async (m) => {
+          calls.push([m.id]);
+          if (m.id === 'a1') await gate;
+        },
+      },
+      batchHandler: async (messages) => void calls.push(messages.map((m) => m.id)),
+      maxBatch: 3,
+      maxInFlight: 100,
+      onProcessed: (m) => void processed.push(m.id),
+    });
+    dispatcher.dispatch(message('a', 'a1'));
+    await tick();
+    ['a2', 'b1', 'a3', 'a4', 'a5', 'b2'].forEach((id) => dispatcher.dispatch(message(id[0], id)));
+    await tick();
+    release();
+    while (processed.length < 7) await tick();
+    expect(await dispatcher.close()).toEqual([]);
+    expect(calls.filter((c) => c[0].startsWith('a'))).toEqual([['a1'], ['a2', 'a3', 'a4'], ['a5']]);
+    expect(calls.filter((c) => c[0].startsWith('b'))).toEqual([['b1', 'b2']]);
+  });
+
+  it('a failing batch is retried whole and, on close, given back whole in arrival order', async () => {
+    let attempts = 0;
+    const seen: string[][] = [];
+    const dispatcher = new KeyedDispatcher({
+      delivery: { logger: quiet, backoff: { initialMs: 1, maxMs: 1 }, handler: () => tick(20) },
+      batchHandler: async (messages) => {
+        attempts++;
+        seen.push(messages.map((m) => m.id));
+        throw new Error('down');
+      },
+      maxInFlight: 100,
+      onProcessed: () => undefined,
+    });
+    ['a1', 'a2', 'a3'].forEach((id) => dispatcher.dispatch(message('a', id)));
+    while (attempts < 3) await tick();
+    const givenBack = await dispatcher.close();
+    // dispatched together, they form one batch from the start
+    expect(seen.every((ids) => ids.join() === 'a1,a2,a3')).toBe(true);
+    expect(givenBack.map((m) => m.id)).toEqual(['a1', 'a2', 'a3']);
+  });
 });

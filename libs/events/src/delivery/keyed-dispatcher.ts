@@ -1,10 +1,14 @@
-import type { EventMessage } from '../event-bus';
-import { deliverWithRetry } from './retry';
+import type { BatchHandler, EventMessage } from '../event-bus';
+import { deliverBatchWithRetry, deliverWithRetry } from './retry';
 import type { DeliveryOptions } from './retry';
 
 /** Settings of a {@link KeyedDispatcher}. */
 export interface DispatcherOptions {
   delivery: Omit<DeliveryOptions, 'signal'>;
+  /** Batch form of the handler: messages of one key queued behind a running one are handed over together. */
+  batchHandler?: BatchHandler;
+  /** Largest batch (default 64). */
+  maxBatch?: number;
   /** Messages accepted but not finished (running or queued behind their key). */
   maxInFlight: number;
   /** Acknowledges a message whose handler succeeded. */
@@ -17,11 +21,15 @@ export interface DispatcherOptions {
  * Runs the handler of one consumer: messages of the same key strictly one after
  * another in arrival order, different keys concurrently up to `maxInFlight`.
  * Shared by the memory and Redis adapters (Kafka gets the same from partitions).
+ * With a `batchHandler`, the messages of a key that arrive while it is busy
+ * (or together) wait in one open batch and are handled in one call.
  */
 export class KeyedDispatcher {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
   private readonly givenBack: Array<{ seq: number; message: EventMessage }> = [];
+  /** Per key, the batch queued behind the running one that later messages may still join. */
+  private readonly open = new Map<string, Array<{ seq: number; message: EventMessage }>>();
   private readonly waiters: Array<() => void> = [];
   private seq = 0;
   private active = 0;
@@ -42,14 +50,26 @@ export class KeyedDispatcher {
 
   /** Queues the message behind earlier messages of its key. Never throws. */
   dispatch(message: EventMessage): void {
-    const seq = this.seq++;
+    const entry = { seq: this.seq++, message };
     this.active++;
-    const previous = this.chains.get(message.key) ?? Promise.resolve();
-    const current = previous.then(() => this.process(message, seq));
-    this.chains.set(message.key, current);
+    const key = message.key;
+    const maxBatch = this.options.batchHandler ? Math.max(1, this.options.maxBatch ?? 64) : 1;
+    const open = this.open.get(key);
+    if (open && open.length < maxBatch) {
+      open.push(entry);
+      return;
+    }
+    const batch = [entry];
+    if (maxBatch > 1) this.open.set(key, batch);
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const current = previous.then(() => {
+      if (this.open.get(key) === batch) this.open.delete(key);
+      return this.process(batch);
+    });
+    this.chains.set(key, current);
     void current.finally(() => {
-      if (this.chains.get(message.key) === current) this.chains.delete(message.key);
-      this.active--;
+      if (this.chains.get(key) === current) this.chains.delete(key);
+      this.active -= batch.length;
       this.waiters.splice(0).forEach((wake) => wake());
       this.options.onSettled?.();
     });
@@ -67,17 +87,23 @@ export class KeyedDispatcher {
     return this.givenBack.sort((a, b) => a.seq - b.seq).map((entry) => entry.message);
   }
 
-  private async process(message: EventMessage, seq: number): Promise<void> {
-    const delivered = !this.closed && (await deliverWithRetry(message, { ...this.options.delivery, signal: this.abort.signal }));
+  private async process(batch: Array<{ seq: number; message: EventMessage }>): Promise<void> {
+    const messages = batch.map((entry) => entry.message);
+    const { batchHandler } = this.options;
+    const delivered = !this.closed && (batchHandler && messages.length > 1
+      ? await deliverBatchWithRetry(messages, batchHandler, { ...this.options.delivery, signal: this.abort.signal })
+      : await deliverWithRetry(messages[0], { ...this.options.delivery, signal: this.abort.signal }));
     if (!delivered) {
-      this.givenBack.push({ seq, message });
+      this.givenBack.push(...batch);
       return;
     }
-    try {
-      await this.options.onProcessed(message);
-    } catch (error) {
-      // The handler's work is done; a lost ack only means one more (idempotent) delivery later.
-      this.options.delivery.logger.warn({ err: error, eventId: message.id, topic: message.topic }, 'event acknowledgement failed');
-    }
+    await Promise.all(messages.map(async (message) => {
+      try {
+        await this.options.onProcessed(message);
+      } catch (error) {
+        // The handler's work is done; a lost ack only means one more (idempotent) delivery later.
+        this.options.delivery.logger.warn({ err: error, eventId: message.id, topic: message.topic }, 'event acknowledgement failed');
+      }
+    }));
   }
 }

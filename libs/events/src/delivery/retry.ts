@@ -1,4 +1,4 @@
-import type { EventHandler, EventLogger, EventMessage } from '../event-bus';
+import type { BatchHandler, EventHandler, EventLogger, EventMessage } from '../event-bus';
 import { runInMessageContext } from '../trace-context';
 import type { BackoffOptions } from '../bus-options';
 
@@ -57,6 +57,31 @@ export async function deliverWithRetry(message: EventMessage, options: DeliveryO
       options.logger.warn(
         { err: error, eventId: message.id, topic: message.topic, type: message.type, key: message.key, attempt, retryInMs },
         'event handler failed; the message will be redelivered',
+      );
+      if (!(await sleep(retryInMs, options.signal))) return false;
+      if (options.beforeRetry) await options.beforeRetry();
+    }
+  }
+}
+
+/**
+ * {@link deliverWithRetry} for a batch of messages of one key: the batch handler
+ * runs until it succeeds (true) or the subscription closes (false). The batch
+ * spans several traces, so no message context is activated: the handler reads
+ * each message's trace headers itself.
+ */
+export async function deliverBatchWithRetry(messages: EventMessage[], handler: BatchHandler, options: Omit<DeliveryOptions, 'handler'>): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    if (options.signal.aborted) return false;
+    try {
+      await handler(messages.map((message) => ({ ...message, attempt })));
+      return true;
+    } catch (error) {
+      const retryInMs = backoffDelay(attempt, options.backoff);
+      const first = messages[0];
+      options.logger.warn(
+        { err: error, eventIds: messages.map((m) => m.id), topic: first?.topic, key: first?.key, attempt, retryInMs },
+        'event batch handler failed; the messages will be redelivered',
       );
       if (!(await sleep(retryInMs, options.signal))) return false;
       if (options.beforeRetry) await options.beforeRetry();

@@ -1,4 +1,4 @@
-import type { EventHandler, EventMessage } from '../event-bus';
+import type { BatchHandler, EventHandler, EventMessage } from '../event-bus';
 import { KeyedDispatcher } from '../delivery/keyed-dispatcher';
 import type { DeliveryOptions } from '../delivery/retry';
 
@@ -30,11 +30,13 @@ export class MemoryGroup {
   }
 
   /** Adds a member running `handler`; returns its leave function (waits for its in-flight handlers). */
-  join(handler: EventHandler): () => Promise<void> {
+  join(handler: EventHandler, batchHandler?: BatchHandler, maxBatch?: number, maxInFlight?: number): () => Promise<void> {
     const owned = new Map<string, number>();
     const dispatcher = new KeyedDispatcher({
       delivery: { ...this.delivery, handler },
-      maxInFlight: this.maxInFlight,
+      batchHandler,
+      maxBatch,
+      maxInFlight: maxInFlight ?? this.maxInFlight,
       onProcessed: (message) => release(owned, message.key),
       onSettled: () => this.schedule(),
     });

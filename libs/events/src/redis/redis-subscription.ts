@@ -1,5 +1,5 @@
 import { RESP_TYPES } from 'redis';
-import type { EventHandler, EventLogger, EventMessage, Subscription } from '../event-bus';
+import type { BatchHandler, EventHandler, EventLogger, EventMessage, Subscription } from '../event-bus';
 import { KeyedDispatcher } from '../delivery/keyed-dispatcher';
 import { backoffDelay, sleep } from '../delivery/retry';
 import type { BackoffOptions } from '../delivery/retry';
@@ -22,6 +22,9 @@ export interface RedisSubscriptionDeps {
   /** Stream key -> topic. */
   streams: Map<string, string>;
   handler: EventHandler;
+  /** Optional batch form of the handler (SubscribeOptions.handleBatch). */
+  handleBatch?: BatchHandler;
+  maxBatch?: number;
   logger: EventLogger;
   backoff: BackoffOptions;
   maxInFlight: number;
@@ -53,6 +56,8 @@ export class RedisSubscription implements Subscription {
   constructor(private readonly deps: RedisSubscriptionDeps) {
     this.dispatcher = new KeyedDispatcher({
       delivery: { handler: deps.handler, logger: deps.logger, backoff: deps.backoff },
+      batchHandler: deps.handleBatch,
+      maxBatch: deps.maxBatch,
       maxInFlight: deps.maxInFlight,
       onProcessed: (message) => this.ack(message),
     });

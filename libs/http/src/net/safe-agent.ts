@@ -47,10 +47,23 @@ export function createSafeConnector(allowLocal: boolean): buildConnector.connect
   };
 }
 
+/** Pool settings of {@link createSafeAgent}. */
+export interface SafeAgentOptions {
+  /** Sockets per origin (undici `connections`); unbounded by default. */
+  connections?: number;
+  /** How long an idle kept-alive socket is kept. Default 4000 ms. */
+  keepAliveTimeoutMs?: number;
+}
+
 /**
  * An undici Agent whose sockets only reach allowed addresses
- * ({@link createSafeConnector}). Redirects are never followed (undici's default).
+ * ({@link createSafeConnector}: every new socket is checked, names at DNS
+ * resolution). Idle sockets are kept alive per origin and reused. Redirects
+ * are never followed (undici's default).
  */
-export function createSafeAgent(allowLocal: boolean): Agent {
-  return new Agent({ connect: createSafeConnector(allowLocal), keepAliveTimeout: 4000 });
+export function createSafeAgent(allowLocal: boolean, options: SafeAgentOptions = {}): Agent {
+  return new Agent({
+    connect: createSafeConnector(allowLocal), keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
+    ...(options.connections ? { connections: options.connections } : {}),
+  });
 }

@@ -1,8 +1,9 @@
 import type { HooksPorts } from '../ports';
 import { runInStoredContext } from '@tabula/telemetry';
-import { findHook, updateHook } from '../repositories/hook.repository';
-import { finishDelivery, rescheduleDelivery, type DeliveryRow } from '../repositories/delivery.repository';
-import { logAttempt } from './attempt-log';
+import { findHook, updateHook, type HookRow } from '../repositories/hook.repository';
+import type { DeliveryRow } from '../repositories/delivery.repository';
+import { announceHookChange } from '../cache/hook-changes';
+import { attemptLogRow } from './attempt-log';
 import { executeHook } from './execute-hook';
 import { nextDelayMs, outcomeOf } from './retry-policy';
 
@@ -10,22 +11,37 @@ import { nextDelayMs, outcomeOf } from './retry-policy';
  * Runs one claimed attempt of a delivery: sends it, logs it, then marks it
  * succeeded, failed (out of retries, or 410 which also deactivates the hook) or
  * schedules the next attempt. A deleted or deactivated hook cancels it.
+ * `known.hook` is the hook row the delivery was just planned with (direct
+ * hand-off, read from the hook cache a moment ago); without it the hook is read
+ * here. `known.eventAt` (ms) is when the records event was written.
  */
-export function processDelivery(ports: HooksPorts, delivery: DeliveryRow): Promise<void> {
+export function processDelivery(ports: HooksPorts, delivery: DeliveryRow, known?: Known): Promise<void> {
   const attributes = { 'tabula.delivery.id': delivery.id, 'tabula.hook.id': delivery.hook_id, 'tabula.delivery.attempt': delivery.attempt };
-  return runInStoredContext(delivery.trace_context, 'deliver webhook', attributes, () => attempt(ports, delivery));
+  return runInStoredContext(delivery.trace_context, 'deliver webhook', attributes, () => attempt(ports, delivery, known));
 }
 
-async function attempt(ports: HooksPorts, delivery: DeliveryRow): Promise<void> {
+/** What the caller already knows about a delivery. */
+export interface Known {
+  hook?: HookRow;
+  eventAt?: number;
+  /** Called once the target answered (or the delivery was found cancelled), before the outcome is written. */
+  onSent?: () => void;
+}
+
+async function attempt(ports: HooksPorts, delivery: DeliveryRow, known?: Known): Promise<void> {
   const deliveries = ports.metrics.counter('hook_deliveries_total', 'Hook delivery attempts by outcome (succeeded, retry, failed, gone, cancelled)', ['outcome']);
-  const hook = await findHook(ports.db, delivery.hook_id);
+  const hook = known?.hook ?? await findHook(ports.db, delivery.hook_id);
   if (!hook || (!hook.active && !delivery.test_call)) {
-    await finishDelivery(ports.db, delivery.id, 'cancelled');
+    known?.onSent?.();
+    await ports.completions.record({ deliveryId: delivery.id, status: 'cancelled' });
     deliveries.inc({ outcome: 'cancelled' });
     return;
   }
   const { request, result } = await executeHook(ports, hook, delivery.id, delivery.payload, delivery.user);
-  await logAttempt(ports.db, {
+  known?.onSent?.();
+  ports.stages.send.observe(result.executionTime / 1000);
+  if (delivery.attempt === 1 && known?.eventAt) ports.stages.endToEnd.observe(Math.max(0, Date.now() - known.eventAt) / 1000);
+  const log = attemptLogRow({
     hook, deliveryId: delivery.id, attempt: delivery.attempt, event: delivery.event, operation: delivery.operation,
     request, result, triggeredBy: delivery.user?.email ?? delivery.user?.id ?? null, testCall: delivery.test_call,
   });
@@ -33,12 +49,13 @@ async function attempt(ports: HooksPorts, delivery: DeliveryRow): Promise<void> 
   deliveries.inc({ outcome });
   if (outcome === 'retry') {
     const delay = nextDelayMs(hook.retry_interval, result.status, result.headers?.['retry-after']);
-    await rescheduleDelivery(ports.db, delivery.id, new Date(Date.now() + delay));
+    await ports.completions.record({ deliveryId: delivery.id, status: 'pending', nextAttemptAt: new Date(Date.now() + delay), log });
     return;
   }
-  await finishDelivery(ports.db, delivery.id, outcome === 'succeeded' ? 'succeeded' : 'failed');
+  await ports.completions.record({ deliveryId: delivery.id, status: outcome === 'succeeded' ? 'succeeded' : 'failed', log });
   if (outcome === 'gone') {
     await updateHook(ports.db, hook.id, { active: false });
+    await announceHookChange(ports.db, ports.hookCache, [hook.fk_model_id]);
     ports.logger.warn({ hook: hook.id }, 'hook target answered 410 Gone: hook deactivated');
   }
 }

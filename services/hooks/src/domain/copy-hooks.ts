@@ -5,6 +5,7 @@ import { publishHookChanged } from '../events/hook-changed.producer';
 import type { HooksPorts } from '../ports';
 import { newId } from '../lib/ids';
 import { deleteHooksOfTables as deleteRowsOfTables, hooksOfTables, insertHook, type HookRow } from '../repositories/hook.repository';
+import { announceHookChange } from '../cache/hook-changes';
 import { filtersOfHooks, insertHookFilter, type HookFilterRow } from '../repositories/hook-filter.repository';
 
 type CopyInput = EndpointInput<typeof hooksCopy>['body'];
@@ -44,6 +45,7 @@ export async function copyHooks(ports: HooksPorts, input: CopyInput): Promise<{ 
     }
     return { copied: hooks.length };
   });
+  await announceHookChange(ports.db, ports.hookCache, target.values());
   for (const tableId of target.values()) await publishHookChanged(ports, 'created', { baseId: input.baseId, tableId });
   return result;
 }
@@ -54,5 +56,6 @@ export async function deleteHooksOfTables(ports: HooksPorts, tableIds: string[])
   const deleted = await deleteRowsOfTables(ports.db, tableIds);
   // The base is unknown here: the tables are gone, only their ids matter to readers.
   if (deleted) for (const tableId of tableIds) await publishHookChanged(ports, 'deleted', { baseId: '', tableId });
+  await announceHookChange(ports.db, ports.hookCache, tableIds);
   return { deleted };
 }

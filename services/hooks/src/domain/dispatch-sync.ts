@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import type { HooksPorts } from '../ports';
-import { activeHooksOf } from '../repositories/hook.repository';
 import { claimDue, deliveriesOfEvent, type DeliveryRow } from '../repositories/delivery.repository';
 import { processDelivery } from '../delivery/process-delivery';
-import { ingestEvent } from './ingest-event';
-import { hookMatchesOperation } from './match-hooks';
+import { hooksFor, ingestEvent } from './ingest-event';
 import type { EventOperation } from './payload-builder';
 import { dispatchSyncSchema } from '@tabula/contracts';
 
@@ -20,10 +18,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function dispatchSync(ports: HooksPorts, input: z.infer<typeof dispatchSyncSchema>) {
   const event = input.type.split('.')[1];
   const op = input.operation as EventOperation;
-  const sync = (await activeHooksOf(ports.db, input.tableId, event)).filter((h) => !h.async && hookMatchesOperation(h, op));
+  const sync = hooksFor(await ports.hookCache.get(input.tableId), { event, operation: op }).filter((h) => !h.async);
   // No sync hook: the bus copy of the event does everything; data remembers the answer briefly.
   if (!sync.length) return { sync_hooks: false, deliveries: [] };
-  await ingestEvent(ports, { ...input, event, operation: op });
+  // this call sends the sync deliveries itself; the async ones go to the worker
+  await ingestEvent(ports, { ...input, event, operation: op, writtenAt: Date.now() }, { handOff: (hook) => hook.async });
   const deadline = Date.now() + Math.max(...sync.map((h) => h.timeout)) + 1000;
   const ids = (await deliveriesOfEvent(ports.db, input.eventId, sync.map((h) => h.id))).map((d) => d.id);
   const claimed = await claimDue(ports.db, ids.length, ids);

@@ -7,6 +7,7 @@ import { pageInfo, resolvePaging, type PagingInput } from '@tabula/contracts';
 import { deleteHook as deleteRow, findHook, insertHook, listHooks as listRows, updateHook as updateRow, type HookRow } from '../repositories/hook.repository';
 import { presentHook } from '../presenters/hook.presenter';
 import { checkEvent, checkNotification, normaliseOperation, type HookBody, type hookPatchSchema } from './hook-input';
+import { announceHookChange } from '../cache/hook-changes';
 import { canEditHooks, requireHook, requireTable } from './hook-access';
 import { publishHookChanged } from '../events/hook-changed.producer';
 
@@ -36,6 +37,7 @@ export async function createHook(ports: HooksPorts, principal: Principal, tableI
     retries: body.retries, retry_interval: body.retry_interval, timeout: body.timeout, version: body.version,
     condition: body.condition, trigger_field: body.trigger_field, trigger_fields: body.trigger_fields, secret_sealed: ports.box.seal(secret),
   });
+  await announceHookChange(ports.db, ports.hookCache, [table.table.id]);
   await publishHookChanged(ports, 'created', { baseId: table.base.id, tableId: table.table.id, hookId: id });
   return { ...presentHook((await findHook(ports.db, id))!), secret };
 }
@@ -58,6 +60,7 @@ export async function updateHook(ports: HooksPorts, principal: Principal, hookId
   const secret = rotate ? newHookSecret() : undefined;
   if (secret) values.secret_sealed = ports.box.seal(secret);
   await updateRow(ports.db, hookId, values);
+  await announceHookChange(ports.db, ports.hookCache, [hook.fk_model_id]);
   await publishHookChanged(ports, 'updated', { baseId: hook.base_id, tableId: hook.fk_model_id, hookId });
   const presented = presentHook((await findHook(ports.db, hookId))!);
   return secret ? { ...presented, secret } : presented;
@@ -67,6 +70,7 @@ export async function updateHook(ports: HooksPorts, principal: Principal, hookId
 export async function deleteHook(ports: HooksPorts, principal: Principal, hookId: string): Promise<boolean> {
   const hook = await requireHook(ports, principal, hookId, 'hook.write');
   const deleted = (await deleteRow(ports.db, hookId)) > 0;
+  await announceHookChange(ports.db, ports.hookCache, [hook.fk_model_id]);
   if (deleted) await publishHookChanged(ports, 'deleted', { baseId: hook.base_id, tableId: hook.fk_model_id, hookId });
   return deleted;
 }

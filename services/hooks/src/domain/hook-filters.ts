@@ -9,6 +9,7 @@ import { updateHook } from '../repositories/hook.repository';
 import { presentHookFilter } from '../presenters/hook.presenter';
 import { requireHook } from './hook-access';
 import { loadTable } from './table-context';
+import { announceHookChange } from '../cache/hook-changes';
 import { hookFilterBodySchema, singlePage } from '@tabula/contracts';
 
 type FilterBody = z.infer<typeof hookFilterBodySchema>;
@@ -51,7 +52,13 @@ export async function createHookFilter(ports: HooksPorts, principal: Principal, 
     for (const child of node.children ?? []) await insert(hookFilterBodySchema.parse(child), id);
     return id;
   };
-  const id = await insert(body, body.fk_parent_id ?? null);
-  if (!hook.condition) await updateHook(ports.db, hook.id, { condition: true });
+  let id: string;
+  try {
+    id = await insert(body, body.fk_parent_id ?? null);
+    if (!hook.condition) await updateHook(ports.db, hook.id, { condition: true });
+  } finally {
+    // also after a failure part-way: the filters inserted so far are stored
+    await announceHookChange(ports.db, ports.hookCache, [hook.fk_model_id]);
+  }
   return presentHookFilter((await filtersOfHooks(ports.db, [hook.id])).find((f) => f.id === id)!);
 }

@@ -15,6 +15,10 @@ export interface RecordsEvent {
   user?: { id: string; email: string };
   rows: Row[];
   previousRows?: Row[];
+  /** Trace headers of the event (bus copies): the deliveries join that trace. */
+  traceContext?: Record<string, string> | null;
+  /** When the event was written (epoch ms; the outbox time of bus copies). */
+  writtenAt?: number;
 }
 
 const OPERATIONS: Partial<Record<RecordOperation, EventOperation>> = {

@@ -78,3 +78,106 @@ export async function deliveriesOfEvent(db: Knex, eventId: string, hookIds: stri
 export async function pruneDeliveries(db: Knex, olderThan: Date): Promise<number> {
   return tbl(db, 'deliveries').whereIn('status', ['succeeded', 'failed', 'cancelled']).where('updated_at', '<', olderThan).delete();
 }
+
+/** A planned delivery of {@link ingestDeliveries}: `handOff` ones are inserted already claimed (attempt 1, locked). */
+export interface PlannedDelivery extends NewDelivery {
+  handOff: boolean;
+  /** The hook's timeout (the claim lock lasts it plus 30 s, as in {@link claimDue}). */
+  timeout: number;
+}
+
+/** What {@link ingestDeliveries} wrote. */
+export interface IngestResult {
+  /** Event ids seen for the first time (the others were duplicates: nothing inserted for them). */
+  freshEventIds: Set<string>;
+  /** Inserted deliveries, with their state as stored. */
+  inserted: Array<{ id: string; status: DeliveryStatus; attempt: number; locked_until: Date | null; next_attempt_at: Date }>;
+}
+
+/**
+ * One statement (so one round trip, atomically): records the event ids as
+ * processed by `consumer` (ON CONFLICT DO NOTHING: a redelivered or concurrent
+ * duplicate waits on the key, then finds it) and inserts the planned deliveries
+ * of the ids that were new. Hand-off deliveries are stored as claimed by this
+ * process (`delivering`, attempt 1, `locked_until` like a claim), so no poller
+ * takes them while the sender has them; a crash leaves them to the poll once
+ * the lock expires, exactly like a claim.
+ */
+export async function ingestDeliveries(db: Knex, consumer: string, eventIds: string[], planned: PlannedDelivery[]): Promise<IngestResult> {
+  const s = HOOKS_SCHEMA;
+  const rows = planned.map((p) => ({
+    id: p.id, hook_id: p.hook_id, event_id: p.event_id, event: p.event, operation: p.operation, payload: p.payload ?? null,
+    user: p.user ?? null, trace_context: p.trace_context ?? null, hand_off: p.handOff, timeout: p.timeout,
+  }));
+  const result = await db.raw(
+    `WITH p AS (
+       INSERT INTO ??.processed_events (consumer, event_id) SELECT ?, e FROM unnest(?::text[]) AS e
+       ON CONFLICT (consumer, event_id) DO NOTHING RETURNING event_id
+     ), d AS (
+       INSERT INTO ??.deliveries (id, hook_id, event_id, event, operation, payload, "user", trace_context, status, attempt, locked_until)
+       SELECT x.id, x.hook_id, x.event_id, x.event, x.operation, x.payload, x."user", x.trace_context,
+         CASE WHEN x.hand_off THEN 'delivering' ELSE 'pending' END, CASE WHEN x.hand_off THEN 1 ELSE 0 END,
+         CASE WHEN x.hand_off THEN now() + make_interval(secs => (x.timeout + 30000) / 1000.0) END
+       FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, hook_id text, event_id text, event text, operation text, payload jsonb,
+         "user" jsonb, trace_context jsonb, hand_off boolean, timeout int)
+       WHERE x.event_id IN (SELECT event_id FROM p)
+       RETURNING id, status, attempt, locked_until, next_attempt_at
+     )
+     SELECT (SELECT coalesce(array_agg(event_id), '{}') FROM p) AS fresh,
+            (SELECT coalesce(json_agg(d), '[]') FROM d) AS inserted`,
+    [s, consumer, eventIds, s, JSON.stringify(rows)] as Knex.RawBinding[],
+  );
+  const row = result.rows[0] as { fresh: string[]; inserted: Array<{ id: string; status: DeliveryStatus; attempt: number; locked_until: string | null; next_attempt_at: string }> };
+  return {
+    freshEventIds: new Set(row.fresh),
+    inserted: row.inserted.map((d) => ({ ...d, locked_until: d.locked_until ? new Date(d.locked_until) : null, next_attempt_at: new Date(d.next_attempt_at) })),
+  };
+}
+
+/** The end of one attempt: its log row (absent for a cancelled delivery) and the delivery's next state. */
+export interface AttemptCompletion {
+  deliveryId: string;
+  status: Exclude<DeliveryStatus, 'delivering'>;
+  /** For a retry (`pending`). */
+  nextAttemptAt?: Date;
+  log?: Record<string, unknown>;
+}
+
+/**
+ * Records several finished attempts in one statement: inserts their log rows
+ * (skipping logs of hooks deleted meanwhile, whose deliveries cascaded away)
+ * and moves each delivery to its next state.
+ */
+export async function completeAttempts(db: Knex, completions: AttemptCompletion[]): Promise<void> {
+  if (!completions.length) return;
+  const s = HOOKS_SCHEMA;
+  const logs = completions.filter((c) => c.log).map((c) => c.log);
+  const states = completions.map((c) => ({ id: c.deliveryId, status: c.status, next_attempt_at: c.nextAttemptAt?.toISOString() ?? null }));
+  await db.raw(
+    `WITH l AS (
+       INSERT INTO ??.hook_logs (id, fk_hook_id, base_id, fk_model_id, delivery_id, attempt, type, event, operation, payload, response,
+         error_message, execution_time, triggered_by, test_call)
+       SELECT x.id, x.fk_hook_id, x.base_id, x.fk_model_id, x.delivery_id, x.attempt, x.type, x.event, x.operation, x.payload, x.response,
+         x.error_message, x.execution_time, x.triggered_by, x.test_call
+       FROM jsonb_to_recordset(?::jsonb) AS x(id text, fk_hook_id text, base_id text, fk_model_id text, delivery_id uuid, attempt int, type text,
+         event text, operation text, payload jsonb, response jsonb, error_message text, execution_time int, triggered_by text, test_call boolean)
+       WHERE EXISTS (SELECT 1 FROM ??.hooks AS h WHERE h.id = x.fk_hook_id)
+       RETURNING 1
+     ), u AS (
+       UPDATE ??.deliveries AS d SET status = x.status, next_attempt_at = coalesce(x.next_attempt_at, d.next_attempt_at),
+         locked_until = NULL, updated_at = now()
+       FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, status text, next_attempt_at timestamptz)
+       WHERE d.id = x.id
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM l) AS logged, (SELECT count(*) FROM u) AS updated`,
+    [s, JSON.stringify(logs), s, s, JSON.stringify(states)] as Knex.RawBinding[],
+  );
+}
+
+/** Gives back claimed deliveries that were never attempted (graceful stop): pending again, attempt counter restored. */
+export async function releaseClaims(db: Knex, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await tbl(db, 'deliveries').whereIn('id', ids).where({ status: 'delivering' })
+    .update({ status: 'pending', attempt: db.raw('greatest(attempt - 1, 0)'), locked_until: null, updated_at: db.fn.now() });
+}
