@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
-import { SyncHooksDispatcher, type CommittedChange } from '../../services/data/src/events/sync-hooks.dispatcher';
+import { SyncHooksClient, type CommittedChange } from '../../services/data/src/adapters/sync-hooks.client';
 import type { TableHandle } from '../../services/data/src/context/table-handle';
 
 /**
@@ -32,7 +32,7 @@ const change = (id: string): CommittedChange[] => [{ eventId: id, type: 'records
 describe('security: sync hooks', () => {
   it('defect 15: one table\'s refused dispatch-sync pauses that table only, never other tenants\' sync hooks', async () => {
     const hooks = new HooksStandIn('evil');
-    const dispatcher = new SyncHooksDispatcher(hooks, pino({ level: 'silent' }), 2_000);
+    const dispatcher = new SyncHooksClient(hooks, pino({ level: 'silent' }), 2_000);
     await dispatcher.dispatch(handleOf('evil'), change('e1'));
     await dispatcher.dispatch(handleOf('victim'), change('v1'));
     await dispatcher.dispatch(handleOf('other'), change('o1'));
@@ -42,7 +42,7 @@ describe('security: sync hooks', () => {
 
   it('defect 15: when the hooks service is down (several tables fail), calls pause for everyone and the bus delivers', async () => {
     const hooks = new HooksStandIn('none');
-    const dispatcher = new SyncHooksDispatcher(hooks, pino({ level: 'silent' }), 60_000);
+    const dispatcher = new SyncHooksClient(hooks, pino({ level: 'silent' }), 60_000);
     hooks.down = true;
     for (const table of ['a', 'b', 'c']) await dispatcher.dispatch(handleOf(table), change(table));
     await dispatcher.dispatch(handleOf('d'), change('d'));

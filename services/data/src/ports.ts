@@ -4,7 +4,7 @@ import type { DataConfig } from './config';
 import type { TableResolver } from './context/table-handle';
 import type { SourceRegistry } from '@tabula/db';
 import type { RowCounter } from './domain/row-counter';
-import type { SyncHooksDispatcher } from './events/sync-hooks.dispatcher';
+import type { SyncHooksClient } from './adapters/sync-hooks.client';
 
 /** What the data service is handed at start-up. */
 export interface DataPorts extends CommonPorts {
@@ -15,5 +15,5 @@ export interface DataPorts extends CommonPorts {
   /** Publishes the outbox (which lives beside the default sources' rows, in `dataDb`). */
   relay: OutboxRelay;
   /** Delivers `async: false` hooks before a write answers. */
-  syncHooks: SyncHooksDispatcher;
+  syncHooks: SyncHooksClient;
 }

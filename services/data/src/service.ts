@@ -9,8 +9,8 @@ import { SourceRegistry } from '@tabula/db';
 import { TableResolver } from './context/table-handle';
 import { RowCounter } from './domain/row-counter';
 import { DATA_SCHEMA } from './events/records-event.producer';
-import { startMetaCacheConsumer } from './events/meta-events.consumer';
-import { SyncHooksDispatcher } from './events/sync-hooks.dispatcher';
+import { metaCacheConsumer } from './consumers/meta-cache.consumer';
+import { SyncHooksClient } from './adapters/sync-hooks.client';
 
 /**
  * Builds the data ports. The outbox relay reads `dataDb`: default sources'
@@ -25,7 +25,7 @@ export function buildDataPorts(common: CommonPorts, config: DataConfig): DataPor
     tables: new TableResolver(common.services, sources, config.SVC_TABLE_CACHE_TTL_MS),
     counter: new RowCounter(config.SVC_EXACT_COUNT_MAX_ROWS),
     relay,
-    syncHooks: new SyncHooksDispatcher(common.services, common.logger),
+    syncHooks: new SyncHooksClient(common.services, common.logger),
   };
 }
 
@@ -41,7 +41,7 @@ export const dataService = defineService<DataConfig, DataPorts>({
     // The runtime migrated `db`; a separate data database needs its own outbox.
     if (ports.dataDb !== ports.db) await runMigrations(ports.dataDb, DATA_SCHEMA, migrations);
     ports.relay.start();
-    const metaConsumer = await startMetaCacheConsumer(ports.bus, ports.tables);
+    const metaConsumer = await metaCacheConsumer.start(ports);
     return [
       metaConsumer,
       { drain: () => ports.relay.flush(), stop: async () => { await ports.relay.stop(); await ports.sources.close(); } },

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { TableHandle } from '../context/table-handle';
 import { enqueueRecordsChanged, publishBefore, type RecordsChange } from '../events/records-event.producer';
 import type { DataPorts } from '../ports';
-import type { CommittedChange } from '../events/sync-hooks.dispatcher';
+import type { CommittedChange } from '../adapters/sync-hooks.client';
 
 /** What a write's work answers: its result and the committed change(s) to announce (one event each). */
 export interface WriteOutcome<T> {

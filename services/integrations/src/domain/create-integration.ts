@@ -1,3 +1,4 @@
+import { withOutbox } from '@tabula/events';
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
@@ -7,7 +8,6 @@ import { clearDefault, findIntegration, insertIntegration, type IntegrationRow }
 import { requireSubType, validateConfig } from '../registry/type-registry';
 import { mergeConfig } from '../lib/config-paths';
 import { newIntegrationId } from '../lib/ids';
-import { inTransaction } from '../lib/unit-of-work';
 import { enqueueIntegrationEvent } from '../events/integration-event.producer';
 import { presentIntegration } from '../presenters/integration.presenter';
 import { assertMayManage, canSee } from './integration-access';
@@ -41,7 +41,7 @@ export async function createIntegration(ports: IntegrationsPorts, principal: Pri
     is_private: body.is_private ?? false, is_default: body.is_default ?? false, created_by: principal.id, fk_workspace_id: null,
     config_sealed: ports.ring.seal(config), meta: body.meta ?? null,
   };
-  await inTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     if (row.is_default) await takeDefault(trx, row);
     await insertIntegration(trx, row);
     await enqueueIntegrationEvent(trx, 'created', row, principal);

@@ -1,3 +1,4 @@
+import { withOutbox } from '@tabula/events';
 import { AppError } from '@tabula/http';
 import type { MetaPorts } from '../ports';
 import { integrationsClient } from '../adapters/integrations.client';
@@ -5,7 +6,6 @@ import { findBase } from '../repositories/base.repository';
 import { sourcesOfIntegration } from '../repositories/source.repository';
 import { metaTable } from '../repositories/meta-db';
 import { enqueueBaseEvent } from '../events/meta-event.producer';
-import { inMetaTransaction } from '../lib/unit-of-work';
 import { connectionOf, pgSchemaOf } from '../sources/external-config';
 
 /**
@@ -22,7 +22,7 @@ export async function refreshIntegrationSources(ports: MetaPorts, integrationId:
     throw err;
   });
   if (!integration) return 0;
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     for (const source of sources) {
       const connection = connectionOf(source.type, integration.config, ports.platform.DATA_DIR);
       const sealed = ports.sources.seal({ connection, schema: source.type === 'pg' ? pgSchemaOf(integration.config) : undefined });

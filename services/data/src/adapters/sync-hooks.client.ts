@@ -2,9 +2,9 @@ import { hooksInternal } from '@tabula/contracts';
 import { AppError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 import type { Logger } from '@tabula/telemetry';
 import type { TableHandle } from '../context/table-handle';
-import type { CommittedChange } from './records-event.producer';
+import type { CommittedChange } from '../events/records-event.producer';
 
-export type { CommittedChange } from './records-event.producer';
+export type { CommittedChange } from '../events/records-event.producer';
 
 /** Tables failing at once past which the hooks service itself counts as down. */
 const FAILING_TABLES_FOR_OUTAGE = 3;
@@ -21,7 +21,7 @@ const FAILING_TABLES_FOR_OUTAGE = 3;
  * another's hooks. Only when several tables fail within one pause — the hooks
  * service is down, not one table's input — are all calls paused.
  */
-export class SyncHooksDispatcher {
+export class SyncHooksClient {
   private pausedUntil = 0;
   private readonly tablePausedUntil = new Map<string, number>();
 

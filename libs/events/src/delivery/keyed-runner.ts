@@ -2,8 +2,8 @@ import type { EventMessage } from '../event-bus';
 import { deliverWithRetry } from './retry';
 import type { DeliveryOptions } from './retry';
 
-/** Settings of a {@link KeyedDispatcher}. */
-export interface DispatcherOptions {
+/** Settings of a {@link KeyedRunner}. */
+export interface KeyedRunnerOptions {
   delivery: Omit<DeliveryOptions, 'signal'>;
   /** Messages accepted but not finished (running or queued behind their key). */
   maxInFlight: number;
@@ -18,7 +18,7 @@ export interface DispatcherOptions {
  * another in arrival order, different keys concurrently up to `maxInFlight`.
  * Shared by the memory and Redis adapters (Kafka gets the same from partitions).
  */
-export class KeyedDispatcher {
+export class KeyedRunner {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
   private readonly givenBack: Array<{ seq: number; message: EventMessage }> = [];
@@ -27,7 +27,7 @@ export class KeyedDispatcher {
   private active = 0;
   private closed = false;
 
-  constructor(private readonly options: DispatcherOptions) {}
+  constructor(private readonly options: KeyedRunnerOptions) {}
 
   /** True while another message can be accepted without exceeding `maxInFlight`. */
   hasCapacity(): boolean {

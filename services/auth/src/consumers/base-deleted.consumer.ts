@@ -1,0 +1,28 @@
+import { BaseChangedSchema, decodeEvent, topics } from '@tabula/contracts';
+import { defineConsumer, handleOnce } from '@tabula/events';
+import type { AuthPorts } from '../ports';
+import { apiTokenRepository } from '../repositories/api-token.repository';
+import { baseMemberRepository } from '../repositories/base-member.repository';
+import { AUTH_SCHEMA } from '../repositories/schema';
+
+const CONSUMER = 'auth.base-deleted';
+
+/**
+ * Forgets a deleted base's memberships and base-scoped tokens (once per event),
+ * in one group shared by auth's replicas.
+ */
+export const baseDeletedConsumer = defineConsumer<AuthPorts>({
+  name: CONSUMER,
+  topics: [topics.meta],
+  delivery: { kind: 'shared', group: 'auth-base-deleted' },
+  async handle(ports, message) {
+    if (message.type !== 'meta.base.deleted') return;
+    const { baseId } = decodeEvent(BaseChangedSchema, message.payload);
+    if (!baseId) return;
+    await handleOnce(ports.db, AUTH_SCHEMA, CONSUMER, message.id, async (trx) => {
+      await baseMemberRepository.removeBase(trx, baseId);
+      await apiTokenRepository.deleteOfBase(trx, baseId);
+    });
+    ports.baseAccess.invalidate(baseId);
+  },
+});
