@@ -3,3 +3,4 @@ export * from './migrations';
 export * from './db-errors';
 export * from './embedded-postgres';
 export * from './sources/source-registry';
+export * from './ids';

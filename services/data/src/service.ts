@@ -1,11 +1,10 @@
 import { defineService, observeOutbox, type CommonPorts, type Worker } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
-import { runMigrations } from '@tabula/db';
+import { SourceRegistry, runMigrations } from '@tabula/db';
 import { dataConfigSchema, type DataConfig } from './config';
 import { createApp } from './app';
 import type { DataPorts } from './ports';
 import { migrations } from '../migrations';
-import { SourceRegistry } from '@tabula/db';
 import { TableResolver } from './context/table-handle';
 import { RowCounter } from './domain/row-counter';
 import { DATA_SCHEMA } from './events/records-event.producer';

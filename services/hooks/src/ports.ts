@@ -2,7 +2,7 @@ import type { CommonPorts } from '@tabula/runtime';
 import type { Dispatcher } from 'undici';
 import type { HooksConfig } from './config';
 import type { SecretBox } from '@tabula/runtime';
-import type { Wake } from './lib/wake';
+import type { Wake } from './adapters/wake';
 
 /** What the hooks service is handed at start-up. */
 export interface HooksPorts extends CommonPorts {

@@ -3,7 +3,7 @@ import { hooksConfigSchema, type HooksConfig } from './config';
 import { createApp } from './app';
 import type { HooksPorts } from './ports';
 import { migrations } from '../migrations';
-import { Wake } from './lib/wake';
+import { Wake } from './adapters/wake';
 import { createSafeAgent } from '@tabula/http';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { startRecordsConsumer } from './events/records.consumer';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { EndpointInput } from '@tabula/contracts';
 import type { hooksCopy } from '@tabula/contracts';
 import type { HooksPorts } from '../ports';
-import { newId } from '../lib/ids';
+import { newId } from '@tabula/db';
 import { tbl } from '../repositories/hooks-db';
 import { insertHook, type HookRow } from '../repositories/hook.repository';
 import { filtersOfHooks, insertHookFilter, type HookFilterRow } from '../repositories/hook-filter.repository';

@@ -4,7 +4,7 @@ import type { EndpointInput, integrationUpdate } from '@tabula/contracts';
 import type { IntegrationsPorts } from '../ports';
 import { findIntegration, updateIntegration as updateRow, type IntegrationRow } from '../repositories/integration.repository';
 import { validateConfig } from '../registry/type-registry';
-import { mergeConfig } from '../lib/config-paths';
+import { mergeConfig } from './config-paths';
 import { enqueueIntegrationEvent } from '../events/integration-event.producer';
 import { presentIntegration } from '../presenters/integration.presenter';
 import { assertMayEdit } from './integration-access';

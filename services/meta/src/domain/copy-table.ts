@@ -2,7 +2,7 @@ import { withOutbox } from '@tabula/events';
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { newId } from '../lib/ids';
+import { newId } from '@tabula/db';
 import { listColumns, type ColumnRow } from '../repositories/column.repository';
 import { listTables, nextTableOrder, type TableRow } from '../repositories/table.repository';
 import type { SourceRow } from '../repositories/source.repository';

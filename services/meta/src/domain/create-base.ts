@@ -4,7 +4,7 @@ import { clientOf, errors, AppError } from '@tabula/http';
 import type { Knex } from 'knex';
 import { isSuper, type Principal } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { newId } from '../lib/ids';
+import { newId } from '@tabula/db';
 import { findBase, insertBase, nextBaseOrder } from '../repositories/base.repository';
 import { findSource, insertSource, type SourceRow } from '../repositories/source.repository';
 import { enqueueBaseEvent } from '../events/meta-event.producer';

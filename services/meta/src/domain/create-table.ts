@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { newId } from '../lib/ids';
+import { newId } from '@tabula/db';
 import { findSource, listSources } from '../repositories/source.repository';
 import { findTable, listTables, nextTableOrder } from '../repositories/table.repository';
 import type { ColumnRow } from '../repositories/column.repository';

@@ -5,7 +5,7 @@ import { deleteTable as deleteRow } from '../repositories/table.repository';
 import { enqueueTableEvent } from '../events/meta-event.producer';
 import { dropPhysicalTable } from '../ddl/table-ddl';
 import { requireTable } from './access';
-import { inSourceAndMetaTransaction } from '../lib/source-transaction';
+import { inSourceAndMetaTransaction } from '../sources/source-transaction';
 import { dropLinksOfTable, refuseJunctionDelete } from './drop-link-column';
 
 /**

@@ -5,7 +5,7 @@ import { errors } from '@tabula/http';
 import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { newId } from '../lib/ids';
+import { newId } from '@tabula/db';
 import { findColumn } from '../repositories/column.repository';
 import {
   deleteFilter as deleteRow, findFilter, insertFilter, listChildren, listFiltersOfViews, nextFilterOrder, updateFilter as updateRow,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { newId } from '../lib/ids';
+import { newId } from '@tabula/db';
 import { findColumn } from '../repositories/column.repository';
 import { deleteSort as deleteRow, findSort, insertSort, listSorts as listRows, nextSortOrder, shiftSorts, updateSort as updateRow } from '../repositories/sort.repository';
 import type { ViewRow } from '../repositories/view.repository';

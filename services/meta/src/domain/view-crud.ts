@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
-import { newId } from '../lib/ids';
+import { newId } from '@tabula/db';
 import { listColumns } from '../repositories/column.repository';
 import { listViewsOf, nextViewOrder } from '../repositories/view.repository';
 import { metaTable } from '../repositories/meta-db';
