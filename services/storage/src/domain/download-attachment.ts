@@ -27,7 +27,7 @@ export async function findRecordAttachment(ports: StoragePorts, principal: Princ
   const key = keyOfRef(ports, ref) ?? (ref.path && !ref.path.startsWith('download/') ? ref.path : undefined);
   if (!key || !isSafeKey(key)) throw appError('ERR_INVALID_PATH', 'Invalid urlOrPath');
   const meta = clientOf(ports.services, storageMetaEndpoints);
-  const table = await meta.metaTableById({ params: { tableId: cell.modelId } });
+  const table = await meta.tableContext({ params: { tableId: cell.modelId } });
   await ports.baseAccess.authorize(principal, table.base.id, 'data.read');
   const row = (await objectsByKeys(ports.db, [key])).get(key);
   if (!row) throw notFound();
