@@ -1,6 +1,6 @@
 import { startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
-import { verifyWebhook } from '../services/hooks/src/lib/signature';
+import { verifyWebhook } from '../services/hooks/src/domain/hook-signature';
 import { Sink, call, setupTable } from './hooks-e2e.helpers';
 
 let stack: TestStack;

@@ -4,3 +4,4 @@ export * from './db-errors';
 export * from './embedded-postgres';
 export * from './model';
 export * from './sources/source-registry';
+export * from './ids';

@@ -4,6 +4,7 @@
  * consumption. Services receive an `EventBus` as a port and never pick an adapter.
  */
 export { createEventBus } from './create-event-bus';
+export { defineConsumer, perProcessGroup, type Consumer, type ConsumerDefinition, type ConsumerDelivery, type RunningConsumer } from './define-consumer';
 export type {
   BatchHandler,
   EventBus,
@@ -26,6 +27,7 @@ export type { GroupExpiry, NamespaceOptions } from './namespaced-event-bus';
 export { outboxMigration } from './outbox/outbox.migration';
 export { enqueueEvent } from './outbox/enqueue-event';
 export { injectTraceContext } from './trace-context';
+export { withOutbox, type OutboxNudge } from './outbox/with-outbox';
 export { OutboxRelay } from './outbox/outbox-relay';
 export type { OutboxRelayOptions } from './outbox/outbox-relay';
 export { handleOnce, processedEventsMigration, pruneProcessedEvents } from './idempotent-consumer';

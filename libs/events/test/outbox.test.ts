@@ -7,7 +7,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createTestDatabase } from '@tabula/testing';
 import type { TestDatabase } from '@tabula/testing';
-import { createEventBus, enqueueEvent, handleOnce, OutboxRelay, outboxMigration, processedEventsMigration } from '@tabula/events';
+import { createEventBus, enqueueEvent, handleOnce, OutboxRelay, outboxMigration, processedEventsMigration, withOutbox } from '@tabula/events';
 import type { EventBus, EventMessage, PublishInput } from '@tabula/events';
 import { captureLogger, delay, eventually } from './event-bus.contract';
 
@@ -46,6 +46,34 @@ describe('transactional outbox', () => {
   });
   afterEach(async () => {
     await bus.close();
+  });
+
+  it('withOutbox: the change and its event commit together, the relay publishes at once; a rollback leaves neither', async () => {
+    const got: EventMessage[] = [];
+    await collect(got);
+    const r = relay();
+    const answer = await withOutbox(knex, r, async (trx) => {
+      await trx.withSchema(SCHEMA).table('effects').insert({ event_id: 'with-outbox' });
+      await enqueueEvent(trx, SCHEMA, event('tbl_w', 'with outbox'));
+      return 'done';
+    });
+    expect(answer).toBe('done');
+    await eventually(() => expect(got.map((m) => Buffer.from(m.payload).toString())).toEqual(['with outbox']));
+    await expect(withOutbox(knex, r, async (trx) => {
+      await trx.withSchema(SCHEMA).table('effects').insert({ event_id: 'rolled-back' });
+      await enqueueEvent(trx, SCHEMA, event('tbl_w', 'never'));
+      throw new Error('business rule failed');
+    })).rejects.toThrow('business rule failed');
+    expect(await knex.withSchema(SCHEMA).table('effects').where({ event_id: 'rolled-back' })).toEqual([]);
+    expect(await r.flush()).toBe(0);
+  });
+
+  it('withOutbox: a bus that is down fails neither the change nor the caller (the poll publishes later)', async () => {
+    await bus.close();
+    const r = relay();
+    await expect(withOutbox(knex, r, (trx) => enqueueEvent(trx, SCHEMA, event('tbl_d', 'later')))).resolves.toEqual(expect.any(String));
+    expect((await knex.withSchema(SCHEMA).table('outbox').whereNull('published_at')).length).toBe(1);
+    bus = createEventBus({ kind: 'memory', clientId: 'outbox-test', logger: quiet });
   });
 
   it('never publishes an event whose transaction rolled back', async () => {

@@ -6,7 +6,7 @@ import type { AuthPorts } from './ports';
 import { migrations } from '../migrations';
 import { MemoryRateLimiter, type RateLimiter } from './adapters/rate-limiter';
 import { RedisRateLimiter } from './adapters/redis-rate-limiter';
-import { consumeBaseDeleted } from './consumers/base-deleted.consumer';
+import { baseDeletedConsumer} from './consumers/base-deleted.consumer';
 import { OutboxMailer, SmtpMailer, type Mailer } from './adapters/mailer';
 import { AUTH_SCHEMA } from './repositories/schema';
 import { BackgroundTasks } from './adapters/background-tasks';
@@ -33,12 +33,12 @@ export const authService = defineService<AuthConfig, AuthPorts>({
   createApp,
   start: async (ports) => {
     ports.relay.start();
-    const baseDeleted = await consumeBaseDeleted(ports);
+    const baseDeleted = await baseDeletedConsumer.start(ports);
     return [
       // Stopped in reverse order: the consumer first, then the relay (its last flush), then the connections buildPorts opened.
       { stop: async () => { await ports.tasks.drain(); await ports.rateLimiter.close(); await ports.mailer.close(); } },
       { stop: () => ports.relay.stop() },
-      { stop: () => baseDeleted.close() },
+      baseDeleted,
     ];
   },
 });

@@ -6,8 +6,8 @@ import { COMMENTS_SCHEMA, type CommentsPorts } from './ports';
 import { migrations } from '../migrations';
 import { TableDirectory } from './adapters/table-directory';
 import { RecordDirectory } from './adapters/record-directory';
-import { startDeletionsConsumer } from './consumers/deletions.consumer';
-import { startCacheConsumer } from './consumers/cache.consumer';
+import { deletionsConsumer } from './consumers/deletions.consumer';
+import { cacheConsumer } from './consumers/cache.consumer';
 
 /** Builds the comments ports from the platform's (also used by tests that build the app by hand). */
 export function buildCommentsPorts(common: CommonPorts, config: CommentsConfig): CommentsPorts {
@@ -29,8 +29,8 @@ export const commentsService = defineService<CommentsConfig, CommentsPorts>({
   createApp,
   async start(ports) {
     ports.relay.start();
-    const cache = await startCacheConsumer(ports);
-    const deletions = await startDeletionsConsumer(ports);
+    const cache = await cacheConsumer.start(ports);
+    const deletions = await deletionsConsumer.start(ports);
     return [deletions, cache, { stop: () => ports.relay.stop() }];
   },
 });

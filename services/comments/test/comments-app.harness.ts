@@ -42,9 +42,13 @@ export class FakeWorld {
     this.client.register('meta', this.app((router) => route(router, metaInternalEndpoints.tableContext, (ctx) => {
       const t = this.tables.get(ctx.input.params.tableId);
       if (!t) throw appError('ERR_TABLE_NOT_FOUND', `Table '${ctx.input.params.tableId}' not found`);
+      const id = {
+        id: 'c1', fk_model_id: t.id, title: 'Id', column_name: 'id', uidt: 'ID', pk: true, pv: false, rqd: true,
+        unique: false, ai: true, au: false, system: false, order: 1,
+      };
       return {
-        base: { id: t.baseId, title: 'B' }, source: { id: t.sourceId },
-        table: { id: t.id, base_id: t.baseId, source_id: t.sourceId, title: 'T', columns: [{ id: 'c1', title: 'Id', column_name: 'id', pk: true }] },
+        base: { id: t.baseId, title: 'B' }, source: { id: t.sourceId, base_id: t.baseId, type: 'pg' as const, is_meta: true },
+        table: { id: t.id, base_id: t.baseId, source_id: t.sourceId, table_name: 't', title: 'T', type: 'table' as const, columns: [id], views: [] },
       };
     })));
     this.client.register('data', this.app((router) => route(router, dataInternalEndpoints.readRecord, (ctx) => {

@@ -1,15 +1,14 @@
 import { defineService, observeOutbox, type CommonPorts, type Worker } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
-import { runMigrations } from '@tabula/db';
+import { SourceRegistry, runMigrations } from '@tabula/db';
 import { dataConfigSchema, type DataConfig } from './config';
 import { createApp } from './app';
 import type { DataPorts } from './ports';
 import { migrations } from '../migrations';
-import { SourceRegistry } from '@tabula/db';
 import { TableResolver } from './context/table-handle';
 import { RowCounter } from './domain/row-counter';
 import { DATA_SCHEMA } from './events/records-event.producer';
-import { startMetaCacheConsumer } from './consumers/meta-events.consumer';
+import { metaCacheConsumer } from './consumers/meta-cache.consumer';
 import { SyncHooksClient } from './adapters/sync-hooks.client';
 import { OutboxFlusher } from './events/outbox-flusher';
 import { startHookFlagsConsumer } from './consumers/hook-events.consumer';
@@ -44,7 +43,7 @@ export const dataService = defineService<DataConfig, DataPorts>({
     // The runtime migrated `db`; a separate data database needs its own outbox.
     if (ports.dataDb !== ports.db) await runMigrations(ports.dataDb, DATA_SCHEMA, migrations);
     ports.relay.start();
-    const metaConsumer = await startMetaCacheConsumer(ports.bus, ports.tables, ports.dataDb);
+    const metaConsumer = await metaCacheConsumer.start(ports);
     const hookFlags = await startHookFlagsConsumer(ports.bus, ports.syncHooks);
     return [
       metaConsumer, hookFlags,

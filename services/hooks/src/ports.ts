@@ -2,10 +2,10 @@ import type { CommonPorts } from '@tabula/runtime';
 import type { Dispatcher } from 'undici';
 import type { HooksConfig } from './config';
 import type { SecretBox } from '@tabula/runtime';
-import type { Wake } from './lib/wake';
+import type { Wake } from './adapters/wake';
 import type { HookCache } from './cache/hook-cache';
 import type { Completions } from './delivery/completions';
-import type { StageMetrics } from './lib/stage-metrics';
+import type { StageMetrics } from './delivery/stage-metrics';
 
 /** What the hooks service is handed at start-up. */
 export interface HooksPorts extends CommonPorts {

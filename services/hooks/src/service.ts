@@ -3,7 +3,7 @@ import { hooksConfigSchema, type HooksConfig } from './config';
 import { createApp } from './app';
 import type { HooksPorts } from './ports';
 import { migrations } from '../migrations';
-import { Wake } from './lib/wake';
+import { Wake } from './adapters/wake';
 import { createSafeAgent } from '@tabula/http';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { startRecordsConsumer } from './consumers/records.consumer';
@@ -11,7 +11,7 @@ import { HOOKS_SCHEMA } from './repositories/hooks-db';
 import { HookCache } from './cache/hook-cache';
 import { HookChangeListener } from './cache/hook-changes';
 import { Completions } from './delivery/completions';
-import { stageMetrics } from './lib/stage-metrics';
+import { stageMetrics } from './delivery/stage-metrics';
 
 /** What hooks' key seals: hook signing secrets (the derivation is part of the stored data's format). */
 export const HOOK_SECRETS_PURPOSE = 'tabula-hook-secrets';

@@ -6,7 +6,7 @@ import type { MetaPorts } from './ports';
 import { migrations } from '../migrations';
 import { SourceRegistry } from './sources/source-registry';
 import { META_SCHEMA } from './repositories/meta-db';
-import { startIntegrationEventsConsumer } from './consumers/integration-events.consumer';
+import { integrationsConsumer } from './consumers/integrations.consumer';
 
 /** What meta's key seals: source credentials (the derivation is part of the stored data's format). */
 export const META_SECRETS_PURPOSE = 'tabula-meta-sources';
@@ -29,7 +29,7 @@ export const metaService = defineService<MetaConfig, MetaPorts>({
   createApp,
   async start(ports) {
     await ports.relay.start();
-    const integrations = await startIntegrationEventsConsumer(ports);
+    const integrations = await integrationsConsumer.start(ports);
     return [integrations, { drain: () => ports.relay.flush(), stop: async () => { await ports.relay.stop(); await ports.sources.close(); } }];
   },
 });

@@ -8,7 +8,6 @@ import { indexCreate, indexDelete, indexList } from './indexes';
 import { filterChildren, filterCreate, filterDelete, filterGet, filterList, filterUpdate } from './filters';
 import { metaInternal } from './internal';
 import { baseSwagger, baseSwaggerPage } from './swagger';
-import { tableContext as tableContextById } from './table-context.internal';
 import { baseCandidates } from './base-candidates.internal';
 
 export * from './paging';
@@ -23,8 +22,11 @@ export * from './indexes';
 export * from './internal';
 export * from './swagger';
 
-/** A table's context by id alone (the comments service asks it). */
-export const metaInternalEndpoints = { tableContext: tableContextById, baseCandidates };
+/**
+ * What comments and data ask meta besides `metaInternal`: a table's context by id (the one contract of
+ * `GET /internal/tables/{tableId}`, `metaInternal.tableContext`) and a base's candidates.
+ */
+export const metaInternalEndpoints = { tableContext: metaInternal.tableContext, baseCandidates };
 
 /** Every endpoint of the meta service, by operation id. */
 export const metaEndpoints: Record<string, AnyEndpoint> = Object.fromEntries([
@@ -32,5 +34,5 @@ export const metaEndpoints: Record<string, AnyEndpoint> = Object.fromEntries([
   tableList, tableListOfSource, tableCreate, tableCreateInSource, tableGet, tableUpdate, tableDelete, tableReorder, tableDuplicate,
   columnCreate, columnsHash, columnsBulk, columnGet, columnUpdate, columnDelete, columnSetPrimary,
   viewList, gridCreate, viewUpdate, viewDelete, sortList, sortCreate, sortGet, sortUpdate, sortDelete,
-  filterList, filterCreate, filterChildren, filterGet, filterUpdate, filterDelete, indexList, indexCreate, indexDelete, ...Object.values(metaInternal), tableContextById, baseCandidates,
+  filterList, filterCreate, filterChildren, filterGet, filterUpdate, filterDelete, indexList, indexCreate, indexDelete, ...Object.values(metaInternal), baseCandidates,
 ].map((e) => [e.id, e]));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { attachmentRefSchema } from './attachment.schema';
+import { metaInternal } from '../meta/internal';
 
 /**
  * POST /internal/attachments/claim: data asks, before writing an Attachment
@@ -69,19 +70,5 @@ export const dataAttachmentRefs = defineEndpoint({
 /** The data service's internal attachment API, called by storage. */
 export const dataAttachmentEndpoints = { dataAttachmentRefs };
 
-/** GET /internal/tables/{tableId} (meta service), as storage reads it: the table's base. */
-export const metaTableById = defineEndpoint({
-  id: 'metaTableById',
-  method: 'GET',
-  path: '/internal/tables/{tableId}',
-  service: 'meta',
-  access: 'internal',
-  summary: 'A table and its base (storage authorizes downloadAttachment with it)',
-  tags: ['Meta internal'],
-  params: z.object({ tableId: z.string() }),
-  response: z.looseObject({ base: z.looseObject({ id: z.string() }), table: z.looseObject({ id: z.string() }) }),
-  errors: [404],
-});
-
-/** What storage calls on meta. */
-export const storageMetaEndpoints = { metaTableById };
+/** What storage (and data's attachment checks) call on meta: a table's context by id, the one contract of `GET /internal/tables/{tableId}`. */
+export const storageMetaEndpoints = { tableContext: metaInternal.tableContext };

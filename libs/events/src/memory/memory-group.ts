@@ -1,9 +1,9 @@
-import type { BatchHandler, EventHandler, EventMessage } from '../event-bus';
-import { KeyedDispatcher } from '../delivery/keyed-dispatcher';
+import type { EventHandler, EventMessage, BatchHandler } from '../event-bus';
+import { KeyedRunner } from '../delivery/keyed-runner';
 import type { DeliveryOptions } from '../delivery/retry';
 
 interface Member {
-  dispatcher: KeyedDispatcher;
+  runner: KeyedRunner;
   /** Keys with messages at this member, and how many: those keys stay with it (order). */
   owned: Map<string, number>;
   leaving: boolean;
@@ -32,7 +32,7 @@ export class MemoryGroup {
   /** Adds a member running `handler`; returns its leave function (waits for its in-flight handlers). */
   join(handler: EventHandler, batchHandler?: BatchHandler, maxBatch?: number, maxInFlight?: number): () => Promise<void> {
     const owned = new Map<string, number>();
-    const dispatcher = new KeyedDispatcher({
+    const runner = new KeyedRunner({
       delivery: { ...this.delivery, handler },
       batchHandler,
       maxBatch,
@@ -40,7 +40,7 @@ export class MemoryGroup {
       onProcessed: (message) => release(owned, message.key),
       onSettled: () => this.schedule(),
     });
-    const member: Member = { owned, dispatcher, leaving: false };
+    const member: Member = { owned, runner, leaving: false };
     this.members.push(member);
     this.schedule();
     return () => this.leave(member);
@@ -59,7 +59,7 @@ export class MemoryGroup {
 
   private async leave(member: Member): Promise<void> {
     member.leaving = true;
-    const givenBack = await member.dispatcher.close();
+    const givenBack = await member.runner.close();
     this.members.splice(this.members.indexOf(member), 1);
     // These precede anything still queued for their keys, which waited for this member.
     this.queue.unshift(...givenBack);
@@ -86,7 +86,7 @@ export class MemoryGroup {
         continue;
       }
       member.owned.set(message.key, (member.owned.get(message.key) ?? 0) + 1);
-      member.dispatcher.dispatch(message);
+      member.runner.dispatch(message);
     }
     this.queue = waiting;
   }
@@ -94,10 +94,10 @@ export class MemoryGroup {
   /** The member owning the key, else the next member with free capacity (round robin). */
   private pick(key: string): Member | undefined {
     const owner = this.members.find((member) => member.owned.has(key));
-    if (owner) return !owner.leaving && owner.dispatcher.hasCapacity() ? owner : undefined;
+    if (owner) return !owner.leaving && owner.runner.hasCapacity() ? owner : undefined;
     for (let i = 0; i < this.members.length; i++) {
       const member = this.members[(this.nextMember + i) % this.members.length];
-      if (!member.leaving && member.dispatcher.hasCapacity()) {
+      if (!member.leaving && member.runner.hasCapacity()) {
         this.nextMember = (this.nextMember + i + 1) % this.members.length;
         return member;
       }

@@ -94,6 +94,15 @@ export class OutboxRelay {
     return run;
   }
 
+  /**
+   * Asks the relay to publish what a just-committed transaction wrote, now
+   * rather than at the next poll. Never throws: a failed publish is not the
+   * caller's error, the rows stay in the outbox and the poll retries them.
+   */
+  async nudge(): Promise<void> {
+    await this.flush().catch((err: unknown) => this.logger.warn({ err, schema: this.options.schema }, 'outbox flush failed; the relay will retry'));
+  }
+
   private async drain(): Promise<number> {
     let total = 0;
     do {

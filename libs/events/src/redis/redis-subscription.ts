@@ -1,6 +1,6 @@
 import { RESP_TYPES } from 'redis';
-import type { BatchHandler, EventHandler, EventLogger, EventMessage, Subscription } from '../event-bus';
-import { KeyedDispatcher } from '../delivery/keyed-dispatcher';
+import type { EventHandler, EventLogger, EventMessage, Subscription, BatchHandler } from '../event-bus';
+import { KeyedRunner } from '../delivery/keyed-runner';
 import { backoffDelay, sleep } from '../delivery/retry';
 import type { BackoffOptions } from '../delivery/retry';
 import { settlesWithin } from '../delivery/with-timeout';
@@ -37,14 +37,14 @@ export interface RedisSubscriptionDeps {
 
 /**
  * One member of a Redis Streams consumer group. A read loop fetches new entries
- * (`>`) and hands them to a KeyedDispatcher, which XACKs after the handler
+ * (`>`) and hands them to a KeyedRunner, which XACKs after the handler
  * succeeds. Entries left pending by a dead member are taken over with XAUTOCLAIM
  * once idle for `claimIdleMs`; entries this member is still working on (slow
  * handler, retries) are re-claimed by it periodically so their idle time never
  * reaches that threshold and nobody else takes them.
  */
 export class RedisSubscription implements Subscription {
-  private readonly dispatcher: KeyedDispatcher;
+  private readonly runner: KeyedRunner;
   private readonly abort = new AbortController();
   private readonly inFlight = new Map<string, Set<string>>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -54,7 +54,7 @@ export class RedisSubscription implements Subscription {
   private closing: Promise<void> | undefined;
 
   constructor(private readonly deps: RedisSubscriptionDeps) {
-    this.dispatcher = new KeyedDispatcher({
+    this.runner = new KeyedRunner({
       delivery: { handler: deps.handler, logger: deps.logger, backoff: deps.backoff },
       batchHandler: deps.handleBatch,
       maxBatch: deps.maxBatch,
@@ -84,7 +84,7 @@ export class RedisSubscription implements Subscription {
     this.timers.forEach((timer) => clearInterval(timer));
     await this.interruptRead();
     await this.maintenance;
-    const givenBack = await this.dispatcher.close();
+    const givenBack = await this.runner.close();
     givenBack.forEach((message) => this.forget(message));
     const { commands, streams, group, consumer, logger } = this.deps;
     if (this.deps.ephemeral) await destroyGroups(commands, [...streams.keys()], group, logger);
@@ -98,7 +98,7 @@ export class RedisSubscription implements Subscription {
     const bufferReader = reader.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
     const keys = [...streams.keys()].map((key) => ({ key, id: '>' }));
     for (let failures = 0; !this.abort.signal.aborted; ) {
-      await this.dispatcher.waitForCapacity();
+      await this.runner.waitForCapacity();
       if (this.abort.signal.aborted) return;
       try {
         const count = Math.min(options.batchSize, this.deps.maxInFlight);
@@ -124,7 +124,7 @@ export class RedisSubscription implements Subscription {
       if (ids.has(id)) continue;
       ids.add(id);
       this.inFlight.set(stream, ids);
-      this.dispatcher.dispatch(fromStreamEntry(topic, entry));
+      this.runner.dispatch(fromStreamEntry(topic, entry));
     }
   }
 
@@ -159,7 +159,7 @@ export class RedisSubscription implements Subscription {
     for (const stream of this.deps.streams.keys()) {
       let cursor = '0-0';
       do {
-        if (this.abort.signal.aborted || !this.dispatcher.hasCapacity()) return;
+        if (this.abort.signal.aborted || !this.runner.hasCapacity()) return;
         const reply = await bufferCommands.xAutoClaim(stream, group, consumer, options.claimIdleMs, cursor, { COUNT: options.batchSize });
         cursor = reply.nextId.toString();
         if (reply.messages.length > 0) {

@@ -1,6 +1,5 @@
 import { BaseChangedSchema, RecordsChangedSchema, TableChangedSchema, decodeEvent, topics } from '@tabula/contracts';
-import type { EventMessage } from '@tabula/events';
-import type { Worker } from '@tabula/runtime';
+import { defineConsumer, type EventMessage } from '@tabula/events';
 import type { CommentsPorts } from '../ports';
 import { COMMENTS_CONSUMER, purgeScope } from '../domain/purge/purge-scope';
 import { softDeleteRecordComments } from '../domain/purge/record-deleted';
@@ -40,11 +39,9 @@ export async function handleDeletion(ports: CommentsPorts, message: EventMessage
  * in the bus). Purges on table/base deletion, soft-deletes on record deletion,
  * idempotent on the event id.
  */
-export async function startDeletionsConsumer(ports: CommentsPorts): Promise<Worker> {
-  const subscription = await ports.bus.subscribe({
-    group: COMMENTS_CONSUMER,
-    topics: [topics.meta, topics.records],
-    handler: (message) => handleDeletion(ports, message),
-  });
-  return { stop: () => subscription.close() };
-}
+export const deletionsConsumer = defineConsumer<CommentsPorts>({
+  name: 'comments.deletions',
+  topics: [topics.meta, topics.records],
+  delivery: { kind: 'shared', group: COMMENTS_CONSUMER },
+  handle: handleDeletion,
+});

@@ -25,16 +25,3 @@ export async function enqueueCommentEvent(trx: Knex, kind: CommentEventKind, row
   });
   return enqueueEvent(trx, COMMENTS_SCHEMA, { id: eventId, topic: topics.comments, key: row.fk_model_id, type, payload });
 }
-
-/**
- * Runs a change and its outbox events in one transaction, then asks the relay
- * to publish at once (its poll would pick them up anyway).
- */
-export async function withOutbox<T>(
-  ports: { db: Knex; relay: { flush(): Promise<number> }; logger: { warn(o: object, m?: string): void } },
-  work: (trx: Knex.Transaction) => Promise<T>,
-): Promise<T> {
-  const result = await ports.db.transaction(work);
-  await ports.relay.flush().catch((err: unknown) => ports.logger.warn({ err }, 'outbox flush failed; the relay will retry'));
-  return result;
-}

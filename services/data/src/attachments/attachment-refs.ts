@@ -20,7 +20,7 @@ export interface RefsQuery {
  */
 export async function attachmentRefs(ports: DataPorts, query: RefsQuery): Promise<{ referenced: string[] }> {
   const meta = clientOf(ports.services, storageMetaEndpoints);
-  const context = await meta.metaTableById({ params: { tableId: query.tableId } });
+  const context = await meta.tableContext({ params: { tableId: query.tableId } });
   const handle = await ports.tables.resolve(context.base.id, query.tableId);
   const column = handle.model.columns.find((c) => c.id === query.columnId && c.uidt === 'Attachment');
   if (!column) throw errors.notFound('ERR_COLUMN_NOT_FOUND', `Attachment column '${query.columnId}' not found`);

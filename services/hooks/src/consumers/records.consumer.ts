@@ -5,7 +5,7 @@ import type { Worker } from '@tabula/runtime';
 import type { HooksPorts } from '../ports';
 import { decodeRecordsEvent, type RecordsEvent } from '../domain/records-event';
 import { HOOKS_CONSUMER, ingestEvents } from '../domain/ingest-event';
-import { sizeBucket } from '../lib/stage-metrics';
+import { sizeBucket } from '../delivery/stage-metrics';
 
 /** Largest batch of one table's events ingested in one statement. */
 const MAX_BATCH = 64;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { newId } from '../lib/ids';
+import { newId } from '@tabula/db';
 import { insertHookLog, type HookLogRow } from '../repositories/hook-log.repository';
 import type { HookRow } from '../repositories/hook.repository';
 import type { RenderedRequest } from './render-request';

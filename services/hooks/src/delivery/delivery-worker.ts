@@ -4,7 +4,7 @@ import { claimDue, pruneDeliveries, releaseClaims } from '../repositories/delive
 import { pruneHookLogs } from '../repositories/hook-log.repository';
 import { pruneProcessedEvents } from '@tabula/events';
 import { HOOKS_SCHEMA } from '../repositories/hooks-db';
-import type { ClaimedDelivery, HandOffTarget } from '../lib/wake';
+import type { ClaimedDelivery, HandOffTarget } from '../adapters/wake';
 import { processDelivery, type Known } from './process-delivery';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -1,6 +1,6 @@
 import type { HooksPorts } from '../ports';
 import type { HookRow } from '../repositories/hook.repository';
-import { webhookHeaders } from '../lib/signature';
+import { webhookHeaders } from '../domain/hook-signature';
 import { renderRequest, type RenderedRequest, type UrlNotification } from './render-request';
 import { sendRequest, type AttemptResult } from './send-request';
 

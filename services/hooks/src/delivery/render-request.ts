@@ -1,4 +1,4 @@
-import { renderLeaves, renderTemplate, templateContext } from '../lib/template';
+import { renderLeaves, renderTemplate, templateContext } from '../domain/template';
 
 /** A header or query parameter of a URL notification. */
 export interface NameValue {

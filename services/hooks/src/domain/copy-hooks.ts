@@ -3,8 +3,8 @@ import type { EndpointInput } from '@tabula/contracts';
 import type { hooksCopy } from '@tabula/contracts';
 import { publishHookChanged } from '../events/hook-changed.producer';
 import type { HooksPorts } from '../ports';
-import { newId } from '../lib/ids';
-import { deleteHooksOfTables as deleteRowsOfTables, hooksOfTables, insertHook, type HookRow } from '../repositories/hook.repository';
+import { newId } from '@tabula/db';
+import { insertHook, type HookRow, deleteHooksOfTables as deleteRowsOfTables, hooksOfTables } from '../repositories/hook.repository';
 import { announceHookChange } from '../cache/hook-changes';
 import { filtersOfHooks, insertHookFilter, type HookFilterRow } from '../repositories/hook-filter.repository';
 

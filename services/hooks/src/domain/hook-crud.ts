@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
-import { newId } from '../lib/ids';
-import { newHookSecret } from '../lib/signature';
+import { newId } from '@tabula/db';
+import { newHookSecret } from './hook-signature';
 import { pageInfo, resolvePaging, type PagingInput } from '@tabula/contracts';
 import { deleteHook as deleteRow, findHook, insertHook, listHooks as listRows, updateHook as updateRow, type HookRow } from '../repositories/hook.repository';
 import { presentHook } from '../presenters/hook.presenter';

@@ -3,7 +3,7 @@ import { errors } from '@tabula/http';
 import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
-import { newId } from '../lib/ids';
+import { newId } from '@tabula/db';
 import { filtersOfHooks, insertHookFilter, nextFilterOrder } from '../repositories/hook-filter.repository';
 import { updateHook } from '../repositories/hook.repository';
 import { presentHookFilter } from '../presenters/hook.presenter';

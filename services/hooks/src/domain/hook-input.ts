@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { V2_OPERATIONS, V3_OPERATIONS, type notificationSchema } from '@tabula/contracts';
 import { errors, urlRefusal, refusalOf } from '@tabula/http';
 import { z } from 'zod';
-import { checkTemplate, stringLeaves } from '../lib/template';
+import { checkTemplate, stringLeaves } from './template';
 
 /** The request schemas live in the hooks contracts (libs/contracts/src/hooks/hook-body.ts). */
 export { hookBodySchema, hookPatchSchema, notificationSchema, type HookBody } from '@tabula/contracts';

@@ -5,7 +5,7 @@ import { captureTraceContext } from '@tabula/telemetry';
 import type { HookRow } from '../repositories/hook.repository';
 import { ingestDeliveries, type DeliveryRow, type NewDelivery, type PlannedDelivery } from '../repositories/delivery.repository';
 import type { TableHooks } from '../cache/hook-cache';
-import type { ClaimedDelivery } from '../lib/wake';
+import type { ClaimedDelivery } from '../adapters/wake';
 import { buildPayload, v2Operation } from './payload-builder';
 import { hookFilter, hookMatchesOperation, selectRows } from './match-hooks';
 import { columnMetas, loadTable } from './table-context';

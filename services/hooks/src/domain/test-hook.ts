@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { appError } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
-import { newHookSecret } from '../lib/signature';
+import { newHookSecret } from './hook-signature';
 import { findHook, type HookRow } from '../repositories/hook.repository';
 import { logAttempt } from '../delivery/attempt-log';
 import { executeHook } from '../delivery/execute-hook';

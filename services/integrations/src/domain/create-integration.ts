@@ -1,3 +1,4 @@
+import { withOutbox } from '@tabula/events';
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
@@ -5,9 +6,8 @@ import type { EndpointInput, integrationCreate } from '@tabula/contracts';
 import type { IntegrationsPorts } from '../ports';
 import { clearDefault, findIntegration, insertIntegration, type IntegrationRow } from '../repositories/integration.repository';
 import { requireSubType, validateConfig } from '../registry/type-registry';
-import { inheritedSecrets, mergeConfig } from '../lib/config-paths';
-import { newIntegrationId } from '../lib/ids';
-import { inTransaction } from '../lib/unit-of-work';
+import { mergeConfig, inheritedSecrets } from './config-paths';
+import { newId } from '@tabula/db';
 import { enqueueIntegrationEvent } from '../events/integration-event.producer';
 import { presentIntegration } from '../presenters/integration.presenter';
 import { assertMayKeepSecrets, assertMayManage, canSee } from './integration-access';
@@ -41,11 +41,11 @@ export async function createIntegration(ports: IntegrationsPorts, principal: Pri
   const definition = requireSubType(body.type, body.sub_type);
   const config = validateConfig(definition, await startingConfig(ports, principal, body));
   const row: Omit<IntegrationRow, 'created_at' | 'updated_at'> = {
-    id: newIntegrationId(), title: body.title, type: body.type, sub_type: body.sub_type, enabled: body.enabled ?? true,
+    id: newId('int'), title: body.title, type: body.type, sub_type: body.sub_type, enabled: body.enabled ?? true,
     is_private: body.is_private ?? false, is_default: body.is_default ?? false, created_by: principal.id, fk_workspace_id: null,
     config_sealed: ports.ring.seal(config), meta: body.meta ?? null,
   };
-  await inTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     if (row.is_default) await takeDefault(trx, row);
     await insertIntegration(trx, row);
     await enqueueIntegrationEvent(trx, 'created', row, principal);

@@ -1,8 +1,8 @@
+import { withOutbox } from '@tabula/events';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { IntegrationsPorts } from '../ports';
 import { deleteIntegration as deleteRow } from '../repositories/integration.repository';
-import { inTransaction } from '../lib/unit-of-work';
 import { enqueueIntegrationEvent } from '../events/integration-event.producer';
 import { assertMayEdit } from './integration-access';
 import { loadVisible } from './load-integration';
@@ -22,7 +22,7 @@ export async function deleteIntegration(ports: IntegrationsPorts, principal: Pri
       { sources: list },
     );
   }
-  await inTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await deleteRow(trx, row.id);
     await enqueueIntegrationEvent(trx, 'deleted', row, principal);
   });

@@ -1,10 +1,10 @@
+import { withOutbox } from '@tabula/events';
 import type { Principal } from '@tabula/auth';
 import type { EndpointInput, integrationUpdate } from '@tabula/contracts';
 import type { IntegrationsPorts } from '../ports';
 import { findIntegration, updateIntegration as updateRow, type IntegrationRow } from '../repositories/integration.repository';
 import { validateConfig } from '../registry/type-registry';
-import { inheritedSecrets, mergeConfig } from '../lib/config-paths';
-import { inTransaction } from '../lib/unit-of-work';
+import { mergeConfig, inheritedSecrets } from './config-paths';
 import { enqueueIntegrationEvent } from '../events/integration-event.producer';
 import { presentIntegration } from '../presenters/integration.presenter';
 import { assertMayEdit, assertMayKeepSecrets } from './integration-access';
@@ -35,7 +35,7 @@ export async function updateIntegration(ports: IntegrationsPorts, principal: Pri
   const row = await loadVisible(ports, id, principal);
   assertMayEdit(row, principal);
   const { patch, configChanged } = patchOf(ports, principal, row, body);
-  await inTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     if (patch.is_default) await takeDefault(trx, row);
     await updateRow(trx, row.id, patch);
     await enqueueIntegrationEvent(trx, 'updated', row, principal, configChanged);

@@ -1,7 +1,7 @@
 import type { Integration } from '@tabula/contracts';
 import type { IntegrationRow } from '../repositories/integration.repository';
 import type { SubTypeDefinition } from '../registry/type-definition';
-import { maskConfig, pathValue } from '../lib/config-paths';
+import { maskConfig, pathValue } from '../domain/config-paths';
 import type { ConfigVisibility } from '../domain/integration-access';
 
 /** What to add to the bare resource. */

@@ -27,7 +27,7 @@ export async function findRecordAttachment(ports: StoragePorts, principal: Princ
   const key = keyOfRef(ports, ref) ?? (ref.path && !ref.path.startsWith('download/') ? ref.path : undefined);
   if (!key || !isSafeKey(key)) throw appError('ERR_INVALID_PATH', 'Invalid urlOrPath');
   const meta = clientOf(ports.services, storageMetaEndpoints);
-  const table = await meta.metaTableById({ params: { tableId: cell.modelId } });
+  const table = await meta.tableContext({ params: { tableId: cell.modelId } });
   // Another tenant's table answers like a missing table (meta's 404), never 403.
   await ports.baseAccess.authorizeVisible(principal, table.base.id, 'data.read',
     () => appError('ERR_TABLE_NOT_FOUND', `Table '${cell.modelId}' not found`));

@@ -1,8 +1,8 @@
+import { withOutbox } from '@tabula/events';
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
 import type { AuthPorts } from '../../ports';
 import { enqueuePrincipalInvalidated } from '../../events/auth-events.producer';
-import { inAuthTransaction } from '../../events/auth-transaction';
 import { findUserById } from '../../repositories/user.repository';
 import { hashPassword, verifyPassword } from '../../security/password-hasher';
 import { checkPassword } from './account-rules';
@@ -15,7 +15,7 @@ export async function changePassword(ports: AuthPorts, userId: string, input: { 
   if (!user) throw errors.unauthorized();
   if (!(await verifyPassword(user.password_hash, input.currentPassword))) throw errors.badRequest('Current password is wrong');
   const passwordHash = await hashPassword(input.newPassword);
-  await inAuthTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await revokeSessions(trx, userId, passwordHash);
     await enqueuePrincipalInvalidated(trx, userId, InvalidationReason.PASSWORD_CHANGED);
   });

@@ -1,8 +1,8 @@
+import { withOutbox } from '@tabula/events';
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
 import type { AuthPorts } from '../../ports';
 import { enqueuePrincipalInvalidated } from '../../events/auth-events.producer';
-import { inAuthTransaction } from '../../events/auth-transaction';
 import { consumePasswordReset } from '../../repositories/password-reset.repository';
 import { hashPassword } from '../../security/password-hasher';
 import { hashToken } from '../../security/secret-token';
@@ -13,7 +13,7 @@ import { revokeSessions } from '../sessions/revoke-sessions';
 export async function resetPassword(ports: AuthPorts, input: { token: string; password: string }): Promise<void> {
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  await inAuthTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     const id = await consumePasswordReset(trx, hashToken(input.token));
     if (!id) throw errors.badRequest('Invalid reset url');
     await revokeSessions(trx, id, passwordHash);

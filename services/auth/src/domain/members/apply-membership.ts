@@ -1,9 +1,9 @@
+import { withOutbox } from '@tabula/events';
 import { ChangeAction } from '@tabula/contracts';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { AuthPorts } from '../../ports';
 import { enqueueMembershipChanged } from '../../events/auth-events.producer';
-import { inAuthTransaction } from '../../events/auth-transaction';
 import { baseRoleOf, removeBaseMember, upsertBaseMember } from '../../repositories/base-member.repository';
 
 /**
@@ -13,7 +13,7 @@ import { baseRoleOf, removeBaseMember, upsertBaseMember } from '../../repositori
  * user already has changes nothing and announces nothing (idempotent).
  */
 export async function applyMembership(ports: AuthPorts, baseId: string, userId: string, role: string | undefined, actor?: Principal): Promise<void> {
-  const changed = await inAuthTransaction(ports, async (trx) => {
+  const changed = await withOutbox(ports.db, ports.relay, async (trx) => {
     let action: ChangeAction;
     if (role === undefined) {
       if (!(await removeBaseMember(trx, baseId, userId))) {

@@ -1,9 +1,9 @@
+import { withOutbox } from '@tabula/events';
 import { InvalidationReason } from '@tabula/contracts';
 import { errors } from '@tabula/http';
 import { isSuper, type Principal, roleAtLeast } from '@tabula/auth';
 import type { AuthPorts } from '../../ports';
 import { enqueuePrincipalInvalidated } from '../../events/auth-events.producer';
-import { inAuthTransaction } from '../../events/auth-transaction';
 import { deleteApiTokenRow, findApiTokenById } from '../../repositories/api-token.repository';
 
 /**
@@ -36,7 +36,7 @@ export async function deleteApiToken(ports: AuthPorts, caller: Principal, tokenI
   if (baseId !== null && !(await mayRevokeBaseToken(ports, caller, row.user_id, baseId))) {
     throw errors.forbidden("Forbidden - only a member whose role is at least the token maker's may revoke it");
   }
-  await inAuthTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await deleteApiTokenRow(trx, tokenId);
     await enqueuePrincipalInvalidated(trx, row.user_id, InvalidationReason.TOKEN_REVOKED, row.id);
   });

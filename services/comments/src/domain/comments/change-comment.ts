@@ -1,9 +1,10 @@
+import { withOutbox } from '@tabula/events';
 import { errors } from '@tabula/http';
 import type { CommentShape } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
 import type { CommentsPorts } from '../../ports';
 import { updateComment, type CommentRow } from '../../repositories/comment.repository';
-import { enqueueCommentEvent, withOutbox } from '../../events/comment-event.producer';
+import { enqueueCommentEvent } from '../../events/comment-event.producer';
 import { presentComment } from '../../presenters/comment.presenter';
 import { assertAuthor, assertMayWrite, commentNotFound, isCommentAdmin, requireComment } from './comment-access';
 
@@ -17,7 +18,7 @@ export async function editComment(
   }
   assertMayWrite(role);
   assertAuthor(principal, comment, 'edit');
-  const row = await withOutbox(ports, async (trx) => {
+  const row = await withOutbox(ports.db, ports.relay, async (trx) => {
     const updated = await updateComment(trx, comment.base_id, comment.id, { comment: input.comment, is_edited: true });
     if (!updated) throw commentNotFound(commentId);
     await enqueueCommentEvent(trx, 'updated', updated, principal);
@@ -31,7 +32,7 @@ export async function deleteComment(ports: CommentsPorts, principal: Principal, 
   const { comment, role } = await requireComment(ports, principal, commentId);
   assertMayWrite(role);
   if (!isCommentAdmin(role)) assertAuthor(principal, comment, 'delete');
-  await withOutbox(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     const deleted = await updateComment(trx, comment.base_id, comment.id, { is_deleted: true });
     if (!deleted) throw commentNotFound(commentId);
     await enqueueCommentEvent(trx, 'deleted', deleted, principal);
@@ -51,7 +52,7 @@ export async function resolveComment(ports: CommentsPorts, principal: Principal,
   const patch: Partial<CommentRow> = resolved
     ? { resolved_by: principal.id, resolved_by_email: principal.email ?? '' }
     : { resolved_by: null, resolved_by_email: null };
-  const row = await withOutbox(ports, async (trx) => {
+  const row = await withOutbox(ports.db, ports.relay, async (trx) => {
     const updated = await updateComment(trx, comment.base_id, comment.id, patch);
     if (!updated) throw commentNotFound(commentId);
     await enqueueCommentEvent(trx, 'resolved', updated, principal);

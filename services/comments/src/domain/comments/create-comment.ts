@@ -1,3 +1,4 @@
+import { withOutbox } from '@tabula/events';
 import { appError, errors } from '@tabula/http';
 import type { CommentShape } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
@@ -6,7 +7,7 @@ import type { CommentsPorts } from '../../ports';
 import type { TableScope } from '../../adapters/table-directory';
 import { findLiveCommentIn, insertComment, type CommentRow } from '../../repositories/comment.repository';
 import { isPurged, lockScope } from '../../repositories/purge.repository';
-import { enqueueCommentEvent, withOutbox } from '../../events/comment-event.producer';
+import { enqueueCommentEvent } from '../../events/comment-event.producer';
 import { presentComment } from '../../presenters/comment.presenter';
 import { requireTable } from './comment-access';
 import { newCommentId } from './comment-id';
@@ -37,7 +38,7 @@ async function checkParent(trx: Knex, table: TableScope, rowId: string, parentId
 export async function createComment(ports: CommentsPorts, principal: Principal, input: CreateCommentInput): Promise<CommentShape> {
   const table = await requireTable(ports, principal, input.tableId, 'comment.write');
   const rowId = await ports.records.canonicalId(table, input.rowId);
-  const row = await withOutbox(ports, async (trx) => {
+  const row = await withOutbox(ports.db, ports.relay, async (trx) => {
     await lockScope(trx, table.tableId, 'shared');
     await lockScope(trx, table.baseId, 'shared');
     if (await isPurged(trx, [table.tableId, table.baseId])) throw appError('ERR_TABLE_NOT_FOUND', `Table '${table.tableId}' not found`);

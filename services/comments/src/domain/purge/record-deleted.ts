@@ -38,6 +38,6 @@ export async function softDeleteRecordComments(ports: CommentsPorts, evt: { even
     for (const row of rows) await enqueueCommentEvent(trx, 'deleted', row);
     deleted = rows.length;
   });
-  if (deleted) await ports.relay.flush().catch((err: unknown) => ports.logger.warn({ err }, 'outbox flush failed; the relay will retry'));
+  if (deleted) await ports.relay.nudge();
   return deleted;
 }

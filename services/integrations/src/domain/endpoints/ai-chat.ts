@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { appError } from '@tabula/http';
 import type { IntegrationsPorts } from '../../ports';
-import { allowedAddress } from '../../lib/host-policy';
+import { allowedAddress } from '../../adapters/host-policy';
 import { putStoreRecord } from '../../repositories/store.repository';
 
 /** Body of `chat` (OpenAI chat-completions messages). */

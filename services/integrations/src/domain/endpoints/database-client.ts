@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { AppError, appError, errors } from '@tabula/http';
 import type { IntegrationsPorts } from '../../ports';
-import { allowedAddress } from '../../lib/host-policy';
+import { allowedAddress } from '../../adapters/host-policy';
 
 type Dialect = 'pg' | 'mysql2' | 'sqlite3';
 

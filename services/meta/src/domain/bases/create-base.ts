@@ -1,10 +1,10 @@
+import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { clientOf, errors, AppError } from '@tabula/http';
 import type { Knex } from 'knex';
 import { isSuper, type Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { newId } from '../../lib/ids';
-import { inMetaTransaction } from '../../lib/unit-of-work';
+import { newId } from '@tabula/db';
 import { findBase, insertBase, nextBaseOrder } from '../../repositories/base.repository';
 import { findSource, insertSource, type SourceRow } from '../../repositories/source.repository';
 import { enqueueBaseEvent } from '../../events/meta-event.producer';
@@ -91,7 +91,7 @@ export async function storeBase(
   ports: MetaPorts, principal: Principal, input: Pick<z.infer<typeof createBaseSchema>, 'title' | 'description' | 'color' | 'meta'>,
   id: string, sources: Partial<SourceRow>[], more?: (trx: Knex.Transaction) => Promise<void>,
 ): Promise<void> {
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await insertBase(trx, {
       id, title: input.title, description: input.description ?? null, color: input.color ?? null, meta: metaObject(input.meta),
       order: await nextBaseOrder(trx), created_by: principal.id, deleted: false,

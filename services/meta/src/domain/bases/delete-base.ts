@@ -1,6 +1,6 @@
+import { withOutbox } from '@tabula/events';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { inMetaTransaction } from '../../lib/unit-of-work';
 import { updateBase } from '../../repositories/base.repository';
 import { listSources } from '../../repositories/source.repository';
 import { enqueueBaseEvent } from '../../events/meta-event.producer';
@@ -13,7 +13,7 @@ import { requireBase } from '../access';
  */
 export async function deleteBase(ports: MetaPorts, principal: Principal, baseId: string): Promise<boolean> {
   const base = await requireBase(ports, principal, baseId, 'base.delete');
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await updateBase(trx, base.id, { deleted: true });
     await enqueueBaseEvent(trx, 'deleted', base, principal);
   });

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { listSources, type SourceRow } from '../../repositories/source.repository';
-import { newId } from '../../lib/ids';
+import { newId } from '@tabula/db';
 import { listTables } from '../../repositories/table.repository';
 import { createSourceSchema } from '../../ddl/table-ddl';
 import { requireBase } from '../access';

@@ -1,7 +1,7 @@
+import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { inMetaTransaction } from '../../lib/unit-of-work';
 import { updateBase as updateRow, type BaseRow } from '../../repositories/base.repository';
 import { enqueueBaseEvent } from '../../events/meta-event.producer';
 import { requireBase } from '../access';
@@ -17,7 +17,7 @@ export async function updateBase(ports: MetaPorts, principal: Principal, baseId:
   if (input.color !== undefined) patch.color = input.color;
   if (input.order !== undefined) patch.order = input.order;
   if (input.meta !== undefined) patch.meta = metaObject(input.meta);
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await updateRow(trx, base.id, patch);
     await enqueueBaseEvent(trx, 'updated', { id: base.id, title: patch.title ?? base.title }, principal);
   });

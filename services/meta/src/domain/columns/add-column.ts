@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { inSourceAndMetaTransaction } from '../../lib/source-transaction';
+import { inSourceAndMetaTransaction } from '../../sources/source-transaction';
 import { clearPrimaryValue, findColumn, insertColumns, listColumns, type ColumnRow } from '../../repositories/column.repository';
 import type { TableRow } from '../../repositories/table.repository';
 import { insertViewColumns, viewIdsOf } from '../../repositories/view.repository';
@@ -9,7 +9,7 @@ import { enqueueColumnEvent } from '../../events/meta-event.producer';
 import { addPhysicalColumn } from '../../ddl/column-ddl';
 import type { SourceHandle } from '../../ddl/dialect';
 import { presentColumn } from '../../presenters/column.presenter';
-import { newId } from '../../lib/ids';
+import { newId } from '@tabula/db';
 import { requireTable } from '../access';
 import type { ColumnFields } from './column-input';
 import { buildColumnDraft } from './column-draft';

@@ -6,7 +6,7 @@ import { insertViewColumns, viewIdsOf } from '../../repositories/view.repository
 import { enqueueColumnEvent } from '../../events/meta-event.producer';
 import { addForeignKey, createJunctionTable } from '../../ddl/link-ddl';
 import type { SourceHandle } from '../../ddl/dialect';
-import { newId } from '../../lib/ids';
+import { newId } from '@tabula/db';
 import type { ColumnFields } from './column-input';
 import { identifierFrom, uniqueName } from '../rules/name-rules';
 import { persistTable } from '../tables/persist-table';

@@ -6,7 +6,7 @@ import { insertColumns, listColumns, type ColumnRow } from '../../repositories/c
 import type { TableRow } from '../../repositories/table.repository';
 import { insertViewColumns, viewIdsOf } from '../../repositories/view.repository';
 import { enqueueColumnEvent } from '../../events/meta-event.producer';
-import { newId } from '../../lib/ids';
+import { newId } from '@tabula/db';
 import type { ColumnFields } from './column-input';
 import { checkTitleFree } from './column-draft';
 import { isLink, linkColumnRow, linkOf } from './link-column';

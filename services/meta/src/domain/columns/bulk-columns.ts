@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { inSourceAndMetaTransaction } from '../../lib/source-transaction';
+import { inSourceAndMetaTransaction } from '../../sources/source-transaction';
 import { findColumn, listColumns } from '../../repositories/column.repository';
 import { presentColumn } from '../../presenters/column.presenter';
 import { requireTable } from '../access';

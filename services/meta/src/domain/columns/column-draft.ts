@@ -1,5 +1,5 @@
 import { errors } from '@tabula/http';
-import { newId } from '../../lib/ids';
+import { newId } from '@tabula/db';
 import type { ColumnRow } from '../../repositories/column.repository';
 import type { Dialect } from '../../ddl/dialect';
 import { ALL_UIDTS, UNSUPPORTED_UIDTS, isVirtual, physicalTypeOf, systemPointer } from '../../ddl/uidt';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { inSourceAndMetaTransaction } from '../../lib/source-transaction';
+import { inSourceAndMetaTransaction } from '../../sources/source-transaction';
 import { deleteColumn as deleteRow, listColumns, type ColumnRow } from '../../repositories/column.repository';
 import { enqueueColumnEvent } from '../../events/meta-event.producer';
 import { dropPhysicalColumn } from '../../ddl/column-ddl';

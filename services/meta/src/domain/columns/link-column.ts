@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
-import { newId } from '../../lib/ids';
+import { newId } from '@tabula/db';
 import type { ColumnRow } from '../../repositories/column.repository';
 import { findTable, type TableRow } from '../../repositories/table.repository';
 import type { KeyedTable } from '../../ddl/link-ddl';

@@ -1,5 +1,5 @@
 import { errors } from '@tabula/http';
-import { newId } from '../../lib/ids';
+import { newId } from '@tabula/db';
 import type { SelectOption } from '../../repositories/column.repository';
 
 const PALETTE = ['#cfdffe', '#d0f1fd', '#c2f5e9', '#ddecca', '#fee2d5', '#ffeab6', '#ffdce5', '#fee2d5', '#e1d5f9', '#d0f0fd'];

@@ -1,7 +1,7 @@
+import { withOutbox } from '@tabula/events';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { inMetaTransaction } from '../../lib/unit-of-work';
 import { clearPrimaryValue, updateColumn } from '../../repositories/column.repository';
 import { enqueueColumnEvent } from '../../events/meta-event.producer';
 import { isVirtual } from '../../ddl/uidt';
@@ -11,7 +11,7 @@ import { requireColumn } from '../access';
 export async function setPrimaryColumn(ports: MetaPorts, principal: Principal, columnId: string) {
   const { column } = await requireColumn(ports, principal, columnId, 'schema.write');
   if (column.system || isVirtual(column.uidt)) throw errors.badRequest(`Column '${column.title}' cannot be the primary value`);
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await clearPrimaryValue(trx, column.fk_model_id);
     await updateColumn(trx, column.id, { pv: true });
     await enqueueColumnEvent(trx, 'updated', column, principal);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { errors } from '@tabula/http';
-import { inSourceAndMetaTransaction } from '../../lib/source-transaction';
+import { inSourceAndMetaTransaction } from '../../sources/source-transaction';
 import { clearPrimaryValue, findColumn, listColumns, updateColumn as updateRow, type ColumnRow } from '../../repositories/column.repository';
 import type { TableRow } from '../../repositories/table.repository';
 import { enqueueColumnEvent } from '../../events/meta-event.producer';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
 import type { Dialect, SourceHandle } from '../../ddl/dialect';
-import { newId } from '../../lib/ids';
+import { newId } from '@tabula/db';
 import type { ColumnRow } from '../../repositories/column.repository';
 import { externalKnex, type SealedSourceConfig } from '../../sources/source-registry';
 import { connectionOf, pgSchemaOf } from '../../sources/external-config';

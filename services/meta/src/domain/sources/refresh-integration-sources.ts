@@ -1,10 +1,10 @@
+import { withOutbox } from '@tabula/events';
 import { AppError } from '@tabula/http';
 import type { MetaPorts } from '../../ports';
 import { integrationsClient } from '../../adapters/integrations.client';
 import { findBase } from '../../repositories/base.repository';
-import { detachIntegration, sourcesOfIntegration, updateSourceConfig } from '../../repositories/source.repository';
+import { sourcesOfIntegration, detachIntegration, updateSourceConfig } from '../../repositories/source.repository';
 import { enqueueBaseEvent } from '../../events/meta-event.producer';
-import { inMetaTransaction } from '../../lib/unit-of-work';
 import { connectionOf, pgSchemaOf } from '../../sources/external-config';
 
 /**
@@ -21,7 +21,7 @@ export async function refreshIntegrationSources(ports: MetaPorts, integrationId:
     throw err;
   });
   if (!integration) return 0;
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     for (const source of sources) {
       const connection = connectionOf(source.type, integration.config, ports.platform.DATA_DIR);
       const sealed = ports.sources.seal({ connection, schema: source.type === 'pg' ? pgSchemaOf(integration.config) : undefined });

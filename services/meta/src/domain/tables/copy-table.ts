@@ -1,8 +1,8 @@
+import { withOutbox } from '@tabula/events';
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { newId } from '../../lib/ids';
-import { inMetaTransaction } from '../../lib/unit-of-work';
+import { newId } from '@tabula/db';
 import { listColumns, type ColumnRow } from '../../repositories/column.repository';
 import { listTables, nextTableOrder, type TableRow } from '../../repositories/table.repository';
 import type { SourceRow } from '../../repositories/source.repository';
@@ -99,7 +99,7 @@ export async function copyTable(
   const copy = await copyPhysicalTable(ports, from, to, names, options);
   let undoHooks: (() => Promise<void>) | undefined;
   try {
-    await inMetaTransaction(ports, async (trx) => {
+    await withOutbox(ports.db, ports.relay, async (trx) => {
       await recordTableCopy(trx, copy, principal, options);
       if (!options.excludeHooks) undoHooks = await copyHooksOf(ports, to.baseId, [copy]);
     });

@@ -1,9 +1,9 @@
+import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { newId } from '../../lib/ids';
-import { inMetaTransaction } from '../../lib/unit-of-work';
+import { newId } from '@tabula/db';
 import { findSource, listSources } from '../../repositories/source.repository';
 import { findTable, listTables, nextTableOrder } from '../../repositories/table.repository';
 import type { ColumnRow } from '../../repositories/column.repository';
@@ -57,7 +57,7 @@ export async function createTable(ports: MetaPorts, principal: Principal, baseId
   const columns = draftColumns(input, id, base.id, handle.dialect);
   await createPhysicalTable(handle, id, tableName, columns);
   try {
-    await inMetaTransaction(ports, async (trx) => persistTable(trx, {
+    await withOutbox(ports.db, ports.relay, async (trx) => persistTable(trx, {
       id, base_id: base.id, source_id: source.id, table_name: tableName, title: input.title, type: 'table',
       meta: input.meta ?? null, description: input.description ?? null, order: await nextTableOrder(trx, base.id), deleted: false,
     }, columns, principal));

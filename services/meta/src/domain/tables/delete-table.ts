@@ -1,11 +1,11 @@
+import { withOutbox } from '@tabula/events';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { inMetaTransaction } from '../../lib/unit-of-work';
 import { deleteTable as deleteRow } from '../../repositories/table.repository';
 import { enqueueTableEvent } from '../../events/meta-event.producer';
 import { dropPhysicalTable } from '../../ddl/table-ddl';
 import { requireTable } from '../access';
-import { inSourceAndMetaTransaction } from '../../lib/source-transaction';
+import { inSourceAndMetaTransaction } from '../../sources/source-transaction';
 import { dropLinksOfTable, refuseJunctionDelete } from '../columns/drop-link-column';
 
 /**
@@ -18,7 +18,7 @@ export async function deleteTable(ports: MetaPorts, principal: Principal, tableI
   await refuseJunctionDelete(ports.db, table.id);
   await inSourceAndMetaTransaction(ports, handle, (ddl, trx) => dropLinksOfTable(ddl, trx, table.id, principal));
   await dropPhysicalTable(handle, table.table_name);
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await deleteRow(trx, table.id);
     await enqueueTableEvent(trx, 'deleted', table, principal);
   });

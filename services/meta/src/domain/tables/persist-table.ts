@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
-import { newId } from '../../lib/ids';
+import { newId } from '@tabula/db';
 import { insertTable, type TableRow } from '../../repositories/table.repository';
 import { insertColumns, type ColumnRow } from '../../repositories/column.repository';
 import { insertView, insertViewColumns, type ViewRow } from '../../repositories/view.repository';

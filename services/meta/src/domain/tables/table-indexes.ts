@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import { appError, errors } from '@tabula/http';
-import { isUniqueViolation } from '@tabula/db';
+import { isUniqueViolation, newId } from '@tabula/db';
 import type { Principal } from '@tabula/auth';
 import type { createIndexSchema, tableIndexSchema } from '@tabula/contracts';
 import type { MetaPorts } from '../../ports';
-import { newId } from '../../lib/ids';
 import { listColumns, type ColumnRow } from '../../repositories/column.repository';
 import { AUTO_PREFIX, createPhysicalIndex, dropPhysicalIndex, listPhysicalIndexes, MANUAL_PREFIX, type PhysicalIndex } from '../../ddl/index-ddl';
 import { isPhysical, systemPointer } from '../../ddl/uidt';

@@ -1,8 +1,8 @@
+import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { inMetaTransaction } from '../../lib/unit-of-work';
 import { listTables, updateTable as updateRow, type TableRow } from '../../repositories/table.repository';
 import { enqueueTableEvent } from '../../events/meta-event.producer';
 import { physicalTableExists, renamePhysicalTable } from '../../ddl/table-ddl';
@@ -29,7 +29,7 @@ export async function updateTable(ports: MetaPorts, principal: Principal, tableI
   if (input.description !== undefined) patch.description = input.description;
   if (input.meta !== undefined) patch.meta = input.meta;
   if (patch.table_name) await renamePhysicalTable(handle, table.table_name, patch.table_name);
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await updateRow(trx, table.id, patch);
     await enqueueTableEvent(trx, 'updated', { ...table, ...patch }, principal);
   });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { newId } from '../../lib/ids';
-import { deleteViewColumns, listViewColumns, listViewsOf, insertView, insertViewColumns } from '../../repositories/view.repository';
+import { newId } from '@tabula/db';
+import { listViewColumns, listViewsOf, insertView, insertViewColumns, deleteViewColumns } from '../../repositories/view.repository';
 import { insertSort, listSorts } from '../../repositories/sort.repository';
 import { insertFilter, listFiltersOfViews } from '../../repositories/filter.repository';
 

@@ -1,11 +1,11 @@
+import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { newId } from '../../lib/ids';
-import { inMetaTransaction } from '../../lib/unit-of-work';
+import { newId } from '@tabula/db';
 import { findColumn } from '../../repositories/column.repository';
 import {
   deleteFilter as deleteRow, findFilter, insertFilter, listChildren, listFiltersOfViews, nextFilterOrder, updateFilter as updateRow,
@@ -75,7 +75,7 @@ export async function createFilter(ports: MetaPorts, principal: Principal, viewI
   const { view } = scope;
   const problem = storedFilterTreeProblem(body, await depthOfParent(ports.db, body.fk_parent_id));
   if (problem) throw errors.badRequest(problem);
-  const id = await inMetaTransaction(ports, async (trx) => {
+  const id = await withOutbox(ports.db, ports.relay, async (trx) => {
     const created = await insertTree(trx, view, body, body.fk_parent_id ?? null);
     await enqueueViewEvent(trx, 'updated', view, principal);
     return created;
@@ -101,7 +101,7 @@ export async function updateFilter(ports: MetaPorts, principal: Principal, filte
   const { filter, view } = scope;
   const merged = { ...presentFilter(filter), ...body } as FilterBody;
   await checkFilter(ports.db, view, merged);
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     const patch: Record<string, unknown> = {};
     for (const key of ['fk_column_id', 'comparison_op', 'comparison_sub_op', 'value', 'logical_op'] as const) if (body[key] !== undefined) patch[key] = body[key];
     await updateRow(trx, filter.id, patch);
@@ -114,7 +114,7 @@ export async function updateFilter(ports: MetaPorts, principal: Principal, filte
 /** Deletes a filter (and a group's children). */
 export async function deleteFilter(ports: MetaPorts, principal: Principal, filterId: string) {
   const { filter, view } = await filterScope(ports, principal, filterId, 'schema.write');
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await deleteRow(trx, filter.id);
     await enqueueViewEvent(trx, 'updated', view, principal);
   });

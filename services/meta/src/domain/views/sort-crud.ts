@@ -1,9 +1,9 @@
+import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { newId } from '../../lib/ids';
-import { inMetaTransaction } from '../../lib/unit-of-work';
+import { newId } from '@tabula/db';
 import { findColumn } from '../../repositories/column.repository';
 import { deleteSort as deleteRow, findSort, insertSort, listSorts as listRows, nextSortOrder, shiftSorts, updateSort as updateRow } from '../../repositories/sort.repository';
 import type { ViewRow } from '../../repositories/view.repository';
@@ -42,7 +42,7 @@ export async function createSort(ports: MetaPorts, principal: Principal, viewId:
   const { view, source } = scope;
   await checkSortColumn(ports, view, input.fk_column_id, input.direction);
   const id = newId('so');
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     let order = await nextSortOrder(trx, view.id);
     if (input.push_to_top) { await shiftSorts(trx, view.id); order = 1; }
     await insertSort(trx, { id, fk_view_id: view.id, fk_column_id: input.fk_column_id, direction: input.direction, order, fk_level_id: input.fk_level_id ?? null });
@@ -63,7 +63,7 @@ export async function updateSort(ports: MetaPorts, principal: Principal, sortId:
   const scope = await sortScope(ports, principal, sortId, 'schema.write');
   const { sort, view, source } = scope;
   await checkSortColumn(ports, view, input.fk_column_id ?? sort.fk_column_id, input.direction ?? sort.direction);
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await updateRow(trx, sort.id, input);
     await enqueueViewEvent(trx, 'updated', view, principal);
   });
@@ -74,7 +74,7 @@ export async function updateSort(ports: MetaPorts, principal: Principal, sortId:
 /** Removes a sort → `{success: true}`. */
 export async function deleteSort(ports: MetaPorts, principal: Principal, sortId: string) {
   const { sort, view } = await sortScope(ports, principal, sortId, 'schema.write');
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await deleteRow(trx, sort.id);
     await enqueueViewEvent(trx, 'updated', view, principal);
   });

@@ -1,11 +1,11 @@
+import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { newId } from '../../lib/ids';
-import { inMetaTransaction } from '../../lib/unit-of-work';
+import { newId } from '@tabula/db';
 import { listColumns } from '../../repositories/column.repository';
-import { deleteView as deleteViewRow, listViewsOf, nextViewOrder, updateView as updateViewRow, type ViewRow } from '../../repositories/view.repository';
+import { listViewsOf, nextViewOrder, deleteView as deleteViewRow, updateView as updateViewRow, type ViewRow } from '../../repositories/view.repository';
 import { enqueueViewEvent } from '../../events/meta-event.producer';
 import { requireTable, requireView } from '../access';
 import { insertViewWithColumns } from '../tables/persist-table';
@@ -24,7 +24,7 @@ export async function createGridView(ports: MetaPorts, principal: Principal, tab
   const views = await listViewsOf(ports.db, [table.id]);
   if (views.some((v) => v.title.toLowerCase() === input.title.toLowerCase())) throw errors.badRequest(`Duplicate view title '${input.title}'`);
   const id = newId('vw');
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     const view = {
       id, fk_model_id: table.id, base_id: table.base_id, title: input.title, type: 'grid' as const, is_default: false,
       order: await nextViewOrder(trx, table.id), meta: input.meta ?? null,
@@ -38,7 +38,7 @@ export async function createGridView(ports: MetaPorts, principal: Principal, tab
 /** Renames a view or changes its meta. */
 export async function updateView(ports: MetaPorts, principal: Principal, viewId: string, input: Partial<z.infer<typeof viewBodySchema>>) {
   const { view } = await requireView(ports, principal, viewId, 'schema.write');
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     const patch: Partial<ViewRow> = { updated_at: trx.fn.now() as unknown as Date };
     if (input.title !== undefined) patch.title = input.title;
     if (input.meta !== undefined) patch.meta = input.meta;
@@ -52,7 +52,7 @@ export async function updateView(ports: MetaPorts, principal: Principal, viewId:
 export async function deleteView(ports: MetaPorts, principal: Principal, viewId: string) {
   const { view } = await requireView(ports, principal, viewId, 'schema.write');
   if (view.is_default) throw errors.badRequest('The default view cannot be deleted');
-  await inMetaTransaction(ports, async (trx) => {
+  await withOutbox(ports.db, ports.relay, async (trx) => {
     await deleteViewRow(trx, view.id);
     await enqueueViewEvent(trx, 'deleted', view, principal);
   });

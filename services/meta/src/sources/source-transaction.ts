@@ -1,7 +1,7 @@
+import { withOutbox } from '@tabula/events';
 import type { Knex } from 'knex';
 import type { MetaPorts } from '../ports';
 import type { SourceHandle } from '../ddl/dialect';
-import { inMetaTransaction } from './unit-of-work';
 
 /**
  * Runs DDL on a source and the matching metadata change so that either both
@@ -13,5 +13,5 @@ export async function inSourceAndMetaTransaction<T>(
   ports: MetaPorts, handle: SourceHandle, work: (ddl: SourceHandle, trx: Knex.Transaction) => Promise<T>,
 ): Promise<T> {
   return handle.knex.transaction(async (ddlTrx) =>
-    inMetaTransaction(ports, (trx) => work({ ...handle, knex: ddlTrx }, trx)));
+    withOutbox(ports.db, ports.relay, (trx) => work({ ...handle, knex: ddlTrx }, trx)));
 }

@@ -1,5 +1,4 @@
 import { MASK, maskConfig, mergeConfig, pathValue } from './config-paths';
-import { classifyTarget, refusalOf } from '@tabula/http';
 
 describe('config paths', () => {
   const config = { client: 'pg', connection: { host: 'h', password: 'secret', user: 'u' }, apiKey: '' };
@@ -15,17 +14,5 @@ describe('config paths', () => {
     const merged = mergeConfig(config, JSON.parse('{"connection":{"host":"h2","password":"********","user":null},"__proto__":{"polluted":true}}'));
     expect(merged).toEqual({ client: 'pg', connection: { host: 'h2', password: 'secret' }, apiKey: '' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
-});
-
-describe('host policy', () => {
-  it('refuses metadata and link-local always, loopback/private unless allowed', () => {
-    expect(classifyTarget('169.254.169.254')).toBe('link-local');
-    expect(refusalOf('169.254.169.254', true)).toMatch(/link-local/);
-    expect(refusalOf('127.0.0.1', false)).toMatch(/loopback/);
-    expect(refusalOf('127.0.0.1', true)).toBeNull();
-    expect(refusalOf('10.1.2.3', false)).toMatch(/private/);
-    expect(refusalOf('::ffff:127.0.0.1', true)).toMatch(/mapped/);
-    expect(refusalOf('8.8.8.8', false)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import type { EventMessage } from '../event-bus';
-import { KeyedDispatcher } from './keyed-dispatcher';
+import { KeyedRunner } from './keyed-runner';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const message = (key: string, id: string): EventMessage => ({
@@ -7,12 +7,12 @@ const message = (key: string, id: string): EventMessage => ({
 });
 const tick = (ms = 5): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('KeyedDispatcher', () => {
+describe('KeyedRunner', () => {
   it('runs one key serially and different keys concurrently', async () => {
     const log: string[] = [];
     let running = 0;
     let peak = 0;
-    const dispatcher = new KeyedDispatcher({
+    const runner = new KeyedRunner({
       delivery: {
         logger: quiet,
         backoff: { initialMs: 1, maxMs: 1 },
@@ -27,31 +27,31 @@ describe('KeyedDispatcher', () => {
       maxInFlight: 10,
       onProcessed: () => undefined,
     });
-    ['a1', 'b1', 'a2', 'b2', 'a3'].forEach((id) => dispatcher.dispatch(message(id[0], id)));
+    ['a1', 'b1', 'a2', 'b2', 'a3'].forEach((id) => runner.dispatch(message(id[0], id)));
     while (log.length < 5) await tick();
-    expect(await dispatcher.close()).toEqual([]);
+    expect(await runner.close()).toEqual([]);
     expect(log.filter((id) => id.startsWith('a'))).toEqual(['a1', 'a2', 'a3']);
     expect(log.filter((id) => id.startsWith('b'))).toEqual(['b1', 'b2']);
     expect(peak).toBe(2);
   });
 
   it('reports capacity and wakes a waiting reader when a slot frees', async () => {
-    const dispatcher = new KeyedDispatcher({
+    const runner = new KeyedRunner({
       delivery: { logger: quiet, backoff: { initialMs: 1, maxMs: 1 }, handler: () => tick(10) },
       maxInFlight: 2,
       onProcessed: () => undefined,
     });
-    dispatcher.dispatch(message('a', '1'));
-    dispatcher.dispatch(message('b', '2'));
-    expect(dispatcher.hasCapacity()).toBe(false);
-    await dispatcher.waitForCapacity();
-    expect(dispatcher.hasCapacity()).toBe(true);
-    await dispatcher.close();
+    runner.dispatch(message('a', '1'));
+    runner.dispatch(message('b', '2'));
+    expect(runner.hasCapacity()).toBe(false);
+    await runner.waitForCapacity();
+    expect(runner.hasCapacity()).toBe(true);
+    await runner.close();
   });
 
   it('on close, stops retrying and gives back unprocessed messages in arrival order', async () => {
     const processed: string[] = [];
-    const dispatcher = new KeyedDispatcher({
+    const runner = new KeyedRunner({
       delivery: {
         logger: quiet,
         backoff: { initialMs: 1000, maxMs: 1000 },
@@ -62,10 +62,10 @@ describe('KeyedDispatcher', () => {
       maxInFlight: 10,
       onProcessed: (m) => void processed.push(m.id),
     });
-    ['a1', 'b1', 'a2', 'a3'].forEach((id) => dispatcher.dispatch(message(id[0], id)));
+    ['a1', 'b1', 'a2', 'a3'].forEach((id) => runner.dispatch(message(id[0], id)));
     await tick(20);
     const started = Date.now();
-    const givenBack = await dispatcher.close();
+    const givenBack = await runner.close();
     expect(Date.now() - started).toBeLessThan(500);
     expect(givenBack.map((m) => m.id)).toEqual(['a1', 'a2', 'a3']);
     expect(processed).toEqual(['b1']);
@@ -76,7 +76,7 @@ describe('KeyedDispatcher', () => {
     const processed: string[] = [];
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => { release = resolve; });
-    const dispatcher = new KeyedDispatcher({
+    const dispatcher = new KeyedRunner({
       delivery: {
         logger: quiet,
         backoff: { initialMs: 1, maxMs: 1 },
@@ -104,7 +104,7 @@ describe('KeyedDispatcher', () => {
   it('a failing batch is retried whole and, on close, given back whole in arrival order', async () => {
     let attempts = 0;
     const seen: string[][] = [];
-    const dispatcher = new KeyedDispatcher({
+    const dispatcher = new KeyedRunner({
       delivery: { logger: quiet, backoff: { initialMs: 1, maxMs: 1 }, handler: () => tick(20) },
       batchHandler: async (messages) => {
         attempts++;

@@ -2,8 +2,8 @@ import type { BatchHandler, EventMessage } from '../event-bus';
 import { deliverBatchWithRetry, deliverWithRetry } from './retry';
 import type { DeliveryOptions } from './retry';
 
-/** Settings of a {@link KeyedDispatcher}. */
-export interface DispatcherOptions {
+/** Settings of a {@link KeyedRunner}. */
+export interface KeyedRunnerOptions {
   delivery: Omit<DeliveryOptions, 'signal'>;
   /** Batch form of the handler: messages of one key queued behind a running one are handed over together. */
   batchHandler?: BatchHandler;
@@ -24,7 +24,7 @@ export interface DispatcherOptions {
  * With a `batchHandler`, the messages of a key that arrive while it is busy
  * (or together) wait in one open batch and are handled in one call.
  */
-export class KeyedDispatcher {
+export class KeyedRunner {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
   private readonly givenBack: Array<{ seq: number; message: EventMessage }> = [];
@@ -35,7 +35,7 @@ export class KeyedDispatcher {
   private active = 0;
   private closed = false;
 
-  constructor(private readonly options: DispatcherOptions) {}
+  constructor(private readonly options: KeyedRunnerOptions) {}
 
   /** True while another message can be accepted without exceeding `maxInFlight`. */
   hasCapacity(): boolean {

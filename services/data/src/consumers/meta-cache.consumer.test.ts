@@ -1,5 +1,5 @@
 import { ChangeAction, ColumnChangedSchema, encodeEvent } from '@tabula/contracts';
-import { relatedTablesOf } from '../consumers/meta-events.consumer';
+import { relatedTablesOf } from './meta-cache.consumer';
 
 describe('relatedTablesOf', () => {
   const column = (relation?: object) => encodeEvent(ColumnChangedSchema, {
