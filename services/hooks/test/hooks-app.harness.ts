@@ -5,7 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
 import { metaInternalEndpoints } from '@tabula/contracts';
-import { AppError, LocalServiceClient, errorMiddleware, route } from '@tabula/http';
+import { appError, LocalServiceClient, errorMiddleware, route } from '@tabula/http';
 import { loadConfig } from '@tabula/config';
 import { runMigrations } from '@tabula/db';
 import { buildSharedPorts, loadPlatformConfig, roleLookupOf } from '@tabula/runtime';
@@ -57,7 +57,7 @@ export class FakeWorld {
   constructor() {
     this.client.register('meta', this.app((router) => route(router, metaInternalEndpoints.tableContext, (ctx) => {
       const t = this.tables.get(ctx.input.params.tableId);
-      if (!t) throw new AppError(404, 'ERR_TABLE_NOT_FOUND', `Table '${ctx.input.params.tableId}' not found`);
+      if (!t) throw appError('ERR_TABLE_NOT_FOUND', `Table '${ctx.input.params.tableId}' not found`);
       return contextOf(t);
     })));
     this.client.register('auth', this.app((router) => router.get('/internal/bases/:baseId/members/:userId', (ctx) => {
