@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../libs/db/src/embedded-postgres';
-import { createTestPgDir, freePort, removeStaleTestPg } from '@tabula/testing';
+import { freePort } from '@tabula/testing';
+import { createTestPgDir, removeStaleTestPg } from '../../libs/testing/src/embedded-test-pg';
 
 /** A backend the fault suite owns and may crash: never the machine's shared PostgreSQL or Redis. */
 export interface PrivateBackend {

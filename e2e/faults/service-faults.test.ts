@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import knex, { type Knex } from 'knex';
+import { createClient } from 'redis';
 import { describeWithBackend, startTestCluster, type TestCluster } from '@tabula/testing';
 import { call, setupTable } from '../hooks-e2e.helpers';
 import { DeliverySink } from './delivery-sink';
@@ -36,6 +38,7 @@ const RECOVERY_BOUND_MS = 15_000;
  */
 const DRAIN_BOUND_MS = 75_000;
 const services = ['auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'];
+const prefix = `f${randomBytes(5).toString('hex')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeWithBackend('redis', 'fault suite: kill -9 each service, restart PostgreSQL and Redis under write load (cluster mode)', () => {
@@ -50,12 +53,34 @@ describeWithBackend('redis', 'fault suite: kill -9 each service, restart Postgre
 
   const ok = async (p: string) => (await call(cluster.gatewayUrl, t.token, 'GET', p).catch(() => ({ status: 0 }))).status === 200;
   let probeSeq = 0;
+  /** FAULT_DEBUG=1: where the event path stands (outbox, stream groups, deliveries, connections). */
+  const debugDump = async (name: string) => {
+    const unsent = await db.withSchema('data').table('outbox').whereNull('published_at').count({ n: '*' }).first();
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    const info = await client.sendCommand(['XINFO', 'GROUPS', `${prefix}.records`]);
+    const len = await client.sendCommand(['XLEN', `${prefix}.records`]);
+    const pending = await client.sendCommand(['XPENDING', `${prefix}.records`, `${prefix}.hooks`]);
+    const consumers = await client.sendCommand(['XINFO', 'CONSUMERS', `${prefix}.records`, `${prefix}.hooks`]);
+    await client.close();
+    const byStatus = await db.withSchema('hooks').table('deliveries').select('status').count({ n: '*' }).groupBy('status');
+    const mine = await db.withSchema('hooks').table('deliveries').whereRaw("payload::text like ?", [`%${name}%`]).select('status', 'attempt', 'locked_until', 'next_attempt_at');
+    const act = await db.raw("select application_name as app, state, count(*)::int as n from pg_stat_activity where datname = current_database() group by 1, 2 order by 1");
+    process.stdout.write(`debug: activity ${JSON.stringify(act.rows)}\n`);
+    process.stdout.write(`debug: deliveries ${JSON.stringify(byStatus)} probe ${JSON.stringify(mine)} now ${new Date().toISOString()}\n`);
+    process.stdout.write(`debug: unsent ${unsent?.n} xlen ${len} groups ${JSON.stringify(info)} pending ${JSON.stringify(pending)} consumers ${JSON.stringify(consumers)}\n`);
+  };
   /** The event path works again: a fresh insert is acknowledged and its webhook arrives. */
   const eventsFlow = async () => {
     const name = `probe-${probeSeq++}`;
     const res = await call(cluster.gatewayUrl, t.token, 'POST', `/api/v1/db/data/noco/${t.baseId}/${t.tableId}`, { Name: name, Qty: 0 }).catch(() => ({ status: 0 }));
+    if (process.env.FAULT_DEBUG) process.stdout.write(`probe ${name}: ${res.status} at ${new Date().toISOString()}\n`);
     if (res.status !== 200) return false;
-    return Promise.race([sink.arrival(name).then(() => true), sleep(RECOVERY_BOUND_MS).then(() => false)]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), 5000); });
+    const arrived = await Promise.race([sink.arrival(name).then(() => true), late]).finally(() => clearTimeout(timer));
+    if (!arrived && process.env.FAULT_DEBUG) await debugDump(name);
+    return arrived;
   };
   /** Per fault: a request that needs the faulted component. */
   const probes: Record<string, () => Promise<boolean>> = {
@@ -70,7 +95,7 @@ describeWithBackend('redis', 'fault suite: kill -9 each service, restart Postgre
     postgres: () => ok(`/api/v1/db/data/noco/${t.baseId}/${t.tableId}?limit=1`),
     redis: eventsFlow,
   };
-  const faults: Array<{ name: string; inject(): Promise<void>; recover(): Promise<void> }> = [
+  const allFaults: Array<{ name: string; inject(): Promise<void>; recover(): Promise<void> }> = [
     // hooks first: the take-over timeouts its crash can start then run while the other faults do.
     ...['hooks', 'data', 'meta', 'auth', 'gateway', 'comments', 'storage', 'integrations'].map((name) => ({
       name, inject: () => cluster.kill(name), recover: () => cluster.restart(name),
@@ -78,18 +103,23 @@ describeWithBackend('redis', 'fault suite: kill -9 each service, restart Postgre
     { name: 'postgres', inject: () => pg.crash(), recover: () => pg.start() },
     { name: 'redis', inject: () => redis.crash(), recover: () => redis.start() },
   ];
+  /** FAULTS=redis,data runs only those (when chasing one). */
+  const only = process.env.FAULTS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const faults = only?.length ? allFaults.filter((f) => only.includes(f.name)) : allFaults;
 
   beforeAll(async () => {
     // The cluster runs the bundles (sub-second restarts); build them from the current sources.
     execFileSync(process.execPath, [path.join(__dirname, '../../scripts/build-service.mjs'), ...services, 'gateway'], { stdio: 'ignore' });
-    [pg, redis] = await Promise.all([startPrivatePostgres(), startPrivateRedis(), sink.start()]);
+    await sink.start();
+    redis = await startPrivateRedis();
+    pg = await startPrivatePostgres();
     cluster = await startTestCluster(services, pg.url, {
-      REDIS_URL: redis.url, SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '100',
+      REDIS_URL: redis.url, EVENT_TOPIC_PREFIX: prefix, SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '100',
     }, { bundles: true });
     db = knex({ client: 'pg', connection: pg.url, pool: { min: 0, max: 2 } });
     t = await setupTable(cluster.gatewayUrl, `faults-${Date.now()}@example.com`);
     const hook = await call(cluster.gatewayUrl, t.token, 'POST', `/api/v1/db/meta/tables/${t.tableId}/hooks`, {
-      title: 'faults', event: 'after', operation: ['insert', 'update'], version: 'v3', retries: 10, retry_interval: 500, timeout: 5000,
+      title: 'faults', event: 'after', operation: ['insert', 'update'], version: 'v3', async: true, retries: 10, retry_interval: 500, timeout: 5000,
       notification: { type: 'URL', payload: { method: 'POST', path: sink.url } },
     });
     expect(hook.status).toBe(200);
@@ -116,6 +146,7 @@ describeWithBackend('redis', 'fault suite: kill -9 each service, restart Postgre
         await sleep(50);
       }
       recovery.set(fault.name, Date.now() - restarted);
+      if (process.env.FAULT_DEBUG) await debugDump(`after ${fault.name}`);
       await sleep(timing.afterMs);
       await load.stop();
     }

@@ -11,6 +11,8 @@ export interface DispatcherOptions {
   onProcessed(message: EventMessage): Promise<void> | void;
   /** A message finished (processed or given back); capacity is free again. */
   onSettled?(): void;
+  /** What orders messages: those with the same value run one after another. Default: the message key. */
+  orderKey?(message: EventMessage): string;
 }
 
 /**
@@ -44,11 +46,12 @@ export class KeyedDispatcher {
   dispatch(message: EventMessage): void {
     const seq = this.seq++;
     this.active++;
-    const previous = this.chains.get(message.key) ?? Promise.resolve();
+    const key = this.options.orderKey?.(message) ?? message.key;
+    const previous = this.chains.get(key) ?? Promise.resolve();
     const current = previous.then(() => this.process(message, seq));
-    this.chains.set(message.key, current);
+    this.chains.set(key, current);
     void current.finally(() => {
-      if (this.chains.get(message.key) === current) this.chains.delete(message.key);
+      if (this.chains.get(key) === current) this.chains.delete(key);
       this.active--;
       this.waiters.splice(0).forEach((wake) => wake());
       this.options.onSettled?.();
