@@ -16,6 +16,28 @@ export function processDelivery(ports: HooksPorts, delivery: DeliveryRow): Promi
   return runInStoredContext(delivery.trace_context, 'deliver webhook', attributes, () => attempt(ports, delivery));
 }
 
+/** Backoff of {@link recordPersistently}: about 20 s in all, longer than a PostgreSQL restart. */
+const RECORD_DELAYS_MS = [100, 200, 400, 800, 1600, 3200, 5000, 5000, 5000];
+
+/**
+ * Runs one write of an attempt's outcome, retrying while the database is
+ * unreachable. Each write is one statement: a retry after a lost answer at
+ * worst repeats an idempotent update or adds a second log line. After the
+ * last try the error propagates and the delivery's lock expiry takes over
+ * (another attempt: at least once).
+ */
+export async function recordPersistently(write: () => Promise<unknown>, delaysMs: readonly number[] = RECORD_DELAYS_MS): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    try {
+      await write();
+      return;
+    } catch (err) {
+      if (tries >= delaysMs.length) throw err;
+      await new Promise((r) => setTimeout(r, delaysMs[tries]));
+    }
+  }
+}
+
 async function attempt(ports: HooksPorts, delivery: DeliveryRow): Promise<void> {
   const deliveries = ports.metrics.counter('hook_deliveries_total', 'Hook delivery attempts by outcome (succeeded, retry, failed, gone, cancelled)', ['outcome']);
   const hook = await findHook(ports.db, delivery.hook_id);
@@ -25,18 +47,20 @@ async function attempt(ports: HooksPorts, delivery: DeliveryRow): Promise<void> 
     return;
   }
   const { request, result } = await executeHook(ports, hook, delivery.id, delivery.payload, delivery.user);
-  await logAttempt(ports.db, {
+  // The call went out: its outcome must be recorded even if PostgreSQL blinks now, or the
+  // delivery stays locked until its lock expires and the receiver gets it a second time.
+  await recordPersistently(() => logAttempt(ports.db, {
     hook, deliveryId: delivery.id, attempt: delivery.attempt, event: delivery.event, operation: delivery.operation,
     request, result, triggeredBy: delivery.user?.email ?? delivery.user?.id ?? null, testCall: delivery.test_call,
-  });
+  })).catch((err) => ports.logger.warn({ err, delivery: delivery.id }, 'hook log not written'));
   const outcome = outcomeOf(result.ok, result.status, delivery.attempt, hook.retries);
   deliveries.inc({ outcome });
   if (outcome === 'retry') {
     const delay = nextDelayMs(hook.retry_interval, result.status, result.headers?.['retry-after']);
-    await rescheduleDelivery(ports.db, delivery.id, new Date(Date.now() + delay));
+    await recordPersistently(() => rescheduleDelivery(ports.db, delivery.id, new Date(Date.now() + delay)));
     return;
   }
-  await finishDelivery(ports.db, delivery.id, outcome === 'succeeded' ? 'succeeded' : 'failed');
+  await recordPersistently(() => finishDelivery(ports.db, delivery.id, outcome === 'succeeded' ? 'succeeded' : 'failed'));
   if (outcome === 'gone') {
     await updateHook(ports.db, hook.id, { active: false });
     ports.logger.warn({ hook: hook.id }, 'hook target answered 410 Gone: hook deactivated');
