@@ -27,8 +27,13 @@ import { WriteLoad } from './write-load';
  */
 const long = process.env.FAULT_LONG === '1' || process.env.FAULT_LONG === 'true';
 const timing = long ? { warmMs: 5000, downMs: 3000, afterMs: 5000, workers: 8 } : { warmMs: 1200, downMs: 800, afterMs: 1000, workers: 4 };
-/** A restarted service (or backend) answers within this bound (measured: well under 2 s on a quiet machine). */
-const RECOVERY_BOUND_MS = 15_000;
+/**
+ * A restarted service (or backend) answers within this bound, counted from the
+ * restart (process start, PostgreSQL crash recovery, Redis AOF load) to the
+ * first successful request that needs it. Measured 0.3–5 s on a busy 2-core
+ * machine, up to 13 s when eight engineers' suites ran on it.
+ */
+const RECOVERY_BOUND_MS = 20_000;
 /**
  * Every acknowledged write's event reaches the sink within this bound after
  * the last fault. It covers the two take-over timeouts a SIGKILL of hooks can
@@ -153,10 +158,17 @@ describeWithBackend('redis', 'fault suite: kill -9 each service, restart Postgre
 
     // Drain: wait until every acknowledged write's event arrived and no delivery is pending or in flight.
     const drainStarted = Date.now();
+    let lastReport = 0;
     const markers = load.acked.flatMap((w) => w.markers);
     for (;;) {
       const open = await db.withSchema('hooks').table('deliveries').whereIn('status', ['pending', 'delivering']).count({ n: '*' }).first();
       if (markers.every((m) => sink.seen.has(m)) && Number(open?.n) === 0) break;
+      if (process.env.FAULT_DEBUG && Date.now() - lastReport > 5000) {
+        lastReport = Date.now();
+        const missing = markers.filter((m) => !sink.seen.has(m));
+        const openRows = await db.withSchema('hooks').table('deliveries').whereIn('status', ['pending', 'delivering']).select('status', 'attempt', 'locked_until', 'created_at');
+        process.stdout.write(`drain: missing ${missing.length} ${missing.slice(0, 5).join(',')} open ${JSON.stringify(openRows.slice(0, 5))} now ${new Date().toISOString()}\n`);
+      }
       if (Date.now() - drainStarted > DRAIN_BOUND_MS) break;
       await sleep(250);
     }
