@@ -62,7 +62,7 @@ export interface SubscribeOptions {
    * false: messages of one key are handled concurrently too (up to the bus's
    * maxInFlight), for consumers whose work does not depend on order (idempotent
    * per event id, as hooks ingestion). Default true: one key's messages one
-   * after another. Honoured by the Redis adapter; memory and Kafka keep key order.
+   * after another. Honoured by the Redis and memory adapters; Kafka keeps partition order.
    */
   ordered?: boolean;
   /**

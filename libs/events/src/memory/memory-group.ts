@@ -29,14 +29,18 @@ export class MemoryGroup {
     this.schedule();
   }
 
-  /** Adds a member running `handler`; returns its leave function (waits for its in-flight handlers). */
-  join(handler: EventHandler): () => Promise<void> {
+  /**
+   * Adds a member running `handler`; returns its leave function (waits for its
+   * in-flight handlers). `ordered: false` runs one key's messages concurrently.
+   */
+  join(handler: EventHandler, ordered = true): () => Promise<void> {
     const owned = new Map<string, number>();
     const dispatcher = new KeyedDispatcher({
       delivery: { ...this.delivery, handler },
       maxInFlight: this.maxInFlight,
       onProcessed: (message) => release(owned, message.key),
       onSettled: () => this.schedule(),
+      orderKey: ordered ? undefined : (message) => message.id,
     });
     const member: Member = { owned, dispatcher, leaving: false };
     this.members.push(member);
