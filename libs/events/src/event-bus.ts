@@ -76,6 +76,13 @@ export interface SubscribeOptions {
   /** 'earliest' (default) or 'latest' for broadcast groups; only matters when the group is new. */
   fromBeginning?: boolean;
   /**
+   * false: messages of one key are handled concurrently too (up to the bus's
+   * maxInFlight), for consumers whose work does not depend on order (idempotent
+   * per event id, as hooks ingestion). Default true: one key's messages one
+   * after another. Honoured by the Redis and memory adapters; Kafka keeps partition order.
+   */
+  ordered?: boolean;
+  /**
    * Delete the group when this subscription closes. For per-process broadcast
    * groups (a unique group name, `fromBeginning: false`) that would otherwise
    * pile up in Redis/Kafka after every restart.

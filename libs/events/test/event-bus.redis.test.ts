@@ -56,6 +56,30 @@ describeWithBackend('redis', 'EventBus contract: Redis Streams', () => {
       await subscription.close();
     });
 
+    it('handles one key\'s entries concurrently in an unordered subscription, one at a time otherwise', async () => {
+      const peakOf = async (ordered: boolean) => {
+        let running = 0;
+        let peak = 0;
+        let done = 0;
+        const subscription = await bus.subscribe({
+          group: `g-${ordered}`, topics: [topic], ordered,
+          handler: async () => {
+            running++;
+            peak = Math.max(peak, running);
+            await new Promise((r) => setTimeout(r, 50));
+            running--;
+            done++;
+          },
+        });
+        await eventually(() => expect(done).toBe(4), 5000);
+        await subscription.close();
+        return peak;
+      };
+      await bus.publish(['a', 'b', 'c', 'd'].map((id) => ({ topic, key: 'one-table', type: 't', payload: new Uint8Array([1]), id })));
+      expect(await peakOf(true)).toBe(1);
+      expect(await peakOf(false)).toBeGreaterThan(1);
+    });
+
     it('acknowledges handled entries and removes its consumer on close', async () => {
       const stream = prefix + topic;
       const got: string[] = [];

@@ -35,6 +35,32 @@ describe('KeyedRunner', () => {
     expect(peak).toBe(2);
   });
 
+  it('runs one key concurrently when orderKey separates its messages (unordered consumers)', async () => {
+    let running = 0;
+    let peak = 0;
+    let done = 0;
+    const dispatcher = new KeyedRunner({
+      delivery: {
+        logger: quiet,
+        backoff: { initialMs: 1, maxMs: 1 },
+        handler: async () => {
+          running++;
+          peak = Math.max(peak, running);
+          await tick(10);
+          running--;
+          done++;
+        },
+      },
+      maxInFlight: 10,
+      onProcessed: () => undefined,
+      orderKey: (m) => m.id,
+    });
+    ['a1', 'a2', 'a3', 'a4'].forEach((id) => dispatcher.dispatch(message('a', id)));
+    while (done < 4) await tick();
+    expect(await dispatcher.close()).toEqual([]);
+    expect(peak).toBe(4);
+  });
+
   it('reports capacity and wakes a waiting reader when a slot frees', async () => {
     const runner = new KeyedRunner({
       delivery: { logger: quiet, backoff: { initialMs: 1, maxMs: 1 }, handler: () => tick(10) },

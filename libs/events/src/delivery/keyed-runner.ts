@@ -15,6 +15,8 @@ export interface KeyedRunnerOptions {
   onProcessed(message: EventMessage): Promise<void> | void;
   /** A message finished (processed or given back); capacity is free again. */
   onSettled?(): void;
+  /** What orders messages: those with the same value run one after another (and may batch). Default: the message key. */
+  orderKey?(message: EventMessage): string;
 }
 
 /**
@@ -52,7 +54,7 @@ export class KeyedRunner {
   dispatch(message: EventMessage): void {
     const entry = { seq: this.seq++, message };
     this.active++;
-    const key = message.key;
+    const key = this.options.orderKey?.(message) ?? message.key;
     const maxBatch = this.options.batchHandler ? Math.max(1, this.options.maxBatch ?? 64) : 1;
     const open = this.open.get(key);
     if (open && open.length < maxBatch) {

@@ -39,7 +39,7 @@ export class MemoryEventBus implements EventBus {
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
     const group = this.groupFor(options);
-    const leave = group.join(options.handler, options.handleBatch, options.maxBatch, options.maxInFlight);
+    const leave = group.join(options.handler, options.handleBatch, options.maxBatch, options.maxInFlight, options.ordered !== false);
     const subscription: Subscription = {
       close: async () => {
         if (!this.subscriptions.delete(subscription)) return;

@@ -29,8 +29,11 @@ export class MemoryGroup {
     this.schedule();
   }
 
-  /** Adds a member running `handler`; returns its leave function (waits for its in-flight handlers). */
-  join(handler: EventHandler, batchHandler?: BatchHandler, maxBatch?: number, maxInFlight?: number): () => Promise<void> {
+  /**
+   * Adds a member running `handler`; returns its leave function (waits for its
+   * in-flight handlers). `ordered: false` runs one key's messages concurrently.
+   */
+  join(handler: EventHandler, batchHandler?: BatchHandler, maxBatch?: number, maxInFlight?: number, ordered = true): () => Promise<void> {
     const owned = new Map<string, number>();
     const runner = new KeyedRunner({
       delivery: { ...this.delivery, handler },
@@ -39,6 +42,7 @@ export class MemoryGroup {
       maxInFlight: maxInFlight ?? this.maxInFlight,
       onProcessed: (message) => release(owned, message.key),
       onSettled: () => this.schedule(),
+      orderKey: ordered ? undefined : (message) => message.id,
     });
     const member: Member = { owned, runner, leaving: false };
     this.members.push(member);

@@ -92,6 +92,7 @@ export class RedisEventBus implements EventBus, GroupExpiry {
       maxInFlight: options.maxInFlight ?? this.config.maxInFlight ?? 16,
       options: this.options,
       ephemeral: options.ephemeral === true,
+      ordered: options.ordered,
       alive,
     });
     this.subscriptions.add(subscription);

@@ -31,6 +31,8 @@ export interface RedisSubscriptionDeps {
   options: RedisBusOptions;
   /** XGROUP DESTROY on close (per-process broadcast groups). */
   ephemeral: boolean;
+  /** false: no per-key order, messages of one key run concurrently (SubscribeOptions.ordered). */
+  ordered?: boolean;
   /** Ephemeral groups: the key refreshed while this subscription lives, so no other process expires the group. */
   alive?: { key: string; ttlMs: number };
 }
@@ -60,6 +62,7 @@ export class RedisSubscription implements Subscription {
       maxBatch: deps.maxBatch,
       maxInFlight: deps.maxInFlight,
       onProcessed: (message) => this.ack(message),
+      orderKey: deps.ordered === false ? (message) => message.offset ?? message.id : undefined,
     });
     this.reading = this.readLoop();
     const { claimIntervalMs, claimIdleMs } = deps.options;

@@ -20,6 +20,28 @@ export function processDelivery(ports: HooksPorts, delivery: DeliveryRow, known?
   return runInStoredContext(delivery.trace_context, 'deliver webhook', attributes, () => attempt(ports, delivery, known));
 }
 
+/** Backoff of {@link recordPersistently}: about 20 s in all, longer than a PostgreSQL restart. */
+const RECORD_DELAYS_MS = [100, 200, 400, 800, 1600, 3200, 5000, 5000, 5000];
+
+/**
+ * Runs one write of an attempt's outcome, retrying while the database is
+ * unreachable. A retry after a lost answer at worst repeats an idempotent
+ * status update or adds a second log line. After the last try the error
+ * propagates and the delivery's lock expiry takes over (another attempt: at
+ * least once).
+ */
+export async function recordPersistently(write: () => Promise<unknown>, delaysMs: readonly number[] = RECORD_DELAYS_MS): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    try {
+      await write();
+      return;
+    } catch (err) {
+      if (tries >= delaysMs.length) throw err;
+      await new Promise((r) => setTimeout(r, delaysMs[tries]));
+    }
+  }
+}
+
 /** What the caller already knows about a delivery. */
 export interface Known {
   hook?: HookRow;
@@ -47,12 +69,14 @@ async function attempt(ports: HooksPorts, delivery: DeliveryRow, known?: Known):
   });
   const outcome = outcomeOf(result.ok, result.status, delivery.attempt, hook.retries);
   deliveries.inc({ outcome });
+  // The call went out: its outcome must be recorded even if PostgreSQL blinks now, or the
+  // delivery stays locked until its lock expires and the receiver gets it a second time.
   if (outcome === 'retry') {
     const delay = nextDelayMs(hook.retry_interval, result.status, result.headers?.['retry-after']);
-    await ports.completions.record({ deliveryId: delivery.id, status: 'pending', nextAttemptAt: new Date(Date.now() + delay), log });
+    await recordPersistently(() => ports.completions.record({ deliveryId: delivery.id, status: 'pending', nextAttemptAt: new Date(Date.now() + delay), log }));
     return;
   }
-  await ports.completions.record({ deliveryId: delivery.id, status: outcome === 'succeeded' ? 'succeeded' : 'failed', log });
+  await recordPersistently(() => ports.completions.record({ deliveryId: delivery.id, status: outcome === 'succeeded' ? 'succeeded' : 'failed', log }));
   if (outcome === 'gone') {
     await updateHook(ports.db, hook.id, { active: false });
     await announceHookChange(ports.db, ports.hookCache, [hook.fk_model_id]);
