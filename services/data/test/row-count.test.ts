@@ -69,3 +69,41 @@ describe('count=exact on large tables', () => {
     expect(res.pageInfo.totalRows).toBeGreaterThanOrEqual(21);
   });
 });
+
+/** Cached exact totals follow this process's own writes instead of being recounted on every list. */
+describe('cached totals and this process\'s writes', () => {
+  let h: DataHarness;
+  const counts: string[] = [];
+  beforeAll(async () => {
+    h = await startDataHarness();
+    h.apis.tables.set('tasks', await sourceVariants[0].setup(h.database.url));
+    h.apis.roles.set(`pbase0000000001:${editor.id}`, 'editor');
+    const bodies = Array.from({ length: 40 }, (_, i) => ({ Title: `t${i}`, Count: i }));
+    expect((await request(h.server).post(T.replace('/noco/', '/bulk/noco/')).set(h.as(editor)).send(bodies)).status).toBe(200);
+    h.shared.dataDb.on('query', (q: { sql: string }) => { if (/count\(/i.test(q.sql)) counts.push(q.sql); });
+  });
+  afterAll(async () => { await h?.stop(); });
+
+  const page = async (query: string) => (await request(h.server).get(`${T}?${query}`).set(h.as(editor))).body;
+  const write = (method: 'post' | 'delete', path: string, body: unknown) => request(h.server)[method](path).set(h.as(editor)).send(body as object);
+
+  it('moves the unfiltered total by the rows inserted and deleted, without a recount', async () => {
+    expect((await page('limit=5')).pageInfo).toMatchObject({ totalRows: 40, isLastPage: false });
+    expect(counts).toHaveLength(1);
+    expect((await write('post', T, { Title: 'one', Count: 100 })).status).toBe(200);
+    expect((await write('post', T.replace('/noco/', '/bulk/noco/'), [{ Title: 'two', Count: 101 }, { Title: 'three', Count: 102 }])).status).toBe(200);
+    const first = (await page('limit=1')).list[0];
+    expect((await write('delete', `${T}/${first.Id}`, {})).status).toBe(200);
+    counts.length = 0;
+    expect((await page('limit=5')).pageInfo).toMatchObject({ totalRows: 42, isLastPage: false });
+    expect(counts).toHaveLength(0);
+    // the cached total is still exact: the same count straight from the table
+    expect((await request(h.server).get(`${T}/count`).set(h.as(editor))).body).toEqual({ count: 42 });
+  });
+
+  it('recounts filtered totals after a write', async () => {
+    expect((await page('where=(Count,gte,100)&limit=1')).pageInfo.totalRows).toBe(3);
+    expect((await write('post', T, { Title: 'four', Count: 103 })).status).toBe(200);
+    expect((await page('where=(Count,gte,100)&limit=1')).pageInfo.totalRows).toBe(4);
+  });
+});

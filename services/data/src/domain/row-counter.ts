@@ -13,9 +13,13 @@ export interface RowTotal {
  * large table:
  *
  * 1. A partial page already knows it: `offset + rows` (no query at all).
- * 2. Exact counts are cached per table and filter for `ttlMs` (a few seconds)
- *    and dropped by this process's own writes to the table, so paging through a
- *    table counts once; another replica's writes show up after the TTL.
+ * 2. Exact counts are cached per table and filter for `ttlMs` (a few seconds),
+ *    so paging through a table counts once; another replica's writes show up
+ *    after the TTL. This process's own writes keep the table's unfiltered exact
+ *    count current by its delta (rows inserted minus rows deleted: a table
+ *    under steady inserts is not recounted on every list) and drop every other
+ *    cached count of the table. A count racing a write may be off by that
+ *    write's rows until the TTL (as before, when writes dropped the cache).
  * 3. pg tables whose planner estimate (`pg_class.reltuples`, kept up to date
  *    by autovacuum/ANALYZE) is above `exactMaxRows` report an estimate with
  *    `isEstimate: true` instead of scanning: the table's estimate when
@@ -30,7 +34,7 @@ export interface RowTotal {
  * `exactMaxRows + 1`, flagged `isEstimate: true`.
  */
 export class RowCounter {
-  private readonly cache = new Map<string, { total: number; isEstimate: boolean; until: number }>();
+  private readonly cache = new Map<string, { total: number; isEstimate: boolean; filtered: boolean; until: number }>();
 
   constructor(private readonly exactMaxRows: number, private readonly ttlMs = 5_000) {}
 
@@ -44,7 +48,7 @@ export class RowCounter {
     if (hit && hit.until > Date.now()) return { totalRows: hit.total, isEstimate: hit.isEstimate };
     const result = exact ? await this.computeBounded(handle, filter) : await this.compute(handle, filter);
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, until: Date.now() + this.ttlMs });
+    this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, filtered: filter.children.length > 0, until: Date.now() + this.ttlMs });
     return result;
   }
 
@@ -66,7 +70,30 @@ export class RowCounter {
     return { totalRows: Math.max(n, estimate ?? 0), isEstimate: true };
   }
 
-  /** Drops the cached counts of a table (after a committed write). */
+  /**
+   * After a committed write of `delta` rows (inserted minus deleted) to a table:
+   * its unfiltered exact counts move by the delta, every other cached count of
+   * it goes. `delta` undefined (a write whose row count change is unknown,
+   * e.g. delete-all) drops them all.
+   */
+  applyWrite(tableId: string, delta: number | undefined): void {
+    if (delta === 0) return this.dropFiltered(tableId);
+    if (delta === undefined) return this.invalidate(tableId);
+    const prefix = `${tableId}\u0000`;
+    for (const [key, entry] of this.cache) {
+      if (!key.startsWith(prefix)) continue;
+      const total = entry.total + delta;
+      if (entry.filtered || entry.isEstimate || total < 0 || total > this.exactMaxRows) this.cache.delete(key);
+      else entry.total = total;
+    }
+  }
+
+  private dropFiltered(tableId: string): void {
+    const prefix = `${tableId}\u0000`;
+    for (const [key, entry] of this.cache) if (key.startsWith(prefix) && (entry.filtered || entry.isEstimate)) this.cache.delete(key);
+  }
+
+  /** Drops the cached counts of a table. */
   invalidate(tableId: string): void {
     const prefix = `${tableId}\u0000`;
     for (const key of this.cache.keys()) if (key.startsWith(prefix)) this.cache.delete(key);

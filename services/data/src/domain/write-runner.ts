@@ -57,14 +57,26 @@ export async function runOneStatementWrite<T>(
   return result;
 }
 
+/** Rows a write added to its own table (inserted minus deleted); undefined when unknown (update-all, delete-all). */
+function rowDelta(handle: TableHandle, committed: CommittedChange[]): number | undefined {
+  let delta = 0;
+  for (const { change } of committed) {
+    if ((change.table ?? handle) !== handle) continue;
+    if (change.op === 'insert' || change.op === 'bulkInsert') delta += change.rows.length;
+    else if (change.op === 'delete' || change.op === 'bulkDelete') delta -= change.rows.length;
+    else if (change.op === 'deleteAll' || change.op === 'updateAll') return undefined;
+  }
+  return delta;
+}
+
 /**
- * After a commit: cached counts of the table go, the relay is asked to publish
+ * After a commit: cached counts of the table follow the write (RowCounter.applyWrite), the relay is asked to publish
  * (off the request path: OutboxFlusher), and each table's synchronous hooks
  * see their own table's changes (a link changes both sides; SyncHooksDispatcher
  * makes no call for tables known to have none).
  */
 async function afterCommit(ports: DataPorts, handle: TableHandle, committed: CommittedChange[]): Promise<void> {
-  ports.counter.invalidate(handle.tableId);
+  ports.counter.applyWrite(handle.tableId, rowDelta(handle, committed));
   if (!committed.length) return;
   ports.outboxFlusher.request();
   for (const table of new Set([handle, ...committed.map((c) => c.change.table ?? handle)])) {
