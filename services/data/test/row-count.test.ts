@@ -101,6 +101,14 @@ describe('cached totals and this process\'s writes', () => {
     expect((await request(h.server).get(`${T}/count`).set(h.as(editor))).body).toEqual({ count: 42 });
   });
 
+  it('counts once for concurrent pages that need the same total', async () => {
+    counts.length = 0;
+    const pages = await Promise.all(Array.from({ length: 8 }, () => page('where=(Count,gte,1)&limit=2')));
+    expect(counts).toHaveLength(1);
+    const { count } = (await request(h.server).get(`${T}/count?where=(Count,gte,1)`).set(h.as(editor))).body;
+    expect(pages.map((p) => p.pageInfo.totalRows)).toEqual(Array(8).fill(count));
+  });
+
   it('recounts filtered totals after a write', async () => {
     expect((await page('where=(Count,gte,100)&limit=1')).pageInfo.totalRows).toBe(3);
     expect((await write('post', T, { Title: 'four', Count: 103 })).status).toBe(200);

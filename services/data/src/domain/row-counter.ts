@@ -26,6 +26,8 @@ export interface RowTotal {
  *    unfiltered, the planner's row estimate of the filtered query (`EXPLAIN`)
  *    otherwise. Estimates are cached like exact counts.
  * 4. Otherwise an exact `count(*)` (filtered counts use the table's indexes).
+ *    Pages asking for the same count while it runs share it (one count per
+ *    table and filter at a time, not one per request).
  *
  * With `count=exact` (the `exact` argument) step 3 is replaced by a bounded
  * count: up to `exactMaxRows` matching rows are counted exactly whatever the
@@ -35,6 +37,9 @@ export interface RowTotal {
  */
 export class RowCounter {
   private readonly cache = new Map<string, { total: number; isEstimate: boolean; filtered: boolean; until: number }>();
+
+  /** Counts being computed, per key: concurrent pages of one table wait for one count instead of each running its own. */
+  private readonly inflight = new Map<string, Promise<RowTotal>>();
 
   constructor(private readonly exactMaxRows: number, private readonly ttlMs = 5_000) {}
 
@@ -46,10 +51,17 @@ export class RowCounter {
     const key = `${handle.tableId}\u0000${exact ? 'exact' : ''}\u0000${JSON.stringify(filter)}`;
     const hit = this.cache.get(key);
     if (hit && hit.until > Date.now()) return { totalRows: hit.total, isEstimate: hit.isEstimate };
-    const result = exact ? await this.computeBounded(handle, filter) : await this.compute(handle, filter);
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, filtered: filter.children.length > 0, until: Date.now() + this.ttlMs });
-    return result;
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const result = exact ? await this.computeBounded(handle, filter) : await this.compute(handle, filter);
+        if (this.cache.size > 10_000) this.cache.clear();
+        this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, filtered: filter.children.length > 0, until: Date.now() + this.ttlMs });
+        return result;
+      })().finally(() => this.inflight.delete(key));
+      this.inflight.set(key, pending);
+    }
+    return pending;
   }
 
   private async compute(handle: TableHandle, filter: FilterGroup): Promise<RowTotal> {
