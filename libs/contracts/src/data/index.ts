@@ -2,6 +2,7 @@ import type { AnyEndpoint } from '../endpoint/define-endpoint';
 import { recordEndpointList } from './records';
 import { bulkDelete, bulkDeleteAll, bulkInsert, bulkUpdate, bulkUpdateAll, bulkUpsert } from './bulk';
 import { readRecord } from './read-record.internal';
+import { syncHooksChanged } from './sync-hooks.internal';
 import { readRecord as recordExists } from './read-record';
 import { nestedAdd, nestedExcludedList, nestedList, nestedRemove } from './nested-records';
 
@@ -9,10 +10,11 @@ export * from './record-query';
 export * from './records';
 export * from './bulk';
 export * from './read-record.internal';
+export * from './sync-hooks.internal';
 export { nestedAdd, nestedExcludedList, nestedList, nestedRemove } from './nested-records';
 
 /** The data service's internal API; `clientOf(services, dataInternal)`. */
-export const dataInternal = { readRecord };
+export const dataInternal = { readRecord, syncHooksChanged };
 
 /** Whether a record of a base's table exists, with its canonical id (the comments service asks it). */
 export const dataInternalEndpoints = { readRecord: recordExists };
@@ -22,6 +24,6 @@ export const dataNestedEndpoints = { nestedList, nestedExcludedList, nestedAdd, 
 
 /** Every endpoint of the data service, by operation id. */
 export const dataEndpoints: Record<string, AnyEndpoint> = Object.fromEntries([
-  ...recordEndpointList, bulkUpdateAll, bulkDeleteAll, bulkUpsert, bulkInsert, bulkUpdate, bulkDelete, readRecord, recordExists,
+  ...recordEndpointList, bulkUpdateAll, bulkDeleteAll, bulkUpsert, bulkInsert, bulkUpdate, bulkDelete, readRecord, syncHooksChanged, recordExists,
   nestedList, nestedExcludedList, nestedAdd, nestedRemove,
 ].map((e) => [e.id, e]));

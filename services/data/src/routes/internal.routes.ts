@@ -9,14 +9,19 @@ import type { DataPorts } from '../ports';
 
 /**
  * The data service's internal API (libs/contracts/src/data, services only):
- * a record by table id (hooks' manual trigger), and whether a record of a
- * base's table exists with its canonical id (comments). Tables come from the
+ * a record by table id (hooks' manual trigger), whether a record of a base's
+ * table exists with its canonical id (comments), and "this table's hooks
+ * changed" (hooks, before it answers: the sync-hook flag cache). Tables come from the
  * same cached resolver the records API uses.
  */
 export function internalRouter(ports: DataPorts): Router {
   const router = new Router();
   route(router, dataInternal.readRecord, requireService(), async (ctx) =>
     readRecordById(ports, ctx.input.params.tableId, ctx.input.params.recordId));
+  route(router, dataInternal.syncHooksChanged, requireService(), async (ctx) => {
+    ports.syncHooks.invalidate(ctx.input.params.tableId);
+    return { ok: true as const };
+  });
   route(router, dataInternalEndpoints.readRecord, requireService(), async (ctx) => {
     const { baseId, tableId, rowId } = ctx.input.params;
     const handle = await ports.tables.resolve(baseId, tableId);
