@@ -71,6 +71,13 @@ async function holdOutbox(): Promise<{ release(): Promise<void> }> {
   return { release: async () => { await trx.rollback(); } };
 }
 
+/** Holds SHARE on the user table in an open transaction: a write's INSERT into it waits (running) until `release`. */
+async function holdTable(): Promise<{ release(): Promise<void> }> {
+  const trx = await db.transaction();
+  await trx.raw(`LOCK TABLE "${baseId}"."${tableName}" IN SHARE MODE`);
+  return { release: async () => { await trx.rollback(); } };
+}
+
 /** True once a backend has inserted into the user table (holds its write lock) and waits for the outbox. */
 async function parkedBeforeCommit(): Promise<boolean> {
   const res = await db.raw(
@@ -92,14 +99,17 @@ async function crashDuring(marker: string, killAt: KillAt): Promise<{ rows: numb
   const bodies = Array.from({ length: 1000 }, (_, i) => ({ Name: `${marker}-${i}`, Qty: i }));
   // The gateway may hold sockets to the killed process: wait until data answers through it.
   expect(await until(async () => (await fetch(`${cluster.gatewayUrl}/api/v1/db/data/noco/${baseId}/Items?limit=1`, { headers: { 'xc-auth': token } })).status === 200, 10_000)).toBe(true);
-  const hold = killAt === 'before-commit' ? await holdOutbox() : undefined;
+  // mid-insert: the user table is locked (SHARE) so the INSERT waits, visibly running, until the kill
+  // (a 1000-row insert takes ~20 ms: polling alone could miss it).
+  const hold = killAt === 'before-commit' ? await holdOutbox() : killAt === 'mid-insert' ? await holdTable() : undefined;
   const request = call(`/api/v1/db/data/bulk/noco/${baseId}/Items`, bodies).catch(() => undefined);
   if (killAt === 'mid-insert') expect(await until(insertRunning, 10_000)).toBe(true);
   else if (killAt === 'before-commit') expect(await until(parkedBeforeCommit, 10_000)).toBe(true);
   else if (killAt === 'after-commit') expect(await until(async () => (await rowsOf(marker)) > 0, 10_000)).toBe(true);
   else await new Promise((r) => setTimeout(r, killAt));
   await cluster.kill('data');
-  // The parked backend now finishes the outbox INSERT and waits for a COMMIT its dead client never sends.
+  // A parked backend now finishes its statement: the outbox INSERT waits for a COMMIT its dead client never
+  // sends; the one-statement insert (its own transaction) commits whole.
   await hold?.release();
   await request;
   // The orphaned backend rolls back (or had committed) once it sees the client gone.

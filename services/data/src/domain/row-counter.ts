@@ -18,8 +18,9 @@ export interface RowTotal {
  *    after the TTL. This process's own writes keep the table's unfiltered exact
  *    count current by its delta (rows inserted minus rows deleted: a table
  *    under steady inserts is not recounted on every list) and drop every other
- *    cached count of the table. A count racing a write may be off by that
- *    write's rows until the TTL (as before, when writes dropped the cache).
+ *    cached count of the table. A count is cached only when no write of this
+ *    process to the table was in flight while it ran, so the cached total and
+ *    the deltas never overlap (a count racing a write is answered, not kept).
  * 3. pg tables whose planner estimate (`pg_class.reltuples`, kept up to date
  *    by autovacuum/ANALYZE) is above `exactMaxRows` report an estimate with
  *    `isEstimate: true` instead of scanning: the table's estimate when
@@ -38,6 +39,10 @@ export interface RowTotal {
 export class RowCounter {
   private readonly cache = new Map<string, { total: number; isEstimate: boolean; filtered: boolean; until: number }>();
 
+  /** Writes of this process in flight per table (started, not yet through `writeEnded`). */
+  private readonly writing = new Map<string, number>();
+  /** Per table, how many writes of this process have ended: a count that saw this move may or may not include them. */
+  private readonly ended = new Map<string, number>();
   /** Counts being computed, per key: concurrent pages of one table wait for one count instead of each running its own. */
   private readonly inflight = new Map<string, Promise<RowTotal>>();
 
@@ -53,10 +58,16 @@ export class RowCounter {
     if (hit && hit.until > Date.now()) return { totalRows: hit.total, isEstimate: hit.isEstimate };
     let pending = this.inflight.get(key);
     if (!pending) {
+      // Cached only when no write of this process was in flight while counting: then the count
+      // includes exactly the writes that ended before it, and later ones move it by their delta.
+      const quiet = !this.writing.get(handle.tableId);
+      const endedBefore = this.ended.get(handle.tableId) ?? 0;
       pending = (async () => {
         const result = exact ? await this.computeBounded(handle, filter) : await this.compute(handle, filter);
-        if (this.cache.size > 10_000) this.cache.clear();
-        this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, filtered: filter.children.length > 0, until: Date.now() + this.ttlMs });
+        if (quiet && (this.ended.get(handle.tableId) ?? 0) === endedBefore) {
+          if (this.cache.size > 10_000) this.cache.clear();
+          this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, filtered: filter.children.length > 0, until: Date.now() + this.ttlMs });
+        }
         return result;
       })().finally(() => this.inflight.delete(key));
       this.inflight.set(key, pending);
@@ -80,6 +91,21 @@ export class RowCounter {
     if (n <= this.exactMaxRows) return { totalRows: n, isEstimate: false };
     const estimate = filter.children.length ? await estimateFilteredRows(db, handle, filter) : await estimateRows(db, handle);
     return { totalRows: Math.max(n, estimate ?? 0), isEstimate: true };
+  }
+
+  /** A write of this process to the table begins (pair with {@link writeEnded}, also when it fails). */
+  writeStarted(tableId: string): void {
+    this.writing.set(tableId, (this.writing.get(tableId) ?? 0) + 1);
+  }
+
+  /** The write ended: committed with `delta` rows (see {@link applyWrite}), or failed (`delta` undefined drops the table's counts). */
+  writeEnded(tableId: string, delta: number | undefined): void {
+    const left = (this.writing.get(tableId) ?? 1) - 1;
+    if (left > 0) this.writing.set(tableId, left);
+    else this.writing.delete(tableId);
+    this.ended.set(tableId, (this.ended.get(tableId) ?? 0) + 1);
+    if (this.ended.size > 10_000) this.ended.clear();
+    this.applyWrite(tableId, delta);
   }
 
   /**

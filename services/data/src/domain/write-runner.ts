@@ -27,6 +27,21 @@ export async function runWrite<T>(
   work: (trx: Knex.Transaction) => Promise<WriteOutcome<T>>,
 ): Promise<T> {
   if (before) await publishBefore(ports.bus, ports.logger, handle, before);
+  ports.counter.writeStarted(handle.tableId);
+  let done: { result: T; committed: CommittedChange[] };
+  try {
+    done = await runWriteTransaction(ports, handle, work);
+  } catch (err) {
+    ports.counter.writeEnded(handle.tableId, undefined);
+    throw err;
+  }
+  await afterCommit(ports, handle, done.committed);
+  return done.result;
+}
+
+async function runWriteTransaction<T>(
+  ports: DataPorts, handle: TableHandle, work: (trx: Knex.Transaction) => Promise<WriteOutcome<T>>,
+): Promise<{ result: T; committed: CommittedChange[] }> {
   let committed: CommittedChange[] = [];
   const enqueueAll = async (trx: Knex.Transaction, changes: RecordsChange[]) => {
     committed = [];
@@ -39,8 +54,7 @@ export async function runWrite<T>(
   });
   const changes = changesOf(outcome);
   if (changes.length && !handle.source.sharesOutboxDatabase) await ports.dataDb.transaction((trx) => enqueueAll(trx, changes));
-  await afterCommit(ports, handle, committed);
-  return outcome.result;
+  return { result: outcome.result, committed };
 }
 
 /**
@@ -52,9 +66,16 @@ export async function runOneStatementWrite<T>(
   work: () => Promise<{ result: T; committed: CommittedChange[] }>,
 ): Promise<T> {
   if (before) await publishBefore(ports.bus, ports.logger, handle, before);
-  const { result, committed } = await work();
-  await afterCommit(ports, handle, committed);
-  return result;
+  ports.counter.writeStarted(handle.tableId);
+  let outcome: { result: T; committed: CommittedChange[] };
+  try {
+    outcome = await work();
+  } catch (err) {
+    ports.counter.writeEnded(handle.tableId, undefined);
+    throw err;
+  }
+  await afterCommit(ports, handle, outcome.committed);
+  return outcome.result;
 }
 
 /** Rows a write added to its own table (inserted minus deleted); undefined when unknown (update-all, delete-all). */
@@ -76,7 +97,7 @@ function rowDelta(handle: TableHandle, committed: CommittedChange[]): number | u
  * makes no call for tables known to have none).
  */
 async function afterCommit(ports: DataPorts, handle: TableHandle, committed: CommittedChange[]): Promise<void> {
-  ports.counter.applyWrite(handle.tableId, rowDelta(handle, committed));
+  ports.counter.writeEnded(handle.tableId, rowDelta(handle, committed));
   if (!committed.length) return;
   ports.outboxFlusher.request();
   for (const table of new Set([handle, ...committed.map((c) => c.change.table ?? handle)])) {
