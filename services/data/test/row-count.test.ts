@@ -114,4 +114,15 @@ describe('cached totals and this process\'s writes', () => {
     expect((await write('post', T, { Title: 'four', Count: 103 })).status).toBe(200);
     expect((await page('where=(Count,gte,100)&limit=1')).pageInfo.totalRows).toBe(4);
   });
+  it('stays exact when pages and writes race: the kept total equals a fresh count afterwards', async () => {
+    const work: Promise<unknown>[] = [];
+    for (let i = 0; i < 30; i++) {
+      work.push(write('post', T.replace('/noco/', '/bulk/noco/'), [{ Title: `race${i}a`, Count: 500 + i }, { Title: `race${i}b`, Count: 600 + i }]));
+      if (i % 3 === 0) work.push(write('delete', `${T}/${1000 + i}`, {}));
+      work.push(page('limit=5'));
+    }
+    await Promise.all(work);
+    const { count } = (await request(h.server).get(`${T}/count`).set(h.as(editor))).body;
+    expect((await page('limit=5')).pageInfo.totalRows).toBe(count);
+  });
 });

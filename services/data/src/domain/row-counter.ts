@@ -2,6 +2,9 @@ import type { FilterGroup } from '@tabula/query';
 import type { TableHandle } from '../context/table-handle';
 import { countRows, countRowsUpTo, estimateFilteredRows, estimateRows } from '../repositories/records.repository';
 
+/** How long a count waits for this process's in-flight writes to a table before counting without caching. */
+const FENCE_WAIT_MS = 250;
+
 /** A page's total: exact, or the planner's estimate (flagged `pageInfo.isEstimate`). */
 export interface RowTotal {
   totalRows: number;
@@ -21,6 +24,9 @@ export interface RowTotal {
  *    cached count of the table. A count is cached only when no write of this
  *    process to the table was in flight while it ran, so the cached total and
  *    the deltas never overlap (a count racing a write is answered, not kept).
+ *    To make that possible under steady writes, an unfiltered count fences
+ *    the table: this process's new writes wait for it (one count per table
+ *    per TTL, a few ms), writes in flight finish first (at most 250 ms).
  * 3. pg tables whose planner estimate (`pg_class.reltuples`, kept up to date
  *    by autovacuum/ANALYZE) is above `exactMaxRows` report an estimate with
  *    `isEstimate: true` instead of scanning: the table's estimate when
@@ -43,6 +49,10 @@ export class RowCounter {
   private readonly writing = new Map<string, number>();
   /** Per table, how many writes of this process have ended: a count that saw this move may or may not include them. */
   private readonly ended = new Map<string, number>();
+  /** Tables whose unfiltered total is being counted with the table fenced: this process's new writes wait. */
+  private readonly fences = new Map<string, Promise<void>>();
+  /** Woken when a table's last in-flight write ends (a fence waits for that). */
+  private readonly drained = new Map<string, Array<() => void>>();
   /** Counts being computed, per key: concurrent pages of one table wait for one count instead of each running its own. */
   private readonly inflight = new Map<string, Promise<RowTotal>>();
 
@@ -58,17 +68,26 @@ export class RowCounter {
     if (hit && hit.until > Date.now()) return { totalRows: hit.total, isEstimate: hit.isEstimate };
     let pending = this.inflight.get(key);
     if (!pending) {
-      // Cached only when no write of this process was in flight while counting: then the count
-      // includes exactly the writes that ended before it, and later ones move it by their delta.
-      const quiet = !this.writing.get(handle.tableId);
-      const endedBefore = this.ended.get(handle.tableId) ?? 0;
+      const tableId = handle.tableId;
+      const filtered = filter.children.length > 0;
       pending = (async () => {
-        const result = exact ? await this.computeBounded(handle, filter) : await this.compute(handle, filter);
-        if (quiet && (this.ended.get(handle.tableId) ?? 0) === endedBefore) {
-          if (this.cache.size > 10_000) this.cache.clear();
-          this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, filtered: filter.children.length > 0, until: Date.now() + this.ttlMs });
+        // An unfiltered total is kept across writes (moved by their deltas), so it is counted with the
+        // table fenced: this process's new writes wait, in-flight ones finish first (at most FENCE_WAIT_MS).
+        const release = filtered ? undefined : await this.fence(tableId);
+        try {
+          // Cached only when no write of this process was in flight while counting: then the count
+          // includes exactly the writes that ended before it, and later ones move it by their delta.
+          const quiet = !this.writing.get(tableId);
+          const endedBefore = this.ended.get(tableId) ?? 0;
+          const result = exact ? await this.computeBounded(handle, filter) : await this.compute(handle, filter);
+          if (quiet && (this.ended.get(tableId) ?? 0) === endedBefore) {
+            if (this.cache.size > 10_000) this.cache.clear();
+            this.cache.set(key, { total: result.totalRows, isEstimate: result.isEstimate, filtered, until: Date.now() + this.ttlMs });
+          }
+          return result;
+        } finally {
+          release?.();
         }
-        return result;
       })().finally(() => this.inflight.delete(key));
       this.inflight.set(key, pending);
     }
@@ -93,16 +112,45 @@ export class RowCounter {
     return { totalRows: Math.max(n, estimate ?? 0), isEstimate: true };
   }
 
-  /** A write of this process to the table begins (pair with {@link writeEnded}, also when it fails). */
-  writeStarted(tableId: string): void {
+  /** A write of this process to the table begins, once no count fences it (pair with {@link writeEnded}, also when it fails). */
+  async writeStarted(tableId: string): Promise<void> {
+    for (let fence = this.fences.get(tableId); fence; fence = this.fences.get(tableId)) await fence;
     this.writing.set(tableId, (this.writing.get(tableId) ?? 0) + 1);
+  }
+
+  /**
+   * Fences a table for a count: new writes wait until the returned release;
+   * resolves once the writes in flight have ended, or after FENCE_WAIT_MS
+   * (then the count is answered but not cached).
+   */
+  private async fence(tableId: string): Promise<() => void> {
+    for (let other = this.fences.get(tableId); other; other = this.fences.get(tableId)) await other;
+    let open: () => void = () => undefined;
+    this.fences.set(tableId, new Promise<void>((resolve) => { open = resolve; }));
+    if (this.writing.get(tableId)) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, FENCE_WAIT_MS);
+        const waiters = this.drained.get(tableId) ?? [];
+        waiters.push(() => { clearTimeout(timer); resolve(); });
+        this.drained.set(tableId, waiters);
+      });
+    }
+    return () => {
+      this.fences.delete(tableId);
+      open();
+    };
   }
 
   /** The write ended: committed with `delta` rows (see {@link applyWrite}), or failed (`delta` undefined drops the table's counts). */
   writeEnded(tableId: string, delta: number | undefined): void {
     const left = (this.writing.get(tableId) ?? 1) - 1;
     if (left > 0) this.writing.set(tableId, left);
-    else this.writing.delete(tableId);
+    else {
+      this.writing.delete(tableId);
+      const waiters = this.drained.get(tableId);
+      this.drained.delete(tableId);
+      waiters?.forEach((wake) => wake());
+    }
     this.ended.set(tableId, (this.ended.get(tableId) ?? 0) + 1);
     if (this.ended.size > 10_000) this.ended.clear();
     this.applyWrite(tableId, delta);

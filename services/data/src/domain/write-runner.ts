@@ -27,7 +27,7 @@ export async function runWrite<T>(
   work: (trx: Knex.Transaction) => Promise<WriteOutcome<T>>,
 ): Promise<T> {
   if (before) await publishBefore(ports.bus, ports.logger, handle, before);
-  ports.counter.writeStarted(handle.tableId);
+  await ports.counter.writeStarted(handle.tableId);
   let done: { result: T; committed: CommittedChange[] };
   try {
     done = await runWriteTransaction(ports, handle, work);
@@ -66,7 +66,7 @@ export async function runOneStatementWrite<T>(
   work: () => Promise<{ result: T; committed: CommittedChange[] }>,
 ): Promise<T> {
   if (before) await publishBefore(ports.bus, ports.logger, handle, before);
-  ports.counter.writeStarted(handle.tableId);
+  await ports.counter.writeStarted(handle.tableId);
   let outcome: { result: T; committed: CommittedChange[] };
   try {
     outcome = await work();
