@@ -1,4 +1,5 @@
-import { identitySigner, verifyIdentity } from './identity';
+import { identitySigner, identityVerifier, signIdentity, verifyIdentity } from './identity';
+import jwt from 'jsonwebtoken';
 import type { Principal } from './principal';
 
 const secret = 'a-test-secret-of-enough-length-0123456789';
@@ -37,5 +38,57 @@ describe('identitySigner', () => {
     expect(sign({ ...alice, id: 'u2' })).toBe(tokens[1]);
     jest.useFakeTimers({ now: Date.now() + 1000 });
     expect(sign({ ...alice, id: 'u1' })).not.toBe(tokens[0]);
+  });
+});
+
+describe('identityVerifier', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('answers what verification answers, and refuses the token once it is past its exp', () => {
+    jest.useFakeTimers({ now: 1_700_000_000_000 });
+    const verify = identityVerifier(secret);
+    const token = signIdentity(alice, secret);
+    expect(verify(token)).toEqual(verifyIdentity(token, secret));
+    jest.advanceTimersByTime(59_000);
+    expect(verify(token)).toMatchObject({ id: 'u1' });
+    jest.advanceTimersByTime(1_000);
+    expect(() => verify(token)).toThrow(/expired/);
+  });
+
+  it('never remembers a token that failed: a forged or tampered token is refused every time', () => {
+    const verify = identityVerifier(secret);
+    const forged = signIdentity(alice, 'another-secret-of-enough-length-0123456');
+    expect(() => verify(forged)).toThrow();
+    expect(() => verify(forged)).toThrow();
+    const token = signIdentity(alice, secret);
+    verify(token);
+    const [h, p, s] = token.split('.');
+    const elevated = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), roles: ['super'] })).toString('base64url');
+    expect(() => verify(`${h}.${elevated}.${s}`)).toThrow(/signature/);
+  });
+
+  it('hands each caller its own principal (a change by one request is not seen by the next)', () => {
+    const verify = identityVerifier(secret);
+    const token = signIdentity(alice, secret);
+    const first = verify(token);
+    first.id = 'changed';
+    expect(verify(token).id).toBe('u1');
+  });
+
+  it('stays bounded: past the limit the oldest token is verified afresh, recent ones are not', () => {
+    const spy = jest.spyOn(jwt, 'verify');
+    try {
+      const verify = identityVerifier(secret, 2);
+      const tokens = ['u1', 'u2', 'u3'].map((id) => signIdentity({ ...alice, id }, secret));
+      for (const t of tokens) verify(t);
+      expect(spy).toHaveBeenCalledTimes(3);
+      verify(tokens[2]);
+      verify(tokens[1]);
+      expect(spy).toHaveBeenCalledTimes(3);
+      verify(tokens[0]);
+      expect(spy).toHaveBeenCalledTimes(4);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

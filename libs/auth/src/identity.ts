@@ -19,7 +19,14 @@ export function signIdentity(principal: Principal, secret: string): string {
 
 /** Verifies an internal identity; only HS256 with our secret is accepted. */
 export function verifyIdentity(token: string, secret: string): Principal {
-  const claims = jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'], audience: AUDIENCE }) as jwt.JwtPayload;
+  return principalOfClaims(verifiedClaims(token, secret));
+}
+
+function verifiedClaims(token: string, secret: string): jwt.JwtPayload {
+  return jwt.verify(token, hmacKey(secret), { algorithms: ['HS256'], audience: AUDIENCE }) as jwt.JwtPayload;
+}
+
+function principalOfClaims(claims: jwt.JwtPayload): Principal {
   return {
     kind: claims.kind === 'service' ? 'service' : 'user',
     id: String(claims.sub),
@@ -74,17 +81,47 @@ export function identitySigner(secret: string, maxEntries = SIGNER_CACHE_SIZE): 
   };
 }
 
+/** How many verified identities a service keeps (the signers reuse a token for 30 s, so few are live at once). */
+export const VERIFIER_CACHE_SIZE = 10_000;
+
+/**
+ * The service side of {@link identitySigner}: a token verified once is
+ * remembered, by its exact text, until its own `exp`. The same text carries
+ * the same signature over the same claims, so a remembered answer is the
+ * answer verification would give; the expiry is checked on every use (a token
+ * past `exp` is verified again, and refused). A token that fails verification
+ * is never remembered. Each caller gets its own copy of the principal.
+ * Bounded: past {@link VERIFIER_CACHE_SIZE} entries the oldest go first.
+ */
+export function identityVerifier(secret: string, maxEntries = VERIFIER_CACHE_SIZE): (token: string) => Principal {
+  const cache = new Map<string, { principal: Principal; expiresAt: number }>();
+  return (token) => {
+    const now = Date.now();
+    const hit = cache.get(token);
+    if (hit && hit.expiresAt > now) return { ...hit.principal };
+    const claims = verifiedClaims(token, secret);
+    const principal = principalOfClaims(claims);
+    cache.delete(token);
+    if (typeof claims.exp === 'number') {
+      while (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
+      cache.set(token, { principal, expiresAt: claims.exp * 1000 });
+    }
+    return { ...principal };
+  };
+}
+
 /**
  * Service-side: reads the identity the gateway signed and puts the principal on
  * `ctx.state.principal`. Never trusts anything else the client sent. A header
  * that does not verify is a 401.
  */
 export function identityMiddleware(secret: string): Middleware {
+  const verify = identityVerifier(secret);
   return async (ctx, next) => {
     const header = ctx.get(IDENTITY_HEADER);
     if (header) {
       try {
-        ctx.state.principal = verifyIdentity(header, secret);
+        ctx.state.principal = verify(header);
       } catch {
         throw errors.unauthorized();
       }

@@ -5,3 +5,4 @@ export * from './embedded-postgres';
 export * from './model';
 export * from './sources/source-registry';
 export * from './ids';
+export * from './prepared';

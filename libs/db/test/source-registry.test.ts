@@ -19,7 +19,7 @@ describe('source registry', () => {
 
   it('hands default sources the data database scoped to their schema, sharing the outbox database', () => {
     expect(registry.handleOf({ id: 's1', is_meta: true, type: 'pg', schema: 'b1' }))
-      .toEqual({ id: 's1', dialect: 'pg', knex: dataDb, schema: 'b1', sharesOutboxDatabase: true });
+      .toEqual({ id: 's1', dialect: 'pg', knex: dataDb, schema: 'b1', sharesOutboxDatabase: true, preparedPerConnection: 100 });
   });
 
   it('keeps one pool per external source and rebuilds it when the connection changes', async () => {

@@ -1,24 +1,24 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { currentLogFields, withLogFields } from '@tabula/telemetry';
 
 /** What every log line and outgoing call of a request carries. */
 export interface RequestContext {
   requestId: string;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
-
-/** The context of the request being served, if any. */
+/** The context of the request being served, if any (kept in the logger's request fields). */
 export function currentRequestContext(): RequestContext | undefined {
-  return storage.getStore();
+  const requestId = currentLogFields()?.request_id;
+  return requestId === undefined ? undefined : { requestId };
 }
 
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Takes `x-request-id` from the caller (the gateway) when well formed, else makes
- * one; echoes it on the response and keeps it in AsyncLocalStorage.
+ * one; echoes it on the response and keeps it for the request's log lines
+ * and outgoing calls (one AsyncLocalStorage run).
  */
 export function requestContext(): Middleware {
   return async (ctx, next) => {
@@ -26,6 +26,6 @@ export function requestContext(): Middleware {
     const requestId = VALID_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('x-request-id', requestId);
-    await storage.run({ requestId }, next);
+    await withLogFields({ request_id: requestId }, next);
   };
 }

@@ -1,6 +1,6 @@
 import Koa, { type Middleware } from 'koa';
 import type Router from '@koa/router';
-import { accessLogMiddleware, createServiceMetrics, httpMetricsMiddleware, withLogFields, type Logger, type ServiceMetrics } from '@tabula/telemetry';
+import { accessLogMiddleware, createServiceMetrics, httpMetricsMiddleware, type Logger, type ServiceMetrics } from '@tabula/telemetry';
 import { requestContext } from './request-context';
 import { errorMiddleware, type ErrorMapper } from './error-middleware';
 import { jsonBody } from './json-body';
@@ -76,7 +76,7 @@ function probes(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware
 
 /**
  * Builds the Koa app of one service with the house middleware stack:
- * request id → log fields → access log → metrics → errors → probes → JSON body → routes.
+ * request id and log fields → access log → metrics → errors → probes → JSON body → routes.
  * Never listens and reads no environment.
  */
 export function createServiceApp(options: ServiceAppOptions): Koa {
@@ -84,7 +84,6 @@ export function createServiceApp(options: ServiceAppOptions): Koa {
   app.proxy = true;
   const metrics = options.metrics ?? createServiceMetrics(options.name);
   app.use(requestContext());
-  app.use((ctx, next) => withLogFields({ request_id: ctx.state.requestId as string }, next));
   if (options.accessLog !== false) app.use(accessLogMiddleware(options.logger));
   app.use(httpMetricsMiddleware(metrics));
   app.use(errorMiddleware(options.logger, options.errorMappers));

@@ -15,7 +15,17 @@ const REDACT = [
 /** Where request-scoped fields (request id) come from; set by @tabula/http. */
 const fieldsStore = new AsyncLocalStorage<Record<string, string>>();
 
-/** Runs `fn` with extra fields added to every log line written inside it. */
+/** The request-scoped fields in effect (the request id of the request being served), if any. */
+export function currentLogFields(): Readonly<Record<string, string>> | undefined {
+  return fieldsStore.getStore();
+}
+
+/**
+ * Runs `fn` with extra fields added to every log line written inside it. The
+ * process's one AsyncLocalStorage of request scope (the request context of
+ * @tabula/http reads it too): on Node 20 each storage costs every promise a
+ * propagation step, so there is only this one.
+ */
 export function withLogFields<T>(fields: Record<string, string>, fn: () => T): T {
   return fieldsStore.run({ ...(fieldsStore.getStore() ?? {}), ...fields }, fn);
 }

@@ -17,6 +17,8 @@ export const dataConfigSchema = z.object({
   SVC_SYNC_HOOKS_CACHE_TTL_MS: envInt(10_000, 0, 3_600_000),
   /** A committed write asks the outbox relay to publish after this delay, so concurrent writes share one relay transaction (ms). */
   SVC_OUTBOX_FLUSH_DELAY_MS: envInt(2, 0, 1000),
+  /** Server-side prepared statements kept per connection of the data database for the cached hot reads (0 = none). */
+  SVC_PG_PREPARED_PER_CONNECTION: envInt(100, 0, 10_000),
 });
 
 export type DataConfig = z.infer<typeof dataConfigSchema>;

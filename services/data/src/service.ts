@@ -18,7 +18,7 @@ import { startHookFlagsConsumer } from './consumers/hook-events.consumer';
  * rows live there, so a write and its event share one transaction.
  */
 export function buildDataPorts(common: CommonPorts, config: DataConfig): DataPorts {
-  const sources = new SourceRegistry(common.dataDb);
+  const sources = new SourceRegistry(common.dataDb, { preparedPerConnection: config.SVC_PG_PREPARED_PER_CONNECTION });
   const relay = new OutboxRelay({ knex: common.dataDb, schema: DATA_SCHEMA, bus: common.bus });
   observeOutbox(common.metrics, relay);
   return {

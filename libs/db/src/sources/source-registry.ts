@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { appError } from '@tabula/errors';
+import { DEFAULT_PREPARED_PER_CONNECTION } from '../prepared';
 
 /** The SQL dialects a data source can speak (knex client names). */
 export type Dialect = 'pg' | 'mysql2' | 'sqlite3';
@@ -15,6 +16,12 @@ export interface SourceHandle {
   schema?: string;
   /** True for default sources: the rows and the service's outbox share one database, so one transaction covers both. */
   sharesOutboxDatabase: boolean;
+  /**
+   * Named statements kept per pooled connection for the hot cached reads
+   * (prepared.ts); 0 runs them unnamed. Default sources only (our own
+   * database): an external PostgreSQL may sit behind a transaction pooler.
+   */
+  preparedPerConnection: number;
 }
 
 /** A source as its owner describes it: the default source of a base, or an external one with its connection. */
@@ -35,6 +42,8 @@ export interface SourceDescription {
 export interface SourcePoolOptions {
   /** Largest pool per external pg/MySQL source (SQLite always has one connection). Default 10. */
   poolMax?: number;
+  /** Named statements per connection of the default (data database) source; 0 = off. Default 100. */
+  preparedPerConnection?: number;
 }
 
 /** MySQL: dates as text and UTC, so values never shift with the process's time zone. */
@@ -94,7 +103,10 @@ export class SourceRegistry {
   /** The handle of a source. */
   handleOf(source: SourceDescription): SourceHandle {
     if (source.is_meta) {
-      return { id: source.id, dialect: 'pg', knex: this.dataDb, schema: source.schema ?? undefined, sharesOutboxDatabase: true };
+      return {
+        id: source.id, dialect: 'pg', knex: this.dataDb, schema: source.schema ?? undefined, sharesOutboxDatabase: true,
+        preparedPerConnection: this.options.preparedPerConnection ?? DEFAULT_PREPARED_PER_CONNECTION,
+      };
     }
     const fingerprint = source.fingerprint ?? JSON.stringify(source.connection ?? {});
     let knex = this.pools.get(source.id);
@@ -109,7 +121,7 @@ export class SourceRegistry {
       this.builtFrom.set(source.id, fingerprint);
     }
     const schema = source.type === 'pg' ? source.schema ?? undefined : undefined;
-    return { id: source.id, dialect: source.type, knex, schema, sharesOutboxDatabase: false };
+    return { id: source.id, dialect: source.type, knex, schema, sharesOutboxDatabase: false, preparedPerConnection: 0 };
   }
 
   /** Drops a source's pool (base deleted, integration changed). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { canPrepare, queryPrepared, rawTemplate, type RawTemplate } from '@tabula/db';
 import type { TableHandle } from '../context/table-handle';
 import type { DbRow } from '../model/record-writer';
 import type { SqlPart } from './record-json.sql';
@@ -41,7 +42,9 @@ export interface InsertPlan {
  * that JSON (`pb_len_delimited`, migration 002). Answers the same JSON text (an
  * array of the API records): the response and the event share it, so the rows
  * are neither parsed column by column nor serialised again in JS.
- * Default pg sources only (the outbox shares the rows' database).
+ * Default pg sources only (the outbox shares the rows' database). The text
+ * depends only on the table and the columns set, so it runs as a named
+ * prepared statement per column set (libs/db prepared.ts).
  */
 export async function insertWithOutbox(db: Db, handle: TableHandle, plan: InsertPlan): Promise<string> {
   const t = handle.source.schema ? [handle.source.schema, handle.model.context.table.table_name] : [handle.model.context.table.table_name];
@@ -65,6 +68,32 @@ export async function insertWithOutbox(db: Db, handle: TableHandle, plan: Insert
     e.schema, e.id, e.topic, e.key, e.type, Buffer.from(e.payloadPrefix.buffer, e.payloadPrefix.byteOffset, e.payloadPrefix.byteLength),
     e.schema, e.rowsTag, e.headers,
   ];
-  const res = await db.raw(sql, bindings);
-  return (res.rows[0]?.j as string | null) ?? '[]';
+  const perConnection = handle.source.preparedPerConnection;
+  let rows: { j: string | null }[];
+  if (perConnection > 0 && canPrepare(db)) {
+    const template = templateOf(db as Knex, handle, `${plan.keys.join('\u0000')}\u0001${plan.orderColumn}\u0001${plan.recordJson.sql}`, sql, bindings);
+    rows = await queryPrepared(db as Knex, template.statement, template.values(bindings), perConnection);
+  } else {
+    rows = (await db.raw(sql, bindings)).rows;
+  }
+  return rows[0]?.j ?? '[]';
+}
+
+/** Compiled insert statements per table handle (a new handle after a metadata change starts empty). */
+const MAX_TEMPLATES_PER_TABLE = 64;
+const templates = new WeakMap<TableHandle, Map<string, RawTemplate>>();
+
+function templateOf(db: Knex, handle: TableHandle, key: string, sql: string, bindings: Knex.RawBinding[]): RawTemplate {
+  let byKey = templates.get(handle);
+  if (!byKey) {
+    byKey = new Map();
+    templates.set(handle, byKey);
+  }
+  let template = byKey.get(key);
+  if (!template) {
+    template = rawTemplate(db, sql, bindings);
+    if (byKey.size >= MAX_TEMPLATES_PER_TABLE) byKey.delete(byKey.keys().next().value as string);
+    byKey.set(key, template);
+  }
+  return template;
 }

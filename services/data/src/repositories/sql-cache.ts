@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { canPrepare, prepareStatement, queryPrepared, type PreparedStatement } from '@tabula/db';
 import type { TableHandle } from '../context/table-handle';
 import { formulaPlanOf } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
@@ -9,6 +10,8 @@ import type { Db } from './db';
 export interface CompiledSql {
   sql: string;
   bindings: Knex.RawBinding[];
+  /** The same text as a named statement (PostgreSQL default sources, outside transactions). */
+  prepared?: PreparedStatement;
 }
 
 /** Statements kept per table handle (a handle is replaced when its metadata changes, dropping them all). */
@@ -35,7 +38,9 @@ function cacheable(handle: TableHandle): boolean {
  * determine the statement and its bindings completely (callers build it from
  * everything the builder reads). The first request of a key compiles it with
  * knex; later ones skip the query builder and send the same text through
- * `knex.raw` (still bound parameters). Tables with computed columns always compile.
+ * `knex.raw` (still bound parameters) or, on a PostgreSQL default source outside
+ * a transaction, as a named prepared statement (libs/db prepared.ts: parsed and
+ * planned once per connection). Tables with computed columns always compile.
  */
 export async function cachedRead<T>(db: Db, handle: TableHandle, key: string, build: () => Knex.QueryBuilder): Promise<T[]> {
   if (!cacheable(handle)) return (await build()) as T[];
@@ -51,8 +56,7 @@ export async function cachedRead<T>(db: Db, handle: TableHandle, key: string, bu
     if (entries.size >= MAX_PER_TABLE) entries.delete(entries.keys().next().value as string);
     entries.set(key, hit);
   }
-  const res = await db.raw(hit.sql, hit.bindings);
-  return rowsOf<T>(res);
+  return run<T>(db, handle, hit, hit.bindings);
 }
 
 /**
@@ -73,8 +77,17 @@ export async function cachedReadWithLast<T>(db: Db, handle: TableHandle, key: st
     if (entries.size >= MAX_PER_TABLE) entries.delete(entries.keys().next().value as string);
     entries.set(key, hit);
   }
-  const res = await db.raw(hit.sql, [...hit.bindings, last]);
-  return rowsOf<T>(res);
+  return run<T>(db, handle, hit, [...hit.bindings, last]);
+}
+
+/** Runs a cached statement: named on a PostgreSQL default source's pool, through `knex.raw` elsewhere. */
+async function run<T>(db: Db, handle: TableHandle, hit: CompiledSql, bindings: Knex.RawBinding[]): Promise<T[]> {
+  const perConnection = handle.source.preparedPerConnection;
+  if (perConnection > 0 && canPrepare(db)) {
+    hit.prepared ??= prepareStatement(db as Knex, hit.sql);
+    return queryPrepared<T>(db as Knex, hit.prepared, bindings, perConnection);
+  }
+  return rowsOf<T>(await db.raw(hit.sql, bindings));
 }
 
 /** Rows of a raw result, per dialect (pg: `.rows`; mysql2: `[rows, fields]`; sqlite3: the array). */

@@ -70,7 +70,7 @@ export async function createBase(ports: MetaPorts, principal: Principal, input: 
       fk_integration_id: s.fk_integration_id ?? null,
     }))
     : [{ id: newId('b'), base_id: id, alias: null, type: 'pg', is_meta: true, schema_name: id, order: 1 }];
-  if (!input.external) await createSourceSchema({ id: sources[0].id!, dialect: 'pg', knex: ports.dataDb, schema: id, sharesOutboxDatabase: true });
+  if (!input.external) await createSourceSchema({ id: sources[0].id!, dialect: 'pg', knex: ports.dataDb, schema: id, sharesOutboxDatabase: true, preparedPerConnection: 0 });
   try {
     await storeBase(ports, principal, input, id, sources);
   } catch (err) {

@@ -30,7 +30,7 @@ export async function duplicateBase(ports: MetaPorts, principal: Principal, base
   const id = newId('p');
   const source = { id: newId('b'), base_id: id, alias: null, type: 'pg', is_meta: true, schema_name: id, order: 1 } as SourceRow;
   const title = input.title ?? `${base.title} copy`;
-  await createSourceSchema({ id: source.id, dialect: 'pg', knex: ports.dataDb, schema: id, sharesOutboxDatabase: true });
+  await createSourceSchema({ id: source.id, dialect: 'pg', knex: ports.dataDb, schema: id, sharesOutboxDatabase: true, preparedPerConnection: 0 });
   let undoHooks: (() => Promise<void>) | undefined;
   try {
     const sources = new Map((await listSources(ports.db, base.id)).map((s) => [s.id, s]));

@@ -1,0 +1,143 @@
+import type { Knex } from 'knex';
+
+/**
+ * Named (server-side prepared) statements on a PostgreSQL knex pool, for the
+ * hot reads whose SQL text is compiled once and reused (data's sql-cache):
+ * PostgreSQL parses and plans such a statement once per connection instead of
+ * on every request, and the request skips knex's query runner.
+ *
+ * Bounded: each pooled connection keeps at most `perConnection` statements; the
+ * least recently used one is `DEALLOCATE`d before a new one is prepared, so a
+ * long-lived connection never accumulates the statements of every table it
+ * ever served. A statement is never reused across metadata changes: callers
+ * give each compiled text its own name (a new table handle means new names).
+ * A plan invalidated under the statement ("cached plan must not change result
+ * type", after a concurrent column type change) is dropped and the query runs
+ * once more, unprepared.
+ *
+ * Counted like any knex query: it emits knex's `query` event (statement-count
+ * tests and query logs see it).
+ */
+
+/** A statement: its name (unique per text, for the life of the process) and positional (`$1`) text. */
+export interface PreparedStatement {
+  name: string;
+  text: string;
+}
+
+interface PgConnection {
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
+  /** pg's own record of the statements parsed on this connection (name → text). */
+  connection?: { parsedStatements?: Record<string, string> };
+  __knexUid?: string;
+}
+
+interface KnexClient {
+  acquireConnection(): Promise<PgConnection>;
+  releaseConnection(connection: PgConnection): Promise<unknown>;
+  positionBindings(sql: string): string;
+  emit(event: string, payload: unknown): boolean;
+}
+
+/** Statements prepared per connection, least recently used first. */
+const preparedOn = new WeakMap<PgConnection, Map<string, true>>();
+let sequence = 0;
+
+/** Default bound per connection (SVC_PG_PREPARED_PER_CONNECTION; 0 turns named statements off). */
+export const DEFAULT_PREPARED_PER_CONNECTION = 100;
+
+/** A process-unique statement name for `sql` compiled by knex (`?` placeholders). */
+export function prepareStatement(db: Knex, sql: string): PreparedStatement {
+  sequence += 1;
+  return { name: `tb_${sequence.toString(36)}`, text: (db.client as unknown as KnexClient).positionBindings(sql) };
+}
+
+/** True when `db` is a plain PostgreSQL pool (not a transaction, not another dialect). */
+export function canPrepare(db: Knex | Knex.Transaction): boolean {
+  if ((db as Knex.Transaction).isTransaction) return false;
+  const dialect = (db.client as { dialect?: string }).dialect;
+  return dialect === 'postgresql' || dialect === 'postgres';
+}
+
+function quoteName(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+async function forget(connection: PgConnection, name: string): Promise<void> {
+  preparedOn.get(connection)?.delete(name);
+  const parsed = connection.connection?.parsedStatements;
+  if (parsed && parsed[name] !== undefined) {
+    await connection.query({ text: `DEALLOCATE ${quoteName(name)}` });
+    delete parsed[name];
+  }
+}
+
+/** Makes room for `name` on the connection (evicting the least recently used statement) and marks it used. */
+async function admit(connection: PgConnection, name: string, perConnection: number): Promise<void> {
+  let names = preparedOn.get(connection);
+  if (!names) {
+    names = new Map();
+    preparedOn.set(connection, names);
+  }
+  if (names.delete(name)) {
+    names.set(name, true);
+    return;
+  }
+  while (names.size >= perConnection) {
+    const oldest = names.keys().next().value as string;
+    await forget(connection, oldest);
+  }
+  names.set(name, true);
+}
+
+function planChanged(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === '0A000' && /cached plan must not change result type/i.test(e.message ?? '');
+}
+
+/**
+ * Runs a prepared statement on a connection of the pool and answers its rows.
+ * `perConnection` 0 runs it unnamed (no server-side statement kept).
+ */
+export async function queryPrepared<T>(db: Knex, statement: PreparedStatement, values: unknown[], perConnection = DEFAULT_PREPARED_PER_CONNECTION): Promise<T[]> {
+  const client = db.client as unknown as KnexClient;
+  const connection = await client.acquireConnection();
+  try {
+    client.emit('query', { __knexUid: connection.__knexUid, method: 'raw', sql: statement.text, bindings: values, prepared: statement.name });
+    if (perConnection <= 0) return (await connection.query({ text: statement.text, values })).rows as T[];
+    await admit(connection, statement.name, perConnection);
+    try {
+      return (await connection.query({ name: statement.name, text: statement.text, values })).rows as T[];
+    } catch (err) {
+      if (!planChanged(err)) throw err;
+      await forget(connection, statement.name);
+      return (await connection.query({ text: statement.text, values })).rows as T[];
+    }
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/**
+ * A `knex.raw` text (`??` identifiers, `?` values, `\?` a literal `?`)
+ * compiled once into a named statement: the identifiers given at compile time
+ * are inlined (quoted by knex), the values stay parameters. `values(bindings)`
+ * picks the value bindings out of a full binding list of the same shape, so a
+ * caller builds its bindings as it would for `knex.raw` and runs the template
+ * with any identifiers equal to those it was compiled with.
+ */
+export interface RawTemplate {
+  statement: PreparedStatement;
+  values(bindings: readonly unknown[]): unknown[];
+}
+
+/** Compiles a raw text and its bindings (the identifiers among them fix the statement). */
+export function rawTemplate(db: Knex, sql: string, bindings: readonly unknown[]): RawTemplate {
+  const isValue = (sql.match(/\\?\?\??/g) ?? []).filter((m) => m !== '\\?').map((m) => m === '?');
+  const compiled = db.raw(sql, bindings as Knex.RawBinding[]).toSQL();
+  const statement = prepareStatement(db, compiled.sql);
+  return {
+    statement,
+    values: (all) => all.filter((_, i) => isValue[i]),
+  };
+}
