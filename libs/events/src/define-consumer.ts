@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { EventBus, EventMessage } from './event-bus';
+import type { EventBus, EventMessage, SubscribeOptions } from './event-bus';
 
 /**
  * Who receives the events: `shared` — one named group whose members (the
@@ -18,6 +18,20 @@ export interface ConsumerDefinition<P> {
   delivery: ConsumerDelivery;
   /** Handles one message (idempotently: delivery is at least once); unknown types are ignored. */
   handle(ports: P, message: EventMessage): Promise<void>;
+  /**
+   * Optional batch form of `handle` (SubscribeOptions.handleBatch): the
+   * messages of one key that queued up while that key's previous batch ran
+   * (memory and Redis buses; in order; acknowledged together, redelivered
+   * together when it throws). A message that arrives alone still goes to
+   * `handle`, and Kafka always calls `handle`.
+   */
+  handleBatch?(ports: P, messages: EventMessage[]): Promise<void>;
+  /** Largest batch given to `handleBatch` (the bus's default: 64). */
+  maxBatch?: number;
+  /** Messages accepted at once, running or queued behind their key (the bus's default when absent). */
+  maxInFlight?: number;
+  /** false: one key's messages may run concurrently, for order-independent consumers (default true). */
+  ordered?: boolean;
 }
 
 /** A running consumer: stop closes its subscription (and, per process, deletes its group). */
@@ -35,10 +49,22 @@ export function perProcessGroup(prefix: string): string {
   return `${prefix}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
 }
 
+/** The subscription options of a definition's batching and ordering settings (only those it sets). */
+function batchOptions<P>(definition: ConsumerDefinition<P>, ports: P): Partial<SubscribeOptions> {
+  const { handleBatch, maxBatch, maxInFlight, ordered } = definition;
+  return {
+    ...(handleBatch ? { handleBatch: (messages: EventMessage[]) => handleBatch.call(definition, ports, messages) } : {}),
+    ...(maxBatch !== undefined ? { maxBatch } : {}),
+    ...(maxInFlight !== undefined ? { maxInFlight } : {}),
+    ...(ordered !== undefined ? { ordered } : {}),
+  };
+}
+
 /**
  * The one way a service consumes events: the file `src/consumers/<thing>.consumer.ts`
- * exports `defineConsumer({ name, topics, delivery, handle })`, and the
- * service's `start` calls `consumer.start(ports)`.
+ * exports `defineConsumer({ name, topics, delivery, handle })` (plus
+ * `handleBatch`, `maxBatch`, `maxInFlight`, `ordered` when it consumes in
+ * batches), and the service's `start` calls `consumer.start(ports)`.
  */
 export function defineConsumer<P extends { bus: EventBus }>(definition: ConsumerDefinition<P>): Consumer<P> {
   return {
@@ -48,6 +74,7 @@ export function defineConsumer<P extends { bus: EventBus }>(definition: Consumer
       const subscription = await ports.bus.subscribe({
         topics: definition.topics,
         handler: (message) => definition.handle(ports, message),
+        ...batchOptions(definition, ports),
         ...(delivery.kind === 'shared'
           ? { group: delivery.group }
           : { group: perProcessGroup(delivery.prefix), fromBeginning: false, ephemeral: true }),

@@ -6,7 +6,7 @@ import { migrations } from '../migrations';
 import { Wake } from './adapters/wake';
 import { createSafeAgent } from '@tabula/http';
 import { DeliveryWorker } from './delivery/delivery-worker';
-import { startRecordsConsumer } from './consumers/records.consumer';
+import { recordsConsumer } from './consumers/records.consumer';
 import { HOOKS_SCHEMA } from './repositories/hooks-db';
 import { HookCache } from './cache/hook-cache';
 import { HookChangeListener } from './cache/hook-changes';
@@ -41,7 +41,7 @@ export const hooksService = defineService<HooksConfig, HooksPorts>({
     await listener.start();
     const worker = new DeliveryWorker(ports);
     worker.start();
-    const consumer = await startRecordsConsumer(ports);
+    const consumer = await recordsConsumer.start(ports);
     // workers stop in reverse order: the consumer first (its last batches still hand off), then the sender, the listener, the pool
     return [{ stop: () => ports.agent.close() }, listener, worker, consumer];
   },

@@ -17,9 +17,10 @@ import type { RecordsEvent } from '../src/domain/records-event';
 import { SecretBox } from '@tabula/runtime';
 import { stageMetrics } from '../src/delivery/stage-metrics';
 import { Wake } from '../src/adapters/wake';
-import { insertHook, updateHook, type HookRow } from '../src/repositories/hook.repository';
-import { HOOKS_SCHEMA, tbl } from '../src/repositories/hooks-db';
-import type { DeliveryRow } from '../src/repositories/delivery.repository';
+import { HookModel, insertHook, updateHook, type HookRow } from '../src/repositories/hook.repository';
+import { HOOKS_SCHEMA } from '../src/repositories/hooks-db';
+import { DeliveryModel, type DeliveryRow } from '../src/repositories/delivery.repository';
+import { HookLogModel } from '../src/repositories/hook-log.repository';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 const TABLE = 'tbl_ingest';
@@ -55,7 +56,7 @@ async function addHook(path: string, extra: Partial<HookRow> = {}): Promise<Hook
     retry_interval: 100, timeout: 5000, version: 'v3', condition: false, trigger_field: false, trigger_fields: [], secret_sealed: box.seal('whsec_test'),
     ...extra,
   });
-  return (await tbl(db, 'hooks').where({ id }).first()) as HookRow;
+  return (await HookModel.query(db).where({ id }).first()) as HookRow;
 }
 
 let eventSeq = 0;
@@ -63,7 +64,7 @@ function event(name: string, id = `evt-${eventSeq++}`): RecordsEvent {
   return { eventId: id, event: 'after', operation: 'insert', baseId: 'b_test', tableId: TABLE, tableTitle: 'Items', rows: [{ Id: eventSeq, Name: name }] };
 }
 
-const deliveriesOf = (hookId: string): Promise<DeliveryRow[]> => tbl(db, 'deliveries').where({ hook_id: hookId }).orderBy('created_at');
+const deliveriesOf = async (hookId: string): Promise<DeliveryRow[]> => DeliveryModel.query(db).where({ hook_id: hookId }).orderBy('created_at');
 
 beforeAll(async () => {
   await sink.start();
@@ -77,7 +78,7 @@ afterAll(async () => {
   await sink.stop();
 });
 beforeEach(async () => {
-  await tbl(db, 'hooks').delete();
+  await HookModel.query(db).delete();
   await db.withSchema(HOOKS_SCHEMA).table('processed_events').delete();
 });
 
@@ -116,7 +117,7 @@ describe('batch ingestion', () => {
     const gone = await addHook('/gone');
     await p.hookCache.get(TABLE);
     // the cached hook row is now dangling: its delivery violates the foreign key, so the whole statement fails
-    await tbl(db, 'hooks').where({ id: gone.id }).delete();
+    await HookModel.query(db).where({ id: gone.id }).delete();
     const batch = [event('z1'), event('z2')];
     await expect(ingestEvents(p, batch)).rejects.toThrow();
     expect(await deliveriesOf(a.id)).toHaveLength(0);
@@ -147,7 +148,7 @@ describe('direct hand-off', () => {
       }
       expect(rows.map((d) => [d.status, d.attempt])).toEqual(events.map(() => ['succeeded', 1]));
       expect(new Set(sink.at('/handoff').map((r) => r.headers['webhook-id'])).size).toBe(20);
-      const logs = await tbl(db, 'hook_logs').where({ fk_hook_id: a.id });
+      const logs = await HookLogModel.query(db).where({ fk_hook_id: a.id });
       expect(logs).toHaveLength(20);
       const claims = await (p.stages.claimLag as unknown as { get(): Promise<{ values: Array<{ labels: Record<string, string>; value: number; metricName?: string }> }> }).get();
       const count = (path: string) => claims.values.find((v) => v.metricName?.endsWith('_count') && v.labels.path === path)?.value ?? 0;
@@ -217,7 +218,7 @@ describe('hook cache', () => {
       await listener.stop();
     }
     // stopped listener: every read goes to PostgreSQL
-    await updateHook(db, (await tbl(db, 'hooks').first()).id, { active: true });
+    await updateHook(db, (await HookModel.query(db).first())!.id, { active: true });
     expect((await mine.hookCache.get(TABLE)).hooks).toHaveLength(1);
     expect(mine.hookCache.size).toBe(0);
   });

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
-import { tbl } from '../repositories/hooks-db';
-import type { HookRow } from '../repositories/hook.repository';
-import type { HookFilterRow } from '../repositories/hook-filter.repository';
+import { activeHooksOfTable, type HookRow } from '../repositories/hook.repository';
+import { filtersOfHooks, type HookFilterRow } from '../repositories/hook-filter.repository';
 
 /** The active hooks of one table (every event, oldest first) and their stored filters. */
 export interface TableHooks {
@@ -23,13 +22,9 @@ export interface HookCacheOptions {
 }
 
 async function loadTableHooks(db: Knex, tableId: string): Promise<TableHooks> {
-  const hooks: HookRow[] = await tbl(db, 'hooks').where({ fk_model_id: tableId, active: true }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  const hooks = await activeHooksOfTable(db, tableId);
   const filters = new Map<string, HookFilterRow[]>();
-  if (hooks.length) {
-    const rows: HookFilterRow[] = await tbl(db, 'hook_filters').whereIn('fk_hook_id', hooks.map((h) => h.id))
-      .orderBy([{ column: 'order' }, { column: 'created_at' }]);
-    for (const row of rows) filters.set(row.fk_hook_id, [...(filters.get(row.fk_hook_id) ?? []), row]);
-  }
+  for (const row of await filtersOfHooks(db, hooks.map((h) => h.id))) filters.set(row.fk_hook_id, [...(filters.get(row.fk_hook_id) ?? []), row]);
   return { hooks, filters };
 }
 

@@ -1,7 +1,6 @@
 import { topics } from '@tabula/contracts';
-import { PUBLISHED_AT_HEADER, runInMessageContext, type EventMessage } from '@tabula/events';
+import { PUBLISHED_AT_HEADER, defineConsumer, runInMessageContext, type EventMessage } from '@tabula/events';
 import { captureTraceContext } from '@tabula/telemetry';
-import type { Worker } from '@tabula/runtime';
 import type { HooksPorts } from '../ports';
 import { decodeRecordsEvent, type RecordsEvent } from '../domain/records-event';
 import { HOOKS_CONSUMER, ingestEvents } from '../domain/ingest-event';
@@ -40,7 +39,7 @@ async function toEvent(ports: HooksPorts, message: EventMessage, receivedAt: num
 }
 
 /** Ingests a batch of messages (one table's, in order) in one statement. */
-async function handleBatch(ports: HooksPorts, messages: EventMessage[], batched: boolean): Promise<void> {
+async function ingestMessages(ports: HooksPorts, messages: EventMessage[], batched: boolean): Promise<void> {
   const receivedAt = Date.now();
   const events: RecordsEvent[] = [];
   for (const message of messages) {
@@ -58,14 +57,12 @@ async function handleBatch(ports: HooksPorts, messages: EventMessage[], batched:
  * events of one table that queue up while its previous batch is ingested are
  * taken together (memory and Redis buses; Kafka hands them one by one).
  */
-export async function startRecordsConsumer(ports: HooksPorts): Promise<Worker> {
-  const subscription = await ports.bus.subscribe({
-    group: HOOKS_CONSUMER,
-    topics: [topics.records],
-    handler: (message: EventMessage) => handleBatch(ports, [message], false),
-    handleBatch: (messages: EventMessage[]) => handleBatch(ports, messages, true),
-    maxBatch: MAX_BATCH,
-    maxInFlight: MAX_IN_FLIGHT,
-  });
-  return { stop: () => subscription.close() };
-}
+export const recordsConsumer = defineConsumer<HooksPorts>({
+  name: 'hooks.records',
+  topics: [topics.records],
+  delivery: { kind: 'shared', group: HOOKS_CONSUMER },
+  handle: (ports, message) => ingestMessages(ports, [message], false),
+  handleBatch: (ports, messages) => ingestMessages(ports, messages, true),
+  maxBatch: MAX_BATCH,
+  maxInFlight: MAX_IN_FLIGHT,
+});

@@ -64,6 +64,11 @@ export async function activeHooksOf(db: Knex, tableId: string, event: string): P
   return HookModel.query(db).where({ fk_model_id: tableId, event, active: true }).orderBy('created_at');
 }
 
+/** Every active hook of a table (all events), oldest first (the hook cache's load). */
+export async function activeHooksOfTable(db: Knex, tableId: string): Promise<HookRow[]> {
+  return HookModel.query(db).where({ fk_model_id: tableId, active: true }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+}
+
 /** The hooks of some tables, oldest first. */
 export async function hooksOfTables(db: Knex, tableIds: string[]): Promise<HookRow[]> {
   return HookModel.query(db).whereIn('fk_model_id', tableIds).orderBy([{ column: 'created_at' }, { column: 'id' }]);

@@ -1,9 +1,2 @@
-import type { Knex } from 'knex';
-
-/** The hooks service's schema. */
+/** The hooks service's schema (its models' tables are `${HOOKS_SCHEMA}.<table>`). */
 export const HOOKS_SCHEMA = 'hooks';
-
-/** A table of the hooks schema. */
-export function tbl(db: Knex, name: 'hooks' | 'hook_filters' | 'deliveries' | 'hook_logs'): Knex.QueryBuilder {
-  return db.withSchema(HOOKS_SCHEMA).table(name);
-}
