@@ -6,7 +6,9 @@
  * Only the services a records call needs run (auth, meta, data, gateway).
  * Prints the load result, the process CPU time per request (user + system,
  * every service of the process included) and the top 30 frames by self time.
- * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 10]
+ * `--gateway` sends the load through the gateway (xc-auth, as clients do)
+ * instead of straight to the data service with a signed identity.
+ * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 10 --gateway]
  *   (PROFILE_OUT=file.cpuprofile also writes the profile for Chrome DevTools / speedscope)
  */
 import http from 'node:http';
@@ -61,10 +63,12 @@ async function main(): Promise<void> {
   const headers = { 'x-tabula-identity': signIdentity(principal, handle.platform.SVC_INTERNAL_SECRET as string) };
   const table = await createTable(handle.url, token, 'Profiled');
   await fillTable(dbUrl, table, 100_000);
-  const data = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/db/data/noco/${table.baseId}/${table.title}`;
+  const viaGateway = process.argv.includes('--gateway');
+  const origin = viaGateway ? handle.url : `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const data = `${origin}/api/v1/db/data/noco/${table.baseId}/${table.title}`;
   const run = () => new Promise<LoadResult>((resolve, reject) => {
     const file = JSON.stringify(path.join(__dirname, 'records-profile-load.ts'));
-    const worker = new Worker(`require('tsx/cjs'); require(${file});`, { eval: true, workerData: { which, data, headers, concurrency, ms } });
+    const worker = new Worker(`require('tsx/cjs'); require(${file});`, { eval: true, workerData: { which, data, headers: viaGateway ? { 'xc-auth': token } : headers, concurrency, ms } });
     worker.once('message', resolve);
     worker.once('error', reject);
   });

@@ -160,13 +160,15 @@ describe('direct hand-off', () => {
   });
 
   it('beyond the hand-off room deliveries are stored pending and the poll sends them', async () => {
-    const p = ports({ SVC_HOOKS_CONCURRENCY: 1, SVC_HOOKS_HANDOFF_QUEUE: 0, SVC_HOOKS_POLL_MS: 50 });
+    // No timer poll during the test: the claims that send the overflow are the ones each finished send triggers.
+    const p = ports({ SVC_HOOKS_CONCURRENCY: 1, SVC_HOOKS_HANDOFF_QUEUE: 0, SVC_HOOKS_POLL_MS: 600_000 });
     p.hookCache.setEnabled(true);
     sink.delayMs = 100;
     const worker = new DeliveryWorker(p);
     worker.start();
     try {
       const a = await addHook('/overflow');
+      await worker.whenIdle();
       await ingestEvents(p, [event('o1'), event('o2'), event('o3')]);
       const states = (await deliveriesOf(a.id)).map((d) => d.status).sort();
       expect(states).toEqual(['delivering', 'pending', 'pending']);

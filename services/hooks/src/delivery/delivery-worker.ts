@@ -28,6 +28,8 @@ export class DeliveryWorker implements Worker, HandOffTarget {
   private inFlight = new Set<Promise<void>>();
   /** Attempts whose HTTP call is running: SVC_HOOKS_CONCURRENCY bounds these, so slow outcome writes do not hold send slots. */
   private sending = 0;
+  /** Send slots a running claim may fill: hand-offs and other claims do not take them meanwhile (the bound holds across the claim's round trip). */
+  private reserved = 0;
   private queue: ClaimedDelivery[] = [];
   private ticking = false;
   private again = false;
@@ -50,7 +52,7 @@ export class DeliveryWorker implements Worker, HandOffTarget {
   /** Room in the hand-off queue (bounded by SVC_HOOKS_HANDOFF_QUEUE beyond the attempts in flight). */
   room(): number {
     if (this.stopped || this.backlog) return 0;
-    return this.ports.config.SVC_HOOKS_CONCURRENCY + this.ports.config.SVC_HOOKS_HANDOFF_QUEUE - this.sending - this.queue.length;
+    return this.ports.config.SVC_HOOKS_CONCURRENCY + this.ports.config.SVC_HOOKS_HANDOFF_QUEUE - this.sending - this.reserved - this.queue.length;
   }
 
   /** Pending deliveries wait in PostgreSQL: the poll drains them before hand-off resumes. */
@@ -98,7 +100,7 @@ export class DeliveryWorker implements Worker, HandOffTarget {
   /** Send slots free now: SVC_HOOKS_CONCURRENCY calls at once, and at most four times that many attempts still writing outcomes. */
   private freeSlots(): number {
     const concurrency = this.ports.config.SVC_HOOKS_CONCURRENCY;
-    return Math.min(concurrency - this.sending, 4 * concurrency - this.inFlight.size);
+    return Math.min(concurrency - this.sending - this.reserved, 4 * concurrency - this.inFlight.size - this.reserved);
   }
 
   private run(delivery: ClaimedDelivery['delivery'], known?: Known): void {
@@ -126,13 +128,24 @@ export class DeliveryWorker implements Worker, HandOffTarget {
     this.pump();
     const free = this.freeSlots();
     if (free <= 0 || this.queue.length) return;
-    const claimed = await claimDue(this.ports.db, free);
+    this.reserved = free;
+    let claimed: Awaited<ReturnType<typeof claimDue>>;
+    try {
+      claimed = await claimDue(this.ports.db, free);
+    } finally {
+      this.reserved = 0;
+    }
     for (const delivery of claimed) {
       this.ports.stages.claimLag.observe({ path: 'poll' }, Math.max(0, Date.now() - new Date(delivery.next_attempt_at).getTime()) / 1000);
       this.run(delivery);
     }
     if (claimed.length === free) this.again = true;
     else this.backlog = false;
+  }
+
+  /** Resolves once no poll is running (tests: a known starting point). */
+  async whenIdle(): Promise<void> {
+    while (this.ticking) await new Promise((r) => setTimeout(r, 5));
   }
 
   private async prune(): Promise<void> {
