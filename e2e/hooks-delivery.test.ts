@@ -233,4 +233,15 @@ describe('hook delivery end to end', () => {
     expect(await hooksOfBase(bare.id)).toEqual([]);
     expect((await as('GET', `/api/v1/db/meta/tables/${bareTable.id}/hooks`)).body.list).toEqual([]);
   });
+
+  it('a before hook created after writes found none is delivered for the very next write (records.before.insert)', async () => {
+    // A write first: data now knows "no before hook on this table" and publishes no before events; creating one must drop that at once.
+    expect((await api('POST', `${data}/${t.baseId}/Items`, { Name: 'no before hook yet' })).status).toBe(200);
+    await hook('before-insert', 'v2', 'insert', { event: 'before' });
+    expect((await api('POST', `${data}/${t.baseId}/Items`, { Name: 'seen before' })).status).toBe(200);
+    const [payload] = await received('before-insert', 1);
+    expect(payload).toMatchObject({ type: 'records.before.insert', data: { table_id: t.tableId } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.at('/before-insert')).toHaveLength(1);
+  });
 });

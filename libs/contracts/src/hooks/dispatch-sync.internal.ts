@@ -19,13 +19,16 @@ export const dispatchSyncSchema = z.object({
 /**
  * Synchronous delivery of the table's `async: false` hooks, called by data
  * after a write commits and before it answers. `sync_hooks: false` when the
- * table has none (data then skips the call for a while).
+ * table has none (data then skips the call for a while). `before_hooks`:
+ * whether the table has any active `before` hook (data publishes the advisory
+ * `records.before.*` events only while it may).
  */
 export const dispatchSync = defineEndpoint({
   id: 'internalDispatchSync', method: 'POST', path: '/internal/hooks/dispatch-sync', service: 'hooks', access: 'internal',
   summary: "Deliver a change's synchronous hooks now", tags: ['Internal: hooks'], body: dispatchSyncSchema,
   response: z.object({
     sync_hooks: z.boolean(),
+    before_hooks: z.boolean().optional(),
     deliveries: z.array(z.object({ id: z.string(), hook_id: z.string(), status: z.string(), attempt: z.number() })),
   }),
 });

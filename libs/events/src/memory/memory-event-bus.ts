@@ -75,7 +75,7 @@ export class MemoryEventBus implements EventBus {
       if (group.topics.has(topic)) continue;
       group.topics.add(topic);
       // Like a broker's committed offsets: only a topic new to the group starts at the beginning.
-      if (options.fromBeginning !== false) (this.retained.get(topic) ?? []).forEach((message) => group.enqueue(message));
+      if (options.fromBeginning !== false) (this.retained.get(topic) ?? []).slice(-this.retention).forEach((message) => group.enqueue(message));
     }
     return group;
   }
@@ -83,7 +83,8 @@ export class MemoryEventBus implements EventBus {
   private retain(message: EventMessage): void {
     const log = this.retained.get(message.topic) ?? [];
     log.push(message);
-    if (log.length > this.retention) log.splice(0, log.length - this.retention);
+    // Trimmed in chunks (a splice per publish would shift the whole log each time); readers take the last `retention`.
+    if (log.length >= 2 * this.retention) log.splice(0, log.length - this.retention);
     this.retained.set(message.topic, log);
   }
 

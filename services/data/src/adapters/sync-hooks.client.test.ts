@@ -7,13 +7,14 @@ import type { TableHandle } from '../context/table-handle';
 class HooksStandIn implements ServiceClient {
   readonly calls: string[] = [];
   readonly withSync = new Set<string>();
+  readonly withBefore = new Set<string>();
   during?: () => void;
 
   async request<T>(_service: string, request: ServiceRequest): Promise<ServiceResponse<T>> {
     const tableId = (request.body as { tableId: string }).tableId;
     this.calls.push(tableId);
     this.during?.();
-    return { status: 200, body: { sync_hooks: this.withSync.has(tableId), deliveries: [] } as T };
+    return { status: 200, body: { sync_hooks: this.withSync.has(tableId), before_hooks: this.withBefore.has(tableId), deliveries: [] } as T };
   }
 }
 
@@ -64,5 +65,49 @@ describe('sync hooks: the cached "no sync hooks" flag', () => {
     await d.dispatch(handleOf('t1'), change());
     await d.dispatch(handleOf('t1'), change());
     expect(hooks.calls).toEqual(['t1', 't1']);
+  });
+});
+
+describe('sync hooks: the cached "no before hook" answer', () => {
+  let now = 0;
+  const make = (hooks: HooksStandIn) => new SyncHooksClient(hooks, pino({ level: 'silent' }), 2_000, 10_000, () => now);
+
+  it('unknown means "may have"; hooks\' "none" holds until a hook event or the TTL drops it', async () => {
+    const hooks = new HooksStandIn();
+    const d = make(hooks);
+    now = 1_000;
+    expect(d.mayHaveBeforeHooks('t1')).toBe(true);
+    await d.dispatch(handleOf('t1'), change());
+    expect(d.mayHaveBeforeHooks('t1')).toBe(false);
+    expect(d.mayHaveBeforeHooks('t2')).toBe(true);
+    d.invalidate('t1');
+    expect(d.mayHaveBeforeHooks('t1')).toBe(true);
+    await d.dispatch(handleOf('t1'), change());
+    now = 10_999;
+    expect(d.mayHaveBeforeHooks('t1')).toBe(false);
+    now = 11_000;
+    expect(d.mayHaveBeforeHooks('t1')).toBe(true);
+    await d.dispatch(handleOf('t1'), change());
+    d.invalidate();
+    expect(d.mayHaveBeforeHooks('t1')).toBe(true);
+  });
+
+  it('a table with a before hook stays "may have"; an answer a hook event overtook is not kept', async () => {
+    const hooks = new HooksStandIn();
+    const d = make(hooks);
+    hooks.withBefore.add('t1');
+    await d.dispatch(handleOf('t1'), change());
+    expect(d.mayHaveBeforeHooks('t1')).toBe(true);
+    hooks.during = () => d.invalidate('t2');
+    await d.dispatch(handleOf('t2'), change());
+    expect(d.mayHaveBeforeHooks('t2')).toBe(true);
+  });
+
+  it('a failed call leaves it unknown ("may have")', async () => {
+    const hooks = new HooksStandIn();
+    hooks.during = () => { throw new Error('hooks down'); };
+    const d = make(hooks);
+    await d.dispatch(handleOf('t3'), change());
+    expect(d.mayHaveBeforeHooks('t3')).toBe(true);
   });
 });

@@ -28,6 +28,17 @@ const MAX_FLAG_TABLES = 10_000;
  * Until then its deliveries still happen, through the bus (asynchronously).
  * "Has sync hooks" answers are not cached: such tables ask on every write.
  *
+ * The same answer says whether the table has any `before` hook. The
+ * `records.before.*` events are advisory (published before the write, lost
+ * when the bus fails, sent even when the write then fails) and only hooks
+ * consume them: while this process knows the table has no before hook
+ * ({@link mayHaveBeforeHooks} false) the write publishes none, saving an
+ * encode and a bus round trip per write. Unknown means "may have": the first
+ * write to a table, and the first after a hook event or the TTL dropped the
+ * answer, publish. Staleness as above: a before hook created just now is
+ * honoured by the data process hooks told directly at once, by other replicas
+ * once the hook event reached them, and after `flagTtlMs` at worst.
+ *
  * A refused or failed call pauses sync calls for that table only (`pauseMs`;
  * the bus delivers meanwhile), so one tenant's failing table never holds back
  * another's hooks. Only when several tables fail within one pause — the hooks
@@ -38,6 +49,8 @@ export class SyncHooksClient {
   private readonly tablePausedUntil = new Map<string, number>();
   /** tableId → (event type + operation → "no sync hook" known until). */
   private readonly noSyncHooks = new Map<string, Map<string, number>>();
+  /** tableId → "no before hook" known until. */
+  private readonly noBeforeHooks = new Map<string, number>();
   private generation = 0;
 
   private readonly hooks: EndpointClient<typeof hooksInternal>;
@@ -52,8 +65,18 @@ export class SyncHooksClient {
   /** Drops the cached answers of a table (a hook of it was created, changed or deleted), or of every table. */
   invalidate(tableId?: string): void {
     this.generation += 1;
-    if (tableId) this.noSyncHooks.delete(tableId);
-    else this.noSyncHooks.clear();
+    if (tableId) {
+      this.noSyncHooks.delete(tableId);
+      this.noBeforeHooks.delete(tableId);
+    } else {
+      this.noSyncHooks.clear();
+      this.noBeforeHooks.clear();
+    }
+  }
+
+  /** False only while the cache knows the table has no `before` hook (its writes then publish no records.before event). */
+  mayHaveBeforeHooks(tableId: string): boolean {
+    return !((this.noBeforeHooks.get(tableId) ?? 0) > this.now());
   }
 
   /** True when the cache knows the table has no sync hook for this change (no call needed). */
@@ -77,6 +100,8 @@ export class SyncHooksClient {
         });
         this.tablePausedUntil.delete(handle.tableId);
         if (!answer.sync_hooks) this.remember(handle.tableId, kind, generation);
+        if (answer.before_hooks === false) this.rememberNoBefore(handle.tableId, generation);
+        else this.noBeforeHooks.delete(handle.tableId);
       } catch (err) {
         this.pause(handle.tableId);
         if (err instanceof AppError) {
@@ -99,6 +124,13 @@ export class SyncHooksClient {
       this.noSyncHooks.set(tableId, kinds);
     }
     kinds.set(kind, this.now() + this.flagTtlMs);
+  }
+
+  /** Caches a "no before hook" answer, unless a hook event arrived while it was asked. */
+  private rememberNoBefore(tableId: string, generation: number): void {
+    if (generation !== this.generation || this.flagTtlMs <= 0) return;
+    if (!this.noBeforeHooks.has(tableId) && this.noBeforeHooks.size >= MAX_FLAG_TABLES) this.noBeforeHooks.clear();
+    this.noBeforeHooks.set(tableId, this.now() + this.flagTtlMs);
   }
 
   private paused(tableId: string): boolean {

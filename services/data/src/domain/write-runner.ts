@@ -20,13 +20,14 @@ function changesOf(out: WriteOutcome<unknown>): RecordsChange[] {
  * `records.after.*` event goes into the outbox in that same transaction (it
  * exists exactly when the rows changed). External sources live in another
  * database, so their event is enqueued right after the commit (a crash between
- * the two loses it: documented limit). `before` is published first (advisory).
+ * the two loses it: documented limit). `before` is published first (advisory;
+ * skipped while the table is known to have no before hook: SyncHooksClient).
  */
 export async function runWrite<T>(
   ports: DataPorts, handle: TableHandle, before: RecordsChange | undefined,
   work: (trx: Knex.Transaction) => Promise<WriteOutcome<T>>,
 ): Promise<T> {
-  if (before) await publishBefore(ports.bus, ports.logger, handle, before);
+  if (before && ports.syncHooks.mayHaveBeforeHooks(handle.tableId)) await publishBefore(ports.bus, ports.logger, handle, before);
   await ports.counter.writeStarted(handle.tableId);
   let done: { result: T; committed: CommittedChange[] };
   try {
@@ -65,7 +66,7 @@ export async function runOneStatementWrite<T>(
   ports: DataPorts, handle: TableHandle, before: RecordsChange | undefined,
   work: () => Promise<{ result: T; committed: CommittedChange[] }>,
 ): Promise<T> {
-  if (before) await publishBefore(ports.bus, ports.logger, handle, before);
+  if (before && ports.syncHooks.mayHaveBeforeHooks(handle.tableId)) await publishBefore(ports.bus, ports.logger, handle, before);
   await ports.counter.writeStarted(handle.tableId);
   let outcome: { result: T; committed: CommittedChange[] };
   try {

@@ -18,9 +18,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function dispatchSync(ports: HooksPorts, input: z.infer<typeof dispatchSyncSchema>) {
   const event = input.type.split('.')[1];
   const op = input.operation as EventOperation;
-  const sync = hooksFor(await ports.hookCache.get(input.tableId), { event, operation: op }).filter((h) => !h.async);
+  const table = await ports.hookCache.get(input.tableId);
+  const sync = hooksFor(table, { event, operation: op }).filter((h) => !h.async);
+  // Data publishes records.before.* only while the table may have a before hook.
+  const beforeHooks = table.hooks.some((h) => h.event === 'before');
   // No sync hook: the bus copy of the event does everything; data remembers the answer briefly.
-  if (!sync.length) return { sync_hooks: false, deliveries: [] };
+  if (!sync.length) return { sync_hooks: false, before_hooks: beforeHooks, deliveries: [] };
   // this call sends the sync deliveries itself; the async ones go to the worker
   await ingestEvent(ports, { ...input, event, operation: op, writtenAt: Date.now() }, { handOff: (hook) => hook.async });
   const deadline = Date.now() + Math.max(...sync.map((h) => h.timeout)) + 1000;
@@ -32,5 +35,5 @@ export async function dispatchSync(ports: HooksPorts, input: z.infer<typeof disp
     await sleep(50);
     current = await deliveriesOfEvent(ports.db, input.eventId, sync.map((h) => h.id));
   }
-  return { sync_hooks: true, deliveries: current.map((d) => ({ id: d.id, hook_id: d.hook_id, status: d.status, attempt: d.attempt })) };
+  return { sync_hooks: true, before_hooks: beforeHooks, deliveries: current.map((d) => ({ id: d.id, hook_id: d.hook_id, status: d.status, attempt: d.attempt })) };
 }
