@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import { recordsOfTable, recordsOfView } from '@tabula/contracts';
 import { requireUser, principalOf } from '@tabula/auth';
-import { route } from '@tabula/http';
+import { RawJson, route } from '@tabula/http';
 import { listRecords, findOneRecord, countRecords } from '../domain/list-records';
 import { readRecord, recordExists } from '../domain/read-record';
-import { insertRecords } from '../domain/insert-records';
+import { insertRecordsAs } from '../domain/insert-records';
 import { updateRecord } from '../domain/update-records';
 import { deleteRecord } from '../domain/delete-records';
 import { tableRefOf } from './route-input';
@@ -24,8 +24,10 @@ export function recordsRouter(ports: DataPorts): Router {
     route(router, e.list, auth, async (ctx) => listRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.query));
     route(router, e.create, auth, async (ctx) => {
       const options = { bulk: false, before: ctx.input.query.before };
-      const [record] = await insertRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), [ctx.request.body], options);
-      return record;
+      const inserted = await insertRecordsAs(ports, principalOf(ctx), tableRefOf(ctx.input.params), [ctx.request.body], options);
+      // The one-statement insert answers the database's JSON text (`[{…}]`): its one element is sent as is, never parsed.
+      const json = inserted.json();
+      return json.startsWith('[{') && json.endsWith('}]') ? new RawJson(json.slice(1, -1)) : inserted.records()[0];
     });
     route(router, e.exists, auth, async (ctx) => recordExists(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.params.rowId));
     route(router, e.read, auth, async (ctx) => readRecord(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.params.rowId));
