@@ -3,7 +3,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ensurePortFree } from '@tabula/runtime';
-import { backendUrl, createTestDatabase, describeWithBackend, freePort, waitHealthy, type TestDatabase } from '@tabula/testing';
+import { backendUrl, createTestDatabase, describeWithBackend, freePort, waitHealthy, type TestDatabase, entryArgs } from '@tabula/testing';
 
 /**
  * Issue 9 items 8, 10, 12 on the real launcher (`start:cluster`, from source):
@@ -45,7 +45,7 @@ async function launch(): Promise<Launched> {
     AUTH_PORT: String(authPort), META_SERVICE_URL: `http://127.0.0.1:${metaPort}`, LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true',
   };
   for (const name of ['SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'TABULA_MODE', 'npm_lifecycle_event', 'AUTH_SERVICE_URL']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'start-cluster.ts')], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, entryArgs('scripts/start-cluster.ts'), { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => { output += chunk; });
   child.stderr?.on('data', (chunk) => { output += chunk; });

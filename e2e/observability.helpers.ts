@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort, waitHealthy } from '@tabula/testing';
+import { freePort, waitHealthy, entryArgs } from '@tabula/testing';
 
 const root = path.resolve(__dirname, '..');
 
@@ -18,7 +18,7 @@ export interface SpawnedStandalone {
 export async function spawnStandalone(env: Record<string, string>, withMetricsPort: boolean): Promise<SpawnedStandalone> {
   const port = await freePort();
   const metricsPort = withMetricsPort ? await freePort() : 0;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start-standalone.ts')], {
+  const child: ChildProcess = spawn(process.execPath, entryArgs('scripts/start-standalone.ts'), {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort), EVENT_BUS: 'memory', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { freePort } from '@tabula/testing';
+import { freePort, entryArgs } from '@tabula/testing';
 
 /**
  * Issue 9 item 6: a port already in use stops start-up at once, before the
@@ -17,7 +17,7 @@ let taken = 0;
 
 function run(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', script)], {
+  const child = spawn(process.execPath, entryArgs(`scripts/${script}`), {
     cwd: root, env: { ...process.env, LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true', ...env }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

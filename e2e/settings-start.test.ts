@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { entryArgs } from '@tabula/testing';
 
 const root = path.resolve(__dirname, '..');
 
 /** Runs an entry point with the given settings; resolves with its exit code and output. */
 function run(entry: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+  const child = spawn(process.execPath, entryArgs(entry), {
     cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', OTEL_SDK_DISABLED: 'true', ...env },
   });
   let stdout = '';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort, waitHealthy } from '@tabula/testing';
+import { freePort, waitHealthy, entryArgs } from '@tabula/testing';
 
 /**
  * Issue 9 item 7, on a real `npm start` process (embedded PostgreSQL, no
@@ -23,7 +23,7 @@ interface Running { child: ChildProcess; output: () => string; exited: Promise<n
 async function startStandalone(): Promise<Running> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, EVENT_BUS: 'memory', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true' };
   for (const name of ['DATABASE_URL', 'DATA_DATABASE_URL', 'REDIS_URL', 'TABULA_MODE', 'npm_lifecycle_event']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'start-standalone.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, entryArgs('scripts/start-standalone.ts'), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => { output += chunk; });
   child.stderr?.on('data', (chunk) => { output += chunk; });

@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import knex, { type Knex } from 'knex';
 import { createClient } from 'redis';
@@ -113,8 +111,7 @@ describeWithBackend('redis', 'fault suite: kill -9 each service, restart Postgre
   const faults = only?.length ? allFaults.filter((f) => only.includes(f.name)) : allFaults;
 
   beforeAll(async () => {
-    // The cluster runs the bundles (a restart compiles no TypeScript); build them from the current sources.
-    execFileSync(process.execPath, [path.join(__dirname, '../../scripts/build-service.mjs'), ...services, 'gateway'], { stdio: 'ignore' });
+    // The cluster runs the bundles jest's global setup built from the current sources (a restart compiles no TypeScript).
     await sink.start();
     redis = await startPrivateRedis();
     pg = await startPrivatePostgres();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, freePort, waitHealthy, type TestDatabase } from '@tabula/testing';
+import { createTestDatabase, freePort, waitHealthy, type TestDatabase, entryArgs } from '@tabula/testing';
 
 /** Issue 17 defect 6: `npm start`'s own log, as the local user sees it. */
 const root = path.resolve(__dirname, '../..');
@@ -17,7 +17,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-sec-log-'));
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'start-standalone.ts')], {
+  child = spawn(process.execPath, entryArgs('scripts/start-standalone.ts'), {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TABULA_MODE: 'standalone', DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true', EVENT_BUS: 'memory' },
   });

@@ -5,15 +5,18 @@
  * self-time frames of the gateway and of the service that answered, with the
  * CPU milliseconds each process spent per request.
  * Needs DATABASE_URL and REDIS_URL. Loopback only.
- * Usage: tsx scripts/bench/gateway-profile.ts [me|read] [--seconds 8 --concurrency 16 --port-base 18600]
+ * `insert` posts one record per request and also prints hooks and meta (the
+ * services a write reaches besides data).
+ * Usage: tsx scripts/bench/gateway-profile.ts [me|read|insert] [--seconds 8 --concurrency 16 --port-base 18600]
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runLoad } from './load';
-import { createTable, dropDatabase, fillTable, freshDatabase, signup, waitFor } from './records-fixture';
+import { runLoad, runOps, type LoadResult } from './load';
+import { poster } from './records-load';
+import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, waitFor } from './records-fixture';
 
 const which = process.argv[2] ?? 'me';
 const arg = (name: string, fallback: number) => {
@@ -77,13 +80,24 @@ async function main(): Promise<void> {
     for (const offset of [1, 2, 3]) await waitFor(`http://127.0.0.1:${portBase + 10 + offset}/readyz`);
     const { token } = await signup(gateway);
     let route = '/api/v1/auth/user/me';
-    if (which === 'read') {
+    if (which === 'read' || which === 'insert') {
       const table = await createTable(gateway, token, 'GwProfile');
       await fillTable(dbUrl, table, 1000);
-      route = `/api/v1/db/data/noco/${table.baseId}/${table.title}/42`;
+      route = `/api/v1/db/data/noco/${table.baseId}/${table.title}${which === 'read' ? '/42' : ''}`;
     }
-    await runLoad('warm-up', `${gateway}${route}`, { 'xc-auth': token }, concurrency, 2000);
-    const result = await runLoad(`through the gateway: ${route}`, `${gateway}${route}`, { 'xc-auth': token }, concurrency, seconds * 1000);
+    let result: LoadResult;
+    if (which === 'insert') {
+      const p = poster(`${gateway}${route}`, { 'xc-auth': token }, concurrency);
+      try {
+        await runOps('warm-up', (i) => p.post(sampleBody(i)), concurrency, 2000);
+        result = await runOps(`through the gateway: POST ${route}`, (i) => p.post(sampleBody(i)), concurrency, seconds * 1000);
+      } finally {
+        await p.close();
+      }
+    } else {
+      await runLoad('warm-up', `${gateway}${route}`, { 'xc-auth': token }, concurrency, 2000);
+      result = await runLoad(`through the gateway: ${route}`, `${gateway}${route}`, { 'xc-auth': token }, concurrency, seconds * 1000);
+    }
     loadEnded = Date.now();
     requests = result.requests;
     console.log(result);
@@ -94,7 +108,7 @@ async function main(): Promise<void> {
     window = { fromEndUs: gap + seconds * 1e6 - 250_000, toEndUs: gap + 250_000 };
     await dropDatabase(dbUrl);
   }
-  const wanted = new Set(['gateway', which === 'read' ? 'data' : 'auth']);
+  const wanted = new Set(['gateway', ...(which === 'read' ? ['data'] : which === 'insert' ? ['data', 'hooks', 'meta'] : ['auth'])]);
   for (const file of readdirSync(dir)) {
     const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Profile;
     const service = serviceOf(profile);

@@ -41,9 +41,10 @@ export interface TestCluster {
 /** How the test cluster runs its processes. */
 export interface TestClusterOptions {
   /**
-   * Run the esbuild bundles dist/<service>/main.js (built by the caller, e.g.
-   * `node scripts/build-service.mjs <names>`) instead of the sources under tsx:
-   * a restart takes well under a second instead of several (fault tests).
+   * Run the esbuild bundles dist/<service>/main.js (the default: jest's global
+   * setup builds them from the current sources) instead of the sources under
+   * tsx: a process starts in well under a second instead of several. `false`
+   * runs the sources (outside jest, or to debug with source paths).
    */
   bundles?: boolean;
 }
@@ -68,7 +69,7 @@ export async function startTestCluster(
   const children = new Map<string, ChildProcess>();
   const url = (name: string) => `http://127.0.0.1:${ports.get(name)}`;
   const launch = async (name: string) => {
-    const args = options.bundles
+    const args = options.bundles !== false
       ? [path.join(root, 'dist', name, 'main.js')]
       : ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')];
     const child = spawn(process.execPath, args, {

@@ -4,3 +4,4 @@ export * from './test-stack';
 export * from './cluster';
 export * from './openapi-tools';
 export * from './factories';
+export * from './entry';
