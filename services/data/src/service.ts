@@ -11,7 +11,7 @@ import { DATA_SCHEMA } from './events/records-event.producer';
 import { metaCacheConsumer } from './consumers/meta-cache.consumer';
 import { SyncHooksClient } from './adapters/sync-hooks.client';
 import { OutboxFlusher } from './events/outbox-flusher';
-import { startHookFlagsConsumer } from './consumers/hook-events.consumer';
+import { hookEventsConsumer } from './consumers/hook-events.consumer';
 
 /**
  * Builds the data ports. The outbox relay reads `dataDb`: default sources'
@@ -44,7 +44,7 @@ export const dataService = defineService<DataConfig, DataPorts>({
     if (ports.dataDb !== ports.db) await runMigrations(ports.dataDb, DATA_SCHEMA, migrations);
     ports.relay.start();
     const metaConsumer = await metaCacheConsumer.start(ports);
-    const hookFlags = await startHookFlagsConsumer(ports.bus, ports.syncHooks);
+    const hookFlags = await hookEventsConsumer.start(ports);
     return [
       metaConsumer, hookFlags,
       { drain: () => ports.relay.flush(), stop: async () => { await ports.relay.stop(); await ports.sources.close(); } },

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { defineService, serviceUrls } from '@tabula/runtime';
-import { decodeEvent, PrincipalInvalidatedSchema, topics } from '@tabula/contracts';
 import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { createApp } from './app';
 import type { GatewayPorts } from './ports';
 import { Authenticator } from './authenticator';
 import { HttpDispatcher, LocalDispatcher } from './dispatcher';
+import { authEventsConsumer } from './consumers/auth-events.consumer';
 
 /**
  * The gateway: routing, authentication, CORS, health. In standalone mode it
@@ -26,18 +25,8 @@ export const gatewayService = defineService<GatewayConfig, GatewayPorts>({
   },
   createApp,
   async start(ports) {
-    // Every gateway replica needs every invalidation: a group of its own.
-    const subscription = await ports.bus.subscribe({
-      group: `gateway-${randomUUID()}`,
-      topics: [topics.auth],
-      fromBeginning: false,
-      ephemeral: true,
-      handler: async (message) => {
-        if (!message.type.startsWith('auth.user.') && message.type !== 'auth.token.revoked') return;
-        const event = decodeEvent(PrincipalInvalidatedSchema, message.payload);
-        ports.authenticator.invalidate(event.userId, event.tokenId);
-      },
-    });
-    return [{ stop: () => subscription.close() }, { stop: async () => { if (ports.dispatcher instanceof HttpDispatcher) await ports.dispatcher.close(); } }];
+    // Every gateway replica needs every invalidation (per-process delivery).
+    const authEvents = await authEventsConsumer.start(ports);
+    return [authEvents, { stop: async () => { if (ports.dispatcher instanceof HttpDispatcher) await ports.dispatcher.close(); } }];
   },
 });
