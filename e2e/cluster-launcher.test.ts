@@ -56,6 +56,12 @@ async function launch(): Promise<Launched> {
   return { child, output: () => output, exited, pids };
 }
 
+/** The launcher exits 0 (every service stopped cleanly); otherwise the failure shows the launcher's lines. */
+async function expectCleanExit(launched: Launched): Promise<void> {
+  const code = await launched.exited;
+  if (code !== 0) throw new Error(`launcher exited ${code}; its output:\n${launched.output().split('\n').filter((l) => !l.startsWith('{') || /"level":"(warn|error|fatal)"/.test(l)).join('\n')}`);
+}
+
 function alive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
 }
@@ -109,14 +115,14 @@ describeWithBackend('redis', 'cluster launcher (start:cluster, real processes)',
     expect(await me(token)).toEqual({ status: 200, email: 'launcher@example.com' });
 
     process.kill(-(running.child.pid as number), 'SIGINT'); // a terminal's Ctrl-C: the whole foreground group
-    expect(await running.exited).toBe(0);
+    await expectCleanExit(running);
     expectDrained(running.output());
     expect(await allGone(running.pids(), 5_000)).toBe(true);
 
     running = await launch();
     expect(await me(token)).toEqual({ status: 200, email: 'launcher@example.com' });
     running.child.kill('SIGTERM'); // the launcher's pid alone
-    expect(await running.exited).toBe(0);
+    await expectCleanExit(running);
     expectDrained(running.output());
     expect(await allGone(running.pids(), 5_000)).toBe(true);
   }, 400_000);

@@ -1,6 +1,7 @@
 import { ConfigError } from '@tabula/config';
 import { createLogger } from '@tabula/telemetry';
-import type { CommonPorts, ServiceDefinition } from './service-definition';
+import type { Server } from 'node:http';
+import type { CommonPorts, ServiceDefinition, Worker } from './service-definition';
 import { loadSettings } from './settings';
 import { buildSharedPorts } from './shared-ports';
 import { migrateOnly, prepareService, stopWorkers } from './boot';
@@ -26,19 +27,29 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     }
     await ensurePortFree(platform.PORT, platform.HOST, 'PORT');
     const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
-    const prepared = await prepareService(definition, shared, process.env);
-    const server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
-    const workers = [await startAccessInvalidation(shared), ...(await prepared.start())];
-    const metricsServer = await startMetricsServer(platform, [prepared.metrics], logger);
-    if (metricsServer) workers.push(metricsServer);
-    const cpu = process.cpuUsage();
-    logger.info({ port: platform.PORT, sinceExecMs: Math.round(process.uptime() * 1000), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
-      `${definition.name} service listening`);
+    let server: Server | undefined;
+    const workers: Worker[] = [];
+    let startup: Promise<void> = Promise.resolve();
+    // Registered before anything starts: a SIGTERM during start-up (migrations, or after `listen` while the
+    // workers start, when /healthz already answers) lets start-up finish, then drains what started and exits 0,
+    // instead of Node's default of dying on the signal.
     onShutdown(logger, async () => {
-      await closeServer(server, platform.SHUTDOWN_TIMEOUT_MS);
+      await startup.catch(() => undefined);
+      if (server) await closeServer(server, platform.SHUTDOWN_TIMEOUT_MS);
       await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));
       await shared.close();
     }, { watchParent: process.env.TABULA_LAUNCHER === 'cluster' }); // never outlive start:cluster
+    startup = (async () => {
+      const prepared = await prepareService(definition, shared, process.env);
+      server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
+      workers.push(await startAccessInvalidation(shared), ...(await prepared.start()));
+      const metricsServer = await startMetricsServer(platform, [prepared.metrics], logger);
+      if (metricsServer) workers.push(metricsServer);
+      const cpu = process.cpuUsage();
+      logger.info({ port: platform.PORT, sinceExecMs: Math.round(process.uptime() * 1000), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
+        `${definition.name} service listening`);
+    })();
+    await startup;
   } catch (err) {
     if (err instanceof ConfigError) logger.fatal({ problems: err.problems }, err.message);
     else logger.fatal({ err: err instanceof Error ? err.message : err }, err instanceof PortInUseError ? err.message : 'failed to start');
