@@ -5,6 +5,7 @@ import type { DbRow } from '../model/record-writer';
 import type { SqlPart } from './record-json.sql';
 import { rowsJsonParam } from './record-insert.repository';
 import type { Db } from './db';
+import { perHandle } from './sql-cache';
 
 /** The outbox row of the insert's event, all but the rows' JSON (appended by SQL). */
 export interface OutboxHead {
@@ -84,16 +85,5 @@ const MAX_TEMPLATES_PER_TABLE = 64;
 const templates = new WeakMap<TableHandle, Map<string, RawTemplate>>();
 
 function templateOf(db: Knex, handle: TableHandle, key: string, sql: string, bindings: Knex.RawBinding[]): RawTemplate {
-  let byKey = templates.get(handle);
-  if (!byKey) {
-    byKey = new Map();
-    templates.set(handle, byKey);
-  }
-  let template = byKey.get(key);
-  if (!template) {
-    template = rawTemplate(db, sql, bindings);
-    if (byKey.size >= MAX_TEMPLATES_PER_TABLE) byKey.delete(byKey.keys().next().value as string);
-    byKey.set(key, template);
-  }
-  return template;
+  return perHandle(templates, handle, key, MAX_TEMPLATES_PER_TABLE, () => rawTemplate(db, sql, bindings));
 }

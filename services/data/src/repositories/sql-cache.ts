@@ -17,6 +17,26 @@ export interface CompiledSql {
 /** Statements kept per table handle (a handle is replaced when its metadata changes, dropping them all). */
 const MAX_PER_TABLE = 256;
 const cache = new WeakMap<TableHandle, Map<string, CompiledSql>>();
+
+/**
+ * The value kept for `key` under a table handle, made by `make` on first use;
+ * at most `max` per handle (the oldest goes first). A new handle (metadata
+ * changed) starts empty, and a dropped handle takes its values with it.
+ */
+export function perHandle<V>(store: WeakMap<TableHandle, Map<string, V>>, handle: TableHandle, key: string, max: number, make: () => V): V {
+  let entries = store.get(handle);
+  if (!entries) {
+    entries = new Map();
+    store.set(handle, entries);
+  }
+  let value = entries.get(key);
+  if (value === undefined) {
+    value = make();
+    if (entries.size >= max) entries.delete(entries.keys().next().value as string);
+    entries.set(key, value);
+  }
+  return value;
+}
 const plain = new WeakMap<TableHandle, boolean>();
 
 /**
@@ -44,18 +64,10 @@ function cacheable(handle: TableHandle): boolean {
  */
 export async function cachedRead<T>(db: Db, handle: TableHandle, key: string, build: () => Knex.QueryBuilder): Promise<T[]> {
   if (!cacheable(handle)) return (await build()) as T[];
-  let entries = cache.get(handle);
-  if (!entries) {
-    entries = new Map();
-    cache.set(handle, entries);
-  }
-  let hit = entries.get(key);
-  if (!hit) {
+  const hit = perHandle(cache, handle, key, MAX_PER_TABLE, () => {
     const compiled = build().toSQL();
-    hit = { sql: compiled.sql, bindings: compiled.bindings as Knex.RawBinding[] };
-    if (entries.size >= MAX_PER_TABLE) entries.delete(entries.keys().next().value as string);
-    entries.set(key, hit);
-  }
+    return { sql: compiled.sql, bindings: compiled.bindings as Knex.RawBinding[] };
+  });
   return run<T>(db, handle, hit, hit.bindings);
 }
 
@@ -65,18 +77,10 @@ export async function cachedRead<T>(db: Db, handle: TableHandle, key: string, bu
  */
 export async function cachedReadWithLast<T>(db: Db, handle: TableHandle, key: string, last: Knex.RawBinding, build: (value: Knex.RawBinding) => Knex.QueryBuilder): Promise<T[]> {
   if (!cacheable(handle)) return (await build(last)) as T[];
-  let entries = cache.get(handle);
-  if (!entries) {
-    entries = new Map();
-    cache.set(handle, entries);
-  }
-  let hit = entries.get(key);
-  if (!hit) {
+  const hit = perHandle(cache, handle, key, MAX_PER_TABLE, () => {
     const compiled = build(last).toSQL();
-    hit = { sql: compiled.sql, bindings: (compiled.bindings as Knex.RawBinding[]).slice(0, -1) };
-    if (entries.size >= MAX_PER_TABLE) entries.delete(entries.keys().next().value as string);
-    entries.set(key, hit);
-  }
+    return { sql: compiled.sql, bindings: (compiled.bindings as Knex.RawBinding[]).slice(0, -1) };
+  });
   return run<T>(db, handle, hit, [...hit.bindings, last]);
 }
 
