@@ -3,12 +3,13 @@
  * a CPU profile of only the load window, summarised as self time per function.
  * The load comes from a worker thread (records-profile-load.ts), so the
  * profile holds only the services' main thread.
- * Only the services a records call needs run (auth, meta, data, gateway).
+ * Only the services a records call needs run (auth, meta, data, gateway);
+ * `--all` runs every service, as `npm start` does (hooks' consumer, the relay…).
  * Prints the load result, the process CPU time per request (user + system,
  * every service of the process included) and the top 30 frames by self time.
  * `--gateway` sends the load through the gateway (xc-auth, as clients do)
  * instead of straight to the data service with a signed identity.
- * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 10 --gateway]
+ * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 10 --gateway --all]
  *   (PROFILE_OUT=file.cpuprofile also writes the profile for Chrome DevTools / speedscope)
  */
 import http from 'node:http';
@@ -21,6 +22,7 @@ import { authService } from '../../services/auth/src/service';
 import { metaService } from '../../services/meta/src/service';
 import { dataService } from '../../services/data/src/service';
 import { gatewayService } from '../../services/gateway/src/service';
+import { allServices } from '../services';
 import type { LoadResult } from './load';
 import { createTable, dropDatabase, fillTable, freshDatabase, signup } from './records-fixture';
 
@@ -56,7 +58,7 @@ function summarise(profile: { nodes: ProfileNode[]; samples: number[]; timeDelta
 
 async function main(): Promise<void> {
   const dbUrl = await freshDatabase('profile');
-  const handle = await startStandalone({ definitions: [authService, metaService, dataService, gatewayService], env: { ...process.env, DATABASE_URL: dbUrl, PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', DATA_DIR: path.resolve('data/bench') } });
+  const handle = await startStandalone({ definitions: process.argv.includes('--all') ? allServices : [authService, metaService, dataService, gatewayService], env: { ...process.env, DATABASE_URL: dbUrl, PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', DATA_DIR: path.resolve('data/bench') } });
   const server = http.createServer(handle.handlerOf('data'));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { token, principal } = await signup(handle.url);

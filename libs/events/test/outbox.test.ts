@@ -159,6 +159,42 @@ describe('transactional outbox', () => {
     await eventually(() => expect(got.map((m) => m.id)).toEqual([id]));
   });
 
+  it('a batch is one transaction in two round trips; a failed publish leaves the connection outside any transaction', async () => {
+    // One connection, so the test sees exactly what the relay sent on it and
+    // what state it handed back to the pool.
+    const single = knexFactory({ client: 'pg', connection: database.url, pool: { min: 1, max: 1 } });
+    try {
+      const ids = await knex.transaction(async (trx) => [await enqueueEvent(trx, SCHEMA, event()), await enqueueEvent(trx, SCHEMA, event())]);
+      const conn = await single.client.acquireConnection();
+      const sent: string[] = [];
+      const query = conn.query.bind(conn);
+      conn.query = (...args: unknown[]) => { if (typeof args[0] === 'string') sent.push(args[0]); return query(...args); };
+      await single.client.releaseConnection(conn);
+
+      const got: EventMessage[] = [];
+      await collect(got);
+      expect(await new OutboxRelay({ knex: single, schema: SCHEMA, bus, logger: quiet }).flush()).toBe(2);
+      // BEGIN + lock + claim in one message, mark + COMMIT in the other (a
+      // batch smaller than batchSize ends the drain).
+      expect(sent).toHaveLength(2);
+      expect(sent[0]).toMatch(/^BEGIN; WITH lock AS MATERIALIZED \(SELECT pg_try_advisory_xact_lock/);
+      expect(sent[1]).toMatch(/^UPDATE .* COMMIT$/);
+      await eventually(() => expect(got.map((m) => m.id)).toEqual(ids));
+      expect(await single.withSchema(SCHEMA).table('outbox').whereIn('id', ids).whereNull('published_at')).toEqual([]);
+
+      const third = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
+      const failing: EventBus = { ...bus, publish: async () => Promise.reject(new Error('broker down')) };
+      await expect(new OutboxRelay({ knex: single, schema: SCHEMA, bus: failing, logger: quiet }).flush()).rejects.toThrow('broker down');
+      expect(sent[sent.length - 1]).toBe('ROLLBACK');
+      // The pool's only connection is not left inside the relay's transaction.
+      const { rows } = await single.raw('SELECT txid_current_if_assigned() AS tx, now() = statement_timestamp() AS fresh');
+      expect(rows[0]).toEqual({ tx: null, fresh: true });
+      expect(await single.withSchema(SCHEMA).table('outbox').where({ id: third }).first()).toMatchObject({ published_at: null, attempts: 1 });
+    } finally {
+      await single.destroy();
+    }
+  });
+
   it('deletes published rows older than the retention', async () => {
     const old = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
     const recent = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));

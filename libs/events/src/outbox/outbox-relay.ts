@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { EventBus, EventLogger } from '../event-bus';
 import { backoffDelay } from '../delivery/retry';
 import { fallbackLogger } from '../logger';
-import { claimBatch, deletePublishedBefore, markPublished, outboxLag, recordFailure, toPublishInput, tryLockOutbox } from './outbox.repository';
+import { deletePublishedBefore, outboxLag, recordFailure, relayBatch, toPublishInput } from './outbox.repository';
 
 /** Settings of an {@link OutboxRelay}. */
 export interface OutboxRelayOptions {
@@ -27,7 +27,7 @@ const CLEANUP_CHUNK = 1000;
 /**
  * Publishes committed outbox rows. Each batch is one transaction: take the
  * outbox's advisory lock, claim rows `FOR UPDATE SKIP LOCKED`, publish, mark
- * `published_at`, commit. So relays never publish a row concurrently, rows leave
+ * `published_at`, commit — sent as two round trips (`relayBatch`). So relays never publish a row concurrently, rows leave
  * in commit order, and a crash between publish and mark re-publishes the rows
  * (at least once; consumers dedupe on the event id).
  *
@@ -118,15 +118,10 @@ export class OutboxRelay {
     const { knex, schema, bus } = this.options;
     let claimed: string[] = [];
     try {
-      return await knex.transaction(async (trx) => {
-        if (!(await tryLockOutbox(trx, schema))) return 0;
-        const rows = await claimBatch(trx, schema, this.batchSize);
-        if (rows.length === 0) return 0;
+      return await relayBatch(knex, schema, this.batchSize, async (rows) => {
         claimed = rows.map((row) => row.id);
         await bus.publish(rows.map(toPublishInput));
         await this.options.afterPublish?.(claimed);
-        await markPublished(trx, schema, claimed);
-        return rows.length;
       });
     } catch (error) {
       if (claimed.length > 0) await recordFailure(knex, schema, claimed, error).catch(() => undefined);
