@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { RecordOperation, RecordsChangedSchema, encodeEvent, topics } from '@tabula/contracts';
+import type { EventMessage } from '@tabula/events';
 import { Registry } from 'prom-client';
 import { createKnex, runMigrations } from '@tabula/db';
 import { createSafeAgent } from '@tabula/http';
@@ -13,7 +16,8 @@ import { HookChangeListener, announceHookChange } from '../src/cache/hook-change
 import { Completions } from '../src/delivery/completions';
 import { DeliveryWorker } from '../src/delivery/delivery-worker';
 import { ingestEvents } from '../src/domain/ingest-event';
-import type { RecordsEvent } from '../src/domain/records-event';
+import { decodeRecordsEvent, type RecordsEvent } from '../src/domain/records-event';
+import { recordsConsumer } from '../src/consumers/records.consumer';
 import { SecretBox } from '@tabula/runtime';
 import { stageMetrics } from '../src/delivery/stage-metrics';
 import { Wake } from '../src/adapters/wake';
@@ -195,6 +199,32 @@ describe('direct hand-off', () => {
     } finally {
       sink.delayMs = 0;
     }
+  });
+});
+
+describe('records consumer', () => {
+  const message = (payload: Uint8Array, key = TABLE): EventMessage => ({
+    id: randomUUID(), topic: topics.records, key, type: 'records.after.insert', version: 1, payload, headers: {}, timestamp: new Date().toISOString(), attempt: 1,
+  });
+
+  it('does not decode the event of a table without an active hook; decodes and schedules for one with a hook', async () => {
+    const p = ports();
+    p.hookCache.setEnabled(true);
+    // Not a RecordsChanged message: decoding it throws.
+    const garbage = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff]);
+    expect(() => decodeRecordsEvent(garbage, 'x')).toThrow();
+    await expect(recordsConsumer.handle(p, message(garbage))).resolves.toBeUndefined();
+    expect(await DeliveryModel.query(db)).toEqual([]);
+
+    const hook = await addHook('/consumer');
+    p.hookCache.invalidate([TABLE]); // what a hook write through the API does
+    await expect(recordsConsumer.handle(p, message(garbage))).rejects.toThrow();
+    const payload = encodeEvent(RecordsChangedSchema, {
+      eventId: randomUUID(), type: 'records.after.insert', operation: RecordOperation.INSERT, baseId: 'b_test', tableId: TABLE, tableTitle: 'Items',
+      rowsJson: JSON.stringify([{ Id: 1, Name: 'n' }]),
+    });
+    await recordsConsumer.handle(p, message(payload));
+    expect(await deliveriesOf(hook.id)).toHaveLength(1);
   });
 });
 

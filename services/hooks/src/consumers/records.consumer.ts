@@ -33,6 +33,10 @@ async function toEvent(ports: HooksPorts, message: EventMessage, receivedAt: num
     if (publishedAt > 0 && writtenAt > 0) ports.stages.relayLag.observe(Math.max(0, publishedAt - writtenAt) / 1000);
     if (publishedAt > 0) ports.stages.consumerLag.observe(Math.max(0, receivedAt - publishedAt) / 1000);
   }
+  // The message key is the table id: a table with no active hook (the hook
+  // cache's answer, which ingestion would read next) has nothing to schedule,
+  // so its event is not decoded at all (rows JSON included).
+  if (message.key && (await ports.hookCache.get(message.key)).hooks.length === 0) return null;
   const evt = decodeRecordsEvent(message.payload, message.id);
   if (!evt) return null;
   return { ...evt, traceContext: await consumerTraceContext(message, batched), writtenAt: Number.isNaN(writtenAt) ? undefined : writtenAt };
