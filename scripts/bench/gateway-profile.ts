@@ -17,6 +17,7 @@ import path from 'node:path';
 import { runLoad, runOps, type LoadResult } from './load';
 import { poster } from './records-load';
 import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, waitFor } from './records-fixture';
+import { clusterArgs } from './bundled';
 
 const which = process.argv[2] ?? 'me';
 const arg = (name: string, fallback: number) => {
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
     SVC_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true', CLUSTER_RESTART: 'false',
     DATA_DIR: path.resolve('data/bench-profile'), CLUSTER_NODE_FLAGS: `--max-semi-space-size=2 --cpu-prof --cpu-prof-dir=${dir}`,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'start-cluster.ts')], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, clusterArgs(), { env, stdio: 'ignore' });
   let requests = 0;
   let loadEnded = 0;
   let window: Window = { fromEndUs: 0, toEndUs: 0 };

@@ -17,6 +17,7 @@ import { signIdentity, type Principal } from '@tabula/auth';
 import { printTable, runLoad, type LoadResult } from './load';
 import { createTable, dropDatabase, fillTable } from './records-fixture';
 import { startStandaloneChild } from './standalone-child';
+import { clusterArgs } from './bundled';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -150,7 +151,7 @@ async function cluster(): Promise<void> {
   const secret = randomBytes(48).toString('base64url');
   const dbUrl = await freshDatabase();
   const env = { ...process.env, DATABASE_URL: dbUrl, PORT: '18480', SERVICE_PORT_BASE: String(portBase), SVC_INTERNAL_SECRET: secret, SVC_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true', CLUSTER_RESTART: 'false', DATA_DIR: path.resolve('data/bench-cluster') };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'start-cluster.ts')], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, clusterArgs(), { env, stdio: 'ignore' });
   try {
     await waitFor('http://127.0.0.1:18480/api/v1/health');
     for (const port of [portBase + 1, portBase + 2, portBase + 3]) await waitFor(`http://127.0.0.1:${port}/readyz`);

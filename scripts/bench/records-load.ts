@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { Agent, request } from 'undici';
 import type { Pool } from 'pg';
 import type { LoadResult } from './load';
+import { bundledArgs } from './bundled';
 import { floorSql, type FloorTable } from './records-floor-sql';
 import { sampleBody } from './records-fixture';
 
@@ -49,7 +49,7 @@ export interface Floor {
 
 /** Starts the floor server as a child process on the tables given; resolves once it listens. */
 export async function startFloor(dbUrl: string, tables: { main: FloorTable; million?: FloorTable; countLimit?: number }, poolSize: number): Promise<Floor> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'records-floor.ts'), JSON.stringify(tables)], {
+  const child: ChildProcess = spawn(process.execPath, [...bundledArgs('scripts/bench/records-floor.ts'), JSON.stringify(tables)], {
     env: { ...process.env, FLOOR_DB_URL: dbUrl, FLOOR_POOL: String(poolSize) }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {

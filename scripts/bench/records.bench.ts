@@ -21,6 +21,7 @@ import { runLoad, runOps, type LoadResult } from './load';
 import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, waitFor, type BenchTable } from './records-fixture';
 import { poster, printRatios, rawQueries, startFloor, type Floor } from './records-load';
 import { startStandaloneChild } from './standalone-child';
+import { clusterArgs } from './bundled';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -153,7 +154,7 @@ async function cluster(): Promise<void> {
   const secret = randomBytes(48).toString('base64url');
   const dbUrl = await freshDatabase('records_cluster');
   const env = { ...process.env, DATABASE_URL: dbUrl, PORT: '18481', SVC_INTERNAL_SECRET: secret, SVC_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true', CLUSTER_RESTART: 'false', DATA_DIR: path.resolve('data/bench-cluster') };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'start-cluster.ts')], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, clusterArgs(), { env, stdio: 'ignore' });
   try {
     const gateway = 'http://127.0.0.1:18481';
     await waitFor(`${gateway}/api/v1/health`);

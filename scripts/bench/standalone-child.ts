@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { bundledArgs } from './bundled';
 
 /** A standalone Tabula running in a child process (see standalone-server.ts). */
 export interface StandaloneChild {
@@ -17,10 +17,11 @@ export interface StandaloneChild {
 
 /**
  * Starts standalone Tabula in its own process, so the load generator and the
- * server do not share an event loop (which skews every figure).
+ * server do not share an event loop (which skews every figure), from an
+ * esbuild bundle like the one `npm start` runs (bundled.ts).
  */
 export async function startStandaloneChild(env: NodeJS.ProcessEnv, service = 'data'): Promise<StandaloneChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'standalone-server.ts'), service], {
+  const child = spawn(process.execPath, [...bundledArgs('scripts/bench/standalone-server.ts'), service], {
     env: { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
