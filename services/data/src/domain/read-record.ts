@@ -2,7 +2,10 @@ import type { Principal } from '@tabula/auth';
 import { parseRowId, recordNotFound } from '../model/row-id';
 import { viewColumns } from '../model/table-model';
 import type { ApiRecord } from '../presenters/record.presenter';
-import type { ViewInfo } from '@tabula/contracts';
+import type { Knex } from 'knex';
+import type { ColumnInfo, ViewInfo } from '@tabula/contracts';
+import { cachedReadWithLast } from '../repositories/sql-cache';
+import { recordJsonSql } from '../repositories/record-json.sql';
 import type { TableHandle } from '../context/table-handle';
 import { filtered, selectByKeys, tableOf, whereKeys } from '../repositories/records.repository';
 import type { KeyWhere } from '../model/row-id';
@@ -12,16 +15,45 @@ import { openTable, type TableRef } from './table-access';
 import type { DataPorts } from '../ports';
 import { signAttachments } from '../attachments/attachment-signer';
 
+/** A record read by id: the API record's JSON text as the database made it, or the record presented in JS. */
+export type ReadAnswer = { json: string } | { record: ApiRecord };
+
 /**
  * GET .../{rowId}: one record (404 ERR_RECORD_NOT_FOUND). Under a view the row
  * must pass the view's filters and only its visible columns are returned.
+ * On PostgreSQL, when every column can be formatted in SQL (recordJsonSql:
+ * the same JSON as the presenter, key order included), the database answers
+ * the record's JSON text and it is sent as is: no row parsing, no presenting,
+ * no JSON.stringify. Otherwise the row is read and presented in JS.
  */
-export async function readRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string): Promise<ApiRecord> {
+export async function readRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string): Promise<ReadAnswer> {
   const { handle, view } = await openTable(ports, principal, ref, 'data.read');
   const key = parseRowId(handle.model, rowId);
   if (!key) throw recordNotFound(rowId);
   if (view && !(await existsInView(handle, view, key))) throw recordNotFound(rowId);
   const columns = viewColumns(handle.model, view);
+  const json = await readJsonByKey(handle, key, columns);
+  if (json !== undefined) {
+    if (json === null) throw recordNotFound(rowId);
+    return { json };
+  }
+  return { record: await readPresented(ports, handle, key, columns, rowId) };
+}
+
+/** The record's API JSON made by PostgreSQL; null when there is no such row; undefined when this table needs the JS path. */
+async function readJsonByKey(handle: TableHandle, key: KeyWhere, columns: ColumnInfo[]): Promise<string | null | undefined> {
+  const pks = handle.model.primaryKeys;
+  if (handle.source.dialect !== 'pg' || pks.length !== 1) return undefined;
+  const recordJson = recordJsonSql(columns);
+  if (!recordJson) return undefined;
+  const db = handle.source.knex;
+  const cacheKey = `byKeyJson\u0000${columns.map((c) => c.id).join(',')}`;
+  const rows = await cachedReadWithLast<{ j: string }>(db, handle, cacheKey, key[pks[0].column_name], (value) =>
+    tableOf(db, handle).select(db.raw(`${recordJson.sql}::text as j`, recordJson.bindings as Knex.RawBinding[])).whereIn(pks[0].column_name, [value as string | number]));
+  return rows.length ? rows[0].j : null;
+}
+
+async function readPresented(ports: DataPorts, handle: TableHandle, key: KeyWhere, columns: ColumnInfo[], rowId: string): Promise<ApiRecord> {
   const [record] = await readBack(handle.source.knex, handle, [key], columns);
   if (!record) throw recordNotFound(rowId);
   await signAttachments(ports, columns, [record]);

@@ -30,7 +30,10 @@ export function recordsRouter(ports: DataPorts): Router {
       return json.startsWith('[{') && json.endsWith('}]') ? new RawJson(json.slice(1, -1)) : inserted.records()[0];
     });
     route(router, e.exists, auth, async (ctx) => recordExists(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.params.rowId));
-    route(router, e.read, auth, async (ctx) => readRecord(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.params.rowId));
+    route(router, e.read, auth, async (ctx) => {
+      const answer = await readRecord(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.params.rowId);
+      return 'json' in answer ? new RawJson(answer.json) : answer.record;
+    });
     route(router, e.update, auth, async (ctx) => {
       const { params } = ctx.input;
       return updateRecord(ports, principalOf(ctx), tableRefOf(params), params.rowId, ctx.request.body);
