@@ -15,6 +15,11 @@ export function currentRequestContext(): RequestContext | undefined {
 
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The caller's `x-request-id` when well formed, else a fresh one. */
+export function requestIdFrom(incoming: string | undefined): string {
+  return incoming !== undefined && VALID_ID.test(incoming) ? incoming : randomUUID();
+}
+
 /**
  * Takes `x-request-id` from the caller (the gateway) when well formed, else makes
  * one; echoes it on the response and keeps it for the request's log lines
@@ -22,8 +27,7 @@ const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function requestContext(): Middleware {
   return async (ctx, next) => {
-    const incoming = ctx.get('x-request-id');
-    const requestId = VALID_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFrom(ctx.get('x-request-id'));
     ctx.state.requestId = requestId;
     ctx.set('x-request-id', requestId);
     await withLogFields({ request_id: requestId }, next);

@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import { loadConfig } from '@tabula/config';
 import { runMigrations } from '@tabula/db';
@@ -12,6 +13,8 @@ export type SharedPorts = Omit<CommonPorts, 'service' | 'logger' | 'metrics'>;
 export interface PreparedService {
   name: CommonPorts['service'];
   app: Koa;
+  /** What serves HTTP: the definition's requestHandler, else the app's callback. */
+  handler: RequestListener;
   metrics: ServiceMetrics;
   start(): Promise<Worker[]>;
 }
@@ -40,6 +43,7 @@ export async function prepareService<C, P extends CommonPorts>(
   return {
     name: definition.name,
     app,
+    handler: definition.requestHandler ? definition.requestHandler(app, ports) : app.callback(),
     metrics,
     start: async () => (definition.start ? definition.start(ports) : []),
   };

@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
@@ -48,6 +49,8 @@ export interface ServiceDefinition<C = unknown, P extends CommonPorts = CommonPo
   configSchema?: z.ZodType<C>;
   buildPorts(common: CommonPorts, config: C): Promise<P> | P;
   createApp(ports: P): Koa;
+  /** The HTTP handler serving the app (default `app.callback()`): a service may put a direct path in front of its Koa app. */
+  requestHandler?(app: Koa, ports: P): RequestListener;
   start?(ports: P): Promise<Worker[]>;
 }
 

@@ -41,7 +41,7 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     }, { watchParent: process.env.TABULA_LAUNCHER === 'cluster' }); // never outlive start:cluster
     startup = (async () => {
       const prepared = await prepareService(definition, shared, process.env);
-      server = await listen(prepared.app.callback(), platform.PORT, platform.HOST);
+      server = await listen(prepared.handler, platform.PORT, platform.HOST);
       workers.push(await startAccessInvalidation(shared), ...(await prepared.start()));
       const metricsServer = await startMetricsServer(platform, [prepared.metrics], logger);
       if (metricsServer) workers.push(metricsServer);

@@ -63,7 +63,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     const prepared = [];
     for (const definition of options.definitions) {
       const service = await prepareService(definition, shared, env);
-      local.register(service.name, service.app.callback());
+      local.register(service.name, service.handler);
       prepared.push(service);
       preparedMetrics.push(service.metrics);
     }

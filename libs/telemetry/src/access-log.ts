@@ -4,6 +4,18 @@ import { isInProcess, routeOf, statusOf } from './route-template';
 
 const PROBES = /^\/(healthz|readyz|metrics)$/;
 
+/** Writes the access line of an answered request (`started`: process.hrtime.bigint() at its start). */
+export function writeAccessLine(logger: Logger, request: { method: string; path: string; route: string; status: number; started: bigint }): void {
+  const line = {
+    method: request.method,
+    route: request.route,
+    status: request.status,
+    duration_ms: Math.round(Number(process.hrtime.bigint() - request.started) / 10_000) / 100,
+  };
+  if (PROBES.test(request.path)) logger.debug(line, 'request');
+  else logger.info(line, 'request');
+}
+
 /**
  * One `info` line per request once it is answered: method, route template,
  * status and duration; the request id and trace id come from the logger's
@@ -19,16 +31,7 @@ export function accessLogMiddleware(logger: Logger): Middleware {
     try {
       await next();
     } finally {
-      if (!handedOver) {
-        const line = {
-          method: ctx.method,
-          route: routeOf(ctx) ?? 'unmatched',
-          status: statusOf(ctx),
-          duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100,
-        };
-        if (PROBES.test(ctx.path)) logger.debug(line, 'request');
-        else logger.info(line, 'request');
-      }
+      if (!handedOver) writeAccessLine(logger, { method: ctx.method, path: ctx.path, route: routeOf(ctx) ?? 'unmatched', status: statusOf(ctx), started });
     }
   };
 }

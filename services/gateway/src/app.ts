@@ -1,7 +1,6 @@
 import type Koa from 'koa';
 import cors from '@koa/cors';
 import { CidrList, createServiceApp } from '@tabula/http';
-import { identitySigner } from '@tabula/auth';
 import { sharedReadiness } from '@tabula/runtime';
 import type { GatewayPorts } from './ports';
 import { systemRoutes } from './routes/system.routes';
@@ -14,13 +13,16 @@ import { clientAddressMiddleware, pathGuardMiddleware } from './edge.middleware'
  * (cookies: the refresh token); any other origin gets `*` without credentials,
  * so a foreign page can call the API only with a token it already holds.
  */
+/** Response headers any origin may read (CORS). */
+export const CORS_EXPOSE_HEADERS = ['x-request-id', 'retry-after'];
+
 function corsMiddleware(origins: string[]): Koa.Middleware {
   const listed = (origin: string) => origin !== '' && origins.includes(origin);
   return cors({
     origin: (ctx) => (listed(ctx.get('origin')) ? ctx.get('origin') : '*'),
     credentials: (ctx) => listed(ctx.get('origin')),
     allowHeaders: ['content-type', 'xc-auth', 'xc-token', 'authorization', 'x-request-id', 'traceparent', 'tracestate'],
-    exposeHeaders: ['x-request-id', 'retry-after'],
+    exposeHeaders: CORS_EXPOSE_HEADERS,
     maxAge: 600,
   });
 }
@@ -41,7 +43,7 @@ export function createApp(ports: GatewayPorts): Koa {
     fallback: dispatchMiddleware({
       authenticator: ports.authenticator,
       dispatcher: ports.dispatcher,
-      sign: identitySigner(ports.internalSecret),
+      sign: ports.sign,
       config: ports.config,
     }),
   });

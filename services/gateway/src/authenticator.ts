@@ -1,8 +1,18 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { authInternal } from '@tabula/contracts';
 import { AppError, clientOf, errors, type ServiceClient } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { Credential } from './credentials';
+
+/**
+ * SHA-256 of a token, base64url: Node's one-shot `crypto.hash` (20.12+) where
+ * there is one, a Hash object otherwise. The one-shot form skips the object
+ * and its OpenSSL context, which showed as ~7 % of a cached read's CPU.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+export const tokenKey: (token: string) => string = oneShot
+  ? (token) => oneShot('sha256', token, 'base64url')
+  : (token) => crypto.createHash('sha256').update(token).digest('base64url');
 
 interface Entry {
   principal: Principal;
@@ -26,7 +36,7 @@ export class Authenticator {
   }
 
   async authenticate(credential: Credential): Promise<Principal> {
-    const key = createHash('sha256').update(credential.token).digest('base64url');
+    const key = tokenKey(credential.token);
     const hit = this.cache.get(key);
     if (hit && hit.until > Date.now()) return hit.principal;
     const principal = await this.ask(credential);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt, envList } from '@tabula/config';
+import { envBoolean, envInt, envList } from '@tabula/config';
 import { CidrList } from '@tabula/http';
 
 /** Gateway settings (README: Environment). */
@@ -16,6 +16,8 @@ export const gatewayConfigSchema = z.object({
   SVC_TRUSTED_PROXIES: envList().superRefine((cidrs, ctx) => {
     try { new CidrList(cidrs); } catch (err) { ctx.addIssue({ code: 'custom', message: (err as Error).message }); }
   }),
+  /** API requests take the gateway's direct path (edge-handler.ts) instead of its Koa app; off: everything through Koa. */
+  SVC_GATEWAY_DIRECT_PATH: envBoolean(true),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
@@ -43,24 +44,43 @@ async function resolvePrincipal(deps: DispatchDeps, headers: Parameters<typeof r
  */
 export function dispatchMiddleware(deps: DispatchDeps): Middleware {
   return async (ctx) => {
-    const rule = matchRoute(ctx.method, ctx.path);
-    if (!rule) throw errors.notFound('ERR_NOT_FOUND', `Route ${ctx.method} ${ctx.path} not found`);
-    const limit = rule.service === 'storage' ? deps.config.SVC_GATEWAY_MAX_UPLOAD_BYTES : deps.config.SVC_GATEWAY_MAX_BODY_BYTES;
-    enforceBodyLimit(ctx.req, ctx.res, limit);
-    const headers = ctx.req.headers;
-    delete headers[IDENTITY_HEADER];
-    const principal = await resolvePrincipal(deps, headers, rule.access === 'required');
-    if (principal) headers[IDENTITY_HEADER] = deps.sign(principal);
-    headers['x-request-id'] = ctx.state.requestId as string;
-    headers[CLIENT_IP_HEADER] = ctx.ip;
-    if (principal && SESSION_CHANGING.test(ctx.path)) {
-      ctx.res.once('finish', () => {
-        if (ctx.res.statusCode < 300) deps.authenticator.invalidate(principal.id);
-      });
-    }
-    ctx.respond = false;
-    await deps.dispatcher.dispatch(rule.service, ctx.req, ctx.res);
+    const edge = { path: ctx.path, requestId: ctx.state.requestId as string, ip: ctx.ip };
     // Metrics and the access line are labelled by the route template the service reported.
-    ctx.state.routeTemplate = requestRoute(ctx.req) ?? `${rule.service}:unrouted`;
+    ctx.state.routeTemplate = await dispatchRequest(deps, ctx.req, ctx.res, edge, () => { ctx.respond = false; });
   };
+}
+
+/** A request as the gateway has read it: its path, request id and client address. */
+export interface EdgeRequest {
+  path: string;
+  requestId: string;
+  ip: string;
+}
+
+/**
+ * What {@link dispatchMiddleware} does, on the bare request: throws the 404,
+ * 401 or 413 it refuses with before anything is written; calls `onHandOver`
+ * just before the service takes the response over; answers the route
+ * template of the answered request once the service has answered it.
+ */
+export async function dispatchRequest(deps: DispatchDeps, req: IncomingMessage, res: ServerResponse, edge: EdgeRequest, onHandOver?: () => void): Promise<string> {
+  const method = req.method ?? 'GET';
+  const rule = matchRoute(method, edge.path);
+  if (!rule) throw errors.notFound('ERR_NOT_FOUND', `Route ${method} ${edge.path} not found`);
+  const limit = rule.service === 'storage' ? deps.config.SVC_GATEWAY_MAX_UPLOAD_BYTES : deps.config.SVC_GATEWAY_MAX_BODY_BYTES;
+  enforceBodyLimit(req, res, limit);
+  const headers = req.headers;
+  delete headers[IDENTITY_HEADER];
+  const principal = await resolvePrincipal(deps, headers, rule.access === 'required');
+  if (principal) headers[IDENTITY_HEADER] = deps.sign(principal);
+  headers['x-request-id'] = edge.requestId;
+  headers[CLIENT_IP_HEADER] = edge.ip;
+  if (principal && SESSION_CHANGING.test(edge.path)) {
+    res.once('finish', () => {
+      if (res.statusCode < 300) deps.authenticator.invalidate(principal.id);
+    });
+  }
+  onHandOver?.();
+  await deps.dispatcher.dispatch(rule.service, req, res);
+  return requestRoute(req) ?? `${rule.service}:unrouted`;
 }

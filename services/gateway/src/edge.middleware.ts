@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { appError, CidrList, clientAddressOf, errors } from '@tabula/http';
 
@@ -11,18 +12,24 @@ const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', '
  */
 export function clientAddressMiddleware(trusted: CidrList): Middleware {
   return async (ctx, next) => {
-    const headers = ctx.req.headers;
-    const peer = ctx.req.socket.remoteAddress;
-    const fromProxy = trusted.has(peer);
-    const client = clientAddressOf(peer, ctx.get('x-forwarded-for') || undefined, trusted);
-    if (!fromProxy) {
-      for (const name of FORWARDED) delete headers[name];
-      headers['x-forwarded-proto'] = (ctx.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-    }
-    headers['x-forwarded-for'] = client;
-    ctx.request.ip = client;
+    ctx.request.ip = applyClientAddress(ctx.req, trusted);
     await next();
   };
+}
+
+/** What {@link clientAddressMiddleware} does to a request: rewrites its forwarded headers; answers the client's address. */
+export function applyClientAddress(req: IncomingMessage, trusted: CidrList): string {
+  const headers = req.headers;
+  const peer = req.socket.remoteAddress;
+  const fromProxy = trusted.has(peer);
+  const forwarded = headers['x-forwarded-for'];
+  const client = clientAddressOf(peer, (Array.isArray(forwarded) ? forwarded.join(',') : forwarded) || undefined, trusted);
+  if (!fromProxy) {
+    for (const name of FORWARDED) delete headers[name];
+    headers['x-forwarded-proto'] = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  }
+  headers['x-forwarded-for'] = client;
+  return client;
 }
 
 /** A path segment that is `.` or `..`, written raw or percent-encoded (any case), or a backslash. */
@@ -43,12 +50,17 @@ function decodedPath(raw: string): string {
  */
 export function pathGuardMiddleware(): Middleware {
   return async (ctx, next) => {
-    const raw = (ctx.req.url ?? '/').split('?')[0];
-    if (!raw.startsWith('/')) throw appError('ERR_INVALID_PATH', 'Request target must be a path');
-    if (DOT_SEGMENT.test(raw) || DOT_SEGMENT.test(decodedPath(raw))) {
-      throw appError('ERR_INVALID_PATH', 'Paths may not contain dot segments');
-    }
-    if (INTERNAL.test(raw) || INTERNAL.test(decodedPath(raw))) throw errors.notFound('ERR_NOT_FOUND', `Route ${ctx.method} ${ctx.path} not found`);
+    guardPath(ctx.req, ctx.path);
     await next();
   };
+}
+
+/** The checks of {@link pathGuardMiddleware}: throws the 400 or 404 it answers (`path`: the request's path, as Koa parses it). */
+export function guardPath(req: IncomingMessage, path: string): void {
+  const raw = (req.url ?? '/').split('?')[0];
+  if (!raw.startsWith('/')) throw appError('ERR_INVALID_PATH', 'Request target must be a path');
+  if (DOT_SEGMENT.test(raw) || DOT_SEGMENT.test(decodedPath(raw))) {
+    throw appError('ERR_INVALID_PATH', 'Paths may not contain dot segments');
+  }
+  if (INTERNAL.test(raw) || INTERNAL.test(decodedPath(raw))) throw errors.notFound('ERR_NOT_FOUND', `Route ${req.method} ${path} not found`);
 }

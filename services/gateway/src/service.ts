@@ -1,6 +1,8 @@
+import { identitySigner } from '@tabula/auth';
 import { defineService, serviceUrls } from '@tabula/runtime';
 import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { createApp } from './app';
+import { edgeHandler } from './edge-handler';
 import type { GatewayPorts } from './ports';
 import { Authenticator } from './authenticator';
 import { HttpDispatcher, LocalDispatcher } from './dispatcher';
@@ -21,9 +23,11 @@ export const gatewayService = defineService<GatewayConfig, GatewayPorts>({
       ...common, config, dispatcher,
       authenticator: new Authenticator(common.services, config.SVC_AUTH_CACHE_TTL_MS),
       startedAt: Date.now(),
+      sign: identitySigner(common.internalSecret),
     };
   },
   createApp,
+  requestHandler: edgeHandler,
   async start(ports) {
     // Every gateway replica needs every invalidation (per-process delivery).
     const authEvents = await authEventsConsumer.start(ports);
