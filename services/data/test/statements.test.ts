@@ -193,4 +193,28 @@ describe('the one-statement insert', () => {
     expect(presented.result.body).toMatchObject({ Id: task.Id, Title: 'presented' });
     expect(presented.statements.some((q) => /json_build_object/.test(q))).toBe(false);
   });
+
+  it('a bulk insert sends the database\'s JSON as is: nothing parses it (no sync hook wants the rows)', async () => {
+    // The answer is read as text (supertest would JSON.parse it here, in the same process).
+    const asText = (res: NodeJS.ReadableStream, done: (err: Error | null, body: string) => void) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      res.on('end', () => done(null, text));
+    };
+    const send = () => request(h.server).post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`).set(h.as(editor))
+      .send(Array.from({ length: 200 }, (_, i) => body(5000 + i))).buffer(true).parse(asText);
+    expect((await send()).status).toBe(200); // the first write of the table learns it has no sync hook
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      const res = await send();
+      const text = res.body as string;
+      expect(res.status).toBe(200);
+      expect(text.startsWith('[{')).toBe(true);
+      expect(text.match(/"Id" ?:/g)).toHaveLength(200);
+      // The request body is parsed (200 rows in); the 200 records out never are.
+      expect(parse.mock.calls.filter(([arg]) => typeof arg === 'string' && arg.includes('"Id"'))).toEqual([]);
+    } finally {
+      parse.mockRestore();
+    }
+  });
 });

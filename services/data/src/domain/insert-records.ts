@@ -81,7 +81,8 @@ export async function insertRecordsAs(ports: DataPorts, principal: Principal, re
       const json = await insertWithOutbox(handle.source.knex, handle, { ...fast, event });
       let parsed: ApiRecord[] | undefined;
       const records = () => (parsed ??= rememberJson(JSON.parse(json) as ApiRecord[], json));
-      const change: RecordsChange = { op, principal, get rows() { return records(); } };
+      // All or nothing: the statement inserted every row (counting them must not parse the JSON).
+      const change: RecordsChange = { op, principal, rowCount: rows.length, get rows() { return records(); } };
       return { result: { records, json: () => json }, committed: [{ change, eventId: event.id, type: event.type }] };
     });
   }

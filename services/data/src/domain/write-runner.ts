@@ -84,7 +84,7 @@ function rowDelta(handle: TableHandle, committed: CommittedChange[]): number | u
   let delta = 0;
   for (const { change } of committed) {
     if ((change.table ?? handle) !== handle) continue;
-    if (change.op === 'insert' || change.op === 'bulkInsert') delta += change.rows.length;
+    if (change.op === 'insert' || change.op === 'bulkInsert') delta += change.rowCount ?? change.rows.length;
     else if (change.op === 'delete' || change.op === 'bulkDelete') delta -= change.rows.length;
     else if (change.op === 'deleteAll' || change.op === 'updateAll') return undefined;
   }

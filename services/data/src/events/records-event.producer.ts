@@ -40,6 +40,8 @@ export interface RecordsChange {
   principal?: Principal;
   /** The table the rows belong to when not the write's own table (the other side of a link). */
   table?: TableHandle;
+  /** How many rows, when known without reading `rows` (a lazily parsed one-statement insert: counting must not parse). */
+  rowCount?: number;
 }
 
 function message(handle: TableHandle, stage: 'before' | 'after', change: RecordsChange, eventId: string = randomUUID(), withRows = true) {
