@@ -9,9 +9,11 @@
  * every service of the process included) and the top 30 frames by self time.
  * `--gateway` sends the load through the gateway (xc-auth, as clients do)
  * instead of straight to the data service with a signed identity.
- * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 10 --gateway --all]
+ * Usage: tsx scripts/bench/records-profile.ts [list|where|read|insert|bulk] [--seconds 5 --concurrency 10 --gateway --all --bundled]
+ *   (`--bundled` runs the services from an esbuild bundle, as npm start does)
  *   (PROFILE_OUT=file.cpuprofile also writes the profile for Chrome DevTools / speedscope)
  */
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
@@ -23,6 +25,7 @@ import { metaService } from '../../services/meta/src/service';
 import { dataService } from '../../services/data/src/service';
 import { gatewayService } from '../../services/gateway/src/service';
 import { allServices } from '../services';
+import { bundledArgs } from './bundled';
 import type { LoadResult } from './load';
 import { createTable, dropDatabase, fillTable, freshDatabase, signup } from './records-fixture';
 
@@ -69,7 +72,8 @@ async function main(): Promise<void> {
   const origin = viaGateway ? handle.url : `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const data = `${origin}/api/v1/db/data/noco/${table.baseId}/${table.title}`;
   const run = () => new Promise<LoadResult>((resolve, reject) => {
-    const file = JSON.stringify(path.join(__dirname, 'records-profile-load.ts'));
+    // From the repository root: this file also runs bundled (dist/bench, see --bundled).
+    const file = JSON.stringify(path.resolve('scripts', 'bench', 'records-profile-load.ts'));
     const worker = new Worker(`require('tsx/cjs'); require(${file});`, { eval: true, workerData: { which, data, headers: viaGateway ? { 'xc-auth': token } : headers, concurrency, ms } });
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -95,4 +99,10 @@ async function main(): Promise<void> {
   await dropDatabase(dbUrl);
 }
 
-main().then(() => process.exit(0)).catch((err) => { console.error(err); process.exit(1); });
+if (process.argv.includes('--bundled') && !process.env.RECORDS_PROFILE_BUNDLED) {
+  // Re-run this script from an esbuild bundle (what npm start runs), same arguments.
+  const child = spawn(process.execPath, [...bundledArgs('scripts/bench/records-profile.ts'), ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, RECORDS_PROFILE_BUNDLED: '1' } });
+  child.once('exit', (code) => process.exit(code ?? 1));
+} else {
+  main().then(() => process.exit(0)).catch((err) => { console.error(err); process.exit(1); });
+}
