@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { ZodError } from 'zod';
 import { AppError, errorBody, errors } from './app-error';
 
@@ -43,22 +43,25 @@ export function toAppError(err: unknown, mappers: ErrorMapper[]): AppError {
  * carries a generic text and the details go to the log with the request id.
  */
 export function errorMiddleware(logger: ErrorLogger, mappers: ErrorMapper[] = []): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-      if (ctx.respond !== false && ctx.status === 404 && ctx.body === undefined) {
-        throw errors.notFound('ERR_NOT_FOUND', `Route ${ctx.method} ${ctx.path} not found`);
-      }
-    } catch (err) {
-      const appError = toAppError(err, mappers);
-      if (ctx.respond === false || ctx.headerSent) {
-        logger.warn({ err, requestId: ctx.state.requestId }, 'error after the response started');
-        return;
-      }
-      if (appError.status >= 500) logger.error({ err, requestId: ctx.state.requestId }, 'request failed');
-      ctx.status = appError.status;
-      ctx.body = errorBody(appError);
-      for (const [name, value] of Object.entries(appError.headers ?? {})) ctx.set(name, value);
+  return (ctx, next) => runGuarded(ctx, next, logger, mappers);
+}
+
+/** {@link errorMiddleware}'s work, callable inside another middleware (the service app's house middleware). */
+export async function runGuarded(ctx: Context, next: Next, logger: ErrorLogger, mappers: ErrorMapper[]): Promise<void> {
+  try {
+    await next();
+    if (ctx.respond !== false && ctx.status === 404 && ctx.body === undefined) {
+      throw errors.notFound('ERR_NOT_FOUND', `Route ${ctx.method} ${ctx.path} not found`);
     }
-  };
+  } catch (err) {
+    const appError = toAppError(err, mappers);
+    if (ctx.respond === false || ctx.headerSent) {
+      logger.warn({ err, requestId: ctx.state.requestId }, 'error after the response started');
+      return;
+    }
+    if (appError.status >= 500) logger.error({ err, requestId: ctx.state.requestId }, 'request failed');
+    ctx.status = appError.status;
+    ctx.body = errorBody(appError);
+    for (const [name, value] of Object.entries(appError.headers ?? {})) ctx.set(name, value);
+  }
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
-import { currentLogFields, withLogFields } from '@tabula/telemetry';
+import { currentLogFields } from '@tabula/telemetry';
 
 /** What every log line and outgoing call of a request carries. */
 export interface RequestContext {
@@ -18,18 +17,4 @@ const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The caller's `x-request-id` when well formed, else a fresh one. */
 export function requestIdFrom(incoming: string | undefined): string {
   return incoming !== undefined && VALID_ID.test(incoming) ? incoming : randomUUID();
-}
-
-/**
- * Takes `x-request-id` from the caller (the gateway) when well formed, else makes
- * one; echoes it on the response and keeps it for the request's log lines
- * and outgoing calls (one AsyncLocalStorage run).
- */
-export function requestContext(): Middleware {
-  return async (ctx, next) => {
-    const requestId = requestIdFrom(ctx.get('x-request-id'));
-    ctx.state.requestId = requestId;
-    ctx.set('x-request-id', requestId);
-    await withLogFields({ request_id: requestId }, next);
-  };
 }

@@ -1,8 +1,8 @@
 import Koa, { type Middleware } from 'koa';
 import type Router from '@koa/router';
-import { accessLogMiddleware, createServiceMetrics, httpMetricsMiddleware, type Logger, type ServiceMetrics } from '@tabula/telemetry';
-import { requestContext } from './request-context';
-import { errorMiddleware, type ErrorMapper } from './error-middleware';
+import { createServiceMetrics, currentLogFields, isInProcess, reportRoute, routeOf, statusOf, withLogFields, writeAccessLine, type Logger, type ServiceMetrics } from '@tabula/telemetry';
+import { requestIdFrom } from './request-context';
+import { runGuarded, type ErrorMapper } from './error-middleware';
 import { jsonBody } from './json-body';
 import { nulGuard } from './nul-guard';
 import { appError, errorBody } from './app-error';
@@ -75,19 +75,55 @@ function probes(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware
 }
 
 /**
+ * The outer layers every request passes, as ONE middleware (each Koa layer is
+ * an async frame and promises more per request): the request id (the caller's
+ * when well formed) echoed and kept in the log fields — a request the gateway
+ * handed over in this process already runs with that id's fields, so no new
+ * scope is opened — then the request-duration metric labelled by the route
+ * template (which the service also reports to the gateway), the access line
+ * (never the URL's query, headers or bodies; the gateway writes the one line
+ * of a handed-over request), the errors as JSON (runGuarded, as
+ * errorMiddleware) and the probes.
+ */
+function houseMiddleware(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware {
+  const accessLog = options.accessLog !== false;
+  const mappers = options.errorMappers ?? [];
+  const probe = probes(options, metrics);
+  const serve = async (ctx: Koa.Context, next: Koa.Next): Promise<void> => {
+    const started = process.hrtime.bigint();
+    // Read before next(): the gateway marks the same request when it hands it over.
+    const handedOver = isInProcess(ctx.req);
+    const end = metrics.httpDuration.startTimer();
+    try {
+      await runGuarded(ctx, () => probe(ctx, next), options.logger, mappers);
+      reportRoute(ctx, handedOver);
+    } finally {
+      const route = routeOf(ctx) ?? 'unmatched';
+      const status = statusOf(ctx);
+      end({ method: ctx.method, route, status: String(status) });
+      if (accessLog && !handedOver) writeAccessLine(options.logger, { method: ctx.method, path: ctx.path, route, status, started });
+    }
+  };
+  return (ctx, next) => {
+    const requestId = requestIdFrom(ctx.get('x-request-id'));
+    ctx.state.requestId = requestId;
+    ctx.set('x-request-id', requestId);
+    if (currentLogFields()?.request_id === requestId) return serve(ctx, next);
+    return withLogFields({ request_id: requestId }, () => serve(ctx, next));
+  };
+}
+
+/**
  * Builds the Koa app of one service with the house middleware stack:
- * request id and log fields → access log → metrics → errors → probes → JSON body → routes.
+ * request id and log fields, metrics, access log, errors and probes (one
+ * layer: houseMiddleware) → JSON body → routes.
  * Never listens and reads no environment.
  */
 export function createServiceApp(options: ServiceAppOptions): Koa {
   const app = new Koa();
   app.proxy = true;
   const metrics = options.metrics ?? createServiceMetrics(options.name);
-  app.use(requestContext());
-  if (options.accessLog !== false) app.use(accessLogMiddleware(options.logger));
-  app.use(httpMetricsMiddleware(metrics));
-  app.use(errorMiddleware(options.logger, options.errorMappers));
-  app.use(probes(options, metrics));
+  app.use(houseMiddleware(options, metrics));
   if (options.bodyLimit !== false) {
     app.use(jsonBody({ limit: options.bodyLimit ?? 10 * 1024 * 1024 }));
     app.use(nulGuard());

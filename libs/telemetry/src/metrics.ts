@@ -1,6 +1,6 @@
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Middleware } from 'koa';
-import { ROUTE_TEMPLATE_HEADER, isInProcess, routeOf, setRequestRoute, statusOf } from './route-template';
+import { ROUTE_TEMPLATE_HEADER, setRequestRoute } from './route-template';
 
 const processRegistry = new Registry();
 let defaultsCollected = false;
@@ -59,26 +59,8 @@ export function createServiceMetrics(service: string): ServiceMetrics {
   };
 }
 
-/**
- * Observes the duration of each request, labelled by the route template that
- * answered it (the router's matched layer; for the gateway, the template the
- * service reported). A service also reports its template to the gateway: on the
- * request object in standalone mode, in a response header in cluster mode.
- */
-export function httpMetricsMiddleware(metrics: ServiceMetrics): Middleware {
-  return async (ctx, next) => {
-    const end = metrics.httpDuration.startTimer();
-    const handedOver = isInProcess(ctx.req);
-    try {
-      await next();
-      reportRoute(ctx, handedOver);
-    } finally {
-      end({ method: ctx.method, route: routeOf(ctx) ?? 'unmatched', status: String(statusOf(ctx)) });
-    }
-  };
-}
-
-function reportRoute(ctx: Parameters<Middleware>[0], handedOver: boolean): void {
+/** Tells the gateway which route answered: on the request (handed over in process) or in a response header. */
+export function reportRoute(ctx: Parameters<Middleware>[0], handedOver: boolean): void {
   const matched = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
   if (!matched) return;
   if (handedOver) setRequestRoute(ctx.req, String(matched));

@@ -196,10 +196,11 @@ describe('the one-statement insert', () => {
 
   it('a bulk insert sends the database\'s JSON as is: nothing parses it (no sync hook wants the rows)', async () => {
     // The answer is read as text (supertest would JSON.parse it here, in the same process).
-    const asText = (res: NodeJS.ReadableStream, done: (err: Error | null, body: string) => void) => {
+    const asText = (res: unknown, done: (err: Error | null, body: string) => void) => {
       let text = '';
-      res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      res.on('end', () => done(null, text));
+      const stream = res as NodeJS.ReadableStream;
+      stream.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      stream.on('end', () => done(null, text));
     };
     const send = () => request(h.server).post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`).set(h.as(editor))
       .send(Array.from({ length: 200 }, (_, i) => body(5000 + i))).buffer(true).parse(asText);
