@@ -140,10 +140,17 @@ export const UIDT_CATALOGUE = {
 export type Uidt = keyof typeof UIDT_CATALOGUE;
 
 const CATALOGUE: Record<string, UidtEntry | undefined> = UIDT_CATALOGUE;
+/**
+ * The same as a Map: looked up per column of every row written (coercion, auto
+ * columns), where `hasOwnProperty` plus a keyed load on the large literal took
+ * 8 % of a bulk insert's CPU. Own keys only, so `constructor` or `__proto__`
+ * are unknown uidts, as before.
+ */
+const ENTRIES = new Map<string, UidtEntry>(Object.entries(UIDT_CATALOGUE));
 
 /** The catalogue entry of a uidt, or undefined for one it does not know. */
 export function uidtEntry(uidt: string): UidtEntry | undefined {
-  return Object.prototype.hasOwnProperty.call(CATALOGUE, uidt) ? CATALOGUE[uidt] : undefined;
+  return ENTRIES.get(uidt);
 }
 
 /** Every uidt a client may create (the spec's list), in the spec's order. */

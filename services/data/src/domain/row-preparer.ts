@@ -8,10 +8,10 @@ import { ensureOrderSequence } from '../repositories/order-sequence';
 
 /** Maps every body to its stored row; the first bad one fails the whole request, naming its index when bulk. */
 export function prepareRows(handle: TableHandle, bodies: unknown[], options: Omit<WriteOptions, 'now'>, bulk: boolean): DbRow[] {
-  const now = new Date();
+  const write = { ...options, now: new Date() };
   return bodies.map((body, i) => {
     try {
-      return toDbRow(handle.model, body, { ...options, now });
+      return toDbRow(handle.model, body, write);
     } catch (err) {
       throw bulk ? atIndex(err, i) : err;
     }

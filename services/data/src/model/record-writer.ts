@@ -31,16 +31,18 @@ export function toDbRow(model: TableModel, body: unknown, options: WriteOptions)
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw appError('ERR_INVALID_REQUEST_BODY', 'A record must be a JSON object');
   }
+  const fields = body as Record<string, unknown>;
   const row: DbRow = {};
-  for (const [key, raw] of Object.entries(body as Record<string, unknown>)) {
+  for (const key of Object.keys(fields)) {
     const column = model.byKey.get(key);
     if (!column) continue;
     if (column.pk && options.allowKeys) continue;
+    const facts = writeFactsOf(column);
     // Computed values are read-only: clients that send back a whole record (n8n, scripts) are not refused.
-    if (formulaPlanOf(column) || linkPlanOf(column) || relationPlanOf(column)) continue;
-    if (isAutoColumn(column)) throw systemColumnWrite(column.title);
-    const value = coerceValue(column, raw);
-    if (value === null && column.rqd && !(options.mode === 'insert' && hasDefault(column))) throw requiredMissing(column.title);
+    if (facts.computed) continue;
+    if (facts.auto) throw systemColumnWrite(column.title);
+    const value = coerceValue(column, fields[key]);
+    if (value === null && column.rqd && !(options.mode === 'insert' && facts.hasDefault)) throw requiredMissing(column.title);
     row[column.column_name] = value;
   }
   if (options.mode === 'insert') checkRequired(model, row);
@@ -48,17 +50,49 @@ export function toDbRow(model: TableModel, body: unknown, options: WriteOptions)
   return row;
 }
 
+/** What writing a column needs to know, computed once per column (a bulk body repeats it per row). */
+interface WriteFacts {
+  /** Formula, link, lookup or rollup: computed by SELECT, never written. */
+  computed: boolean;
+  /** System or auto column: a client may not set it. */
+  auto: boolean;
+  hasDefault: boolean;
+}
+
+const facts = new WeakMap<ColumnInfo, WriteFacts>();
+
+function writeFactsOf(column: ColumnInfo): WriteFacts {
+  let known = facts.get(column);
+  if (!known) {
+    known = {
+      computed: !!(formulaPlanOf(column) || linkPlanOf(column) || relationPlanOf(column)),
+      auto: isAutoColumn(column),
+      hasDefault: hasDefault(column),
+    };
+    facts.set(column, known);
+  }
+  return known;
+}
+
 function hasDefault(column: ColumnInfo): boolean {
   return column.cdf !== null && column.cdf !== undefined && column.cdf !== '';
+}
+
+/** A timestamp column and whether its type keeps a zone (stamped with `+00:00`). */
+interface Stamped {
+  column_name: string;
+  zoned: boolean;
 }
 
 /** Per-table write facts, computed once per model (bulk bodies reuse them for every row). */
 interface WritePlan {
   required: ColumnInfo[];
-  createdTimes: ColumnInfo[];
-  updatedTimes: ColumnInfo[];
-  createdBy: ColumnInfo[];
-  updatedBy: ColumnInfo[];
+  /** Stamped with `now` on insert (created and updated times) and on update (updated times). */
+  insertTimes: Stamped[];
+  updateTimes: Stamped[];
+  /** Stamped with the writing user on insert (created and updated by) and on update (updated by). */
+  insertUsers: string[];
+  updateUsers: string[];
 }
 
 const plans = new WeakMap<TableModel, WritePlan>();
@@ -66,12 +100,15 @@ const plans = new WeakMap<TableModel, WritePlan>();
 function planOf(model: TableModel): WritePlan {
   let plan = plans.get(model);
   if (!plan) {
+    const stamped = (c: ColumnInfo): Stamped => ({ column_name: c.column_name, zoned: /tz|with time zone/i.test(c.dt ?? '') });
+    const createdTimes = model.columns.filter((c) => isCreatedAt(c) && !isUpdatedAt(c)).map(stamped);
+    const updatedTimes = model.columns.filter((c) => isUpdatedAt(c)).map(stamped);
+    const createdBy = model.columns.filter((c) => c.uidt === 'CreatedBy').map((c) => c.column_name);
+    const updatedBy = model.columns.filter((c) => c.uidt === 'LastModifiedBy').map((c) => c.column_name);
     plan = {
       required: model.columns.filter((c) => c.rqd && !isAutoColumn(c) && !hasDefault(c)),
-      createdTimes: model.columns.filter((c) => isCreatedAt(c) && !isUpdatedAt(c)),
-      updatedTimes: model.columns.filter((c) => isUpdatedAt(c)),
-      createdBy: model.columns.filter((c) => c.uidt === 'CreatedBy'),
-      updatedBy: model.columns.filter((c) => c.uidt === 'LastModifiedBy'),
+      insertTimes: [...createdTimes, ...updatedTimes], updateTimes: updatedTimes,
+      insertUsers: [...createdBy, ...updatedBy], updateUsers: updatedBy,
     };
     plans.set(model, plan);
   }
@@ -85,18 +122,18 @@ function checkRequired(model: TableModel, row: DbRow): void {
 }
 
 /** The last stamp formatted: a bulk request stamps every row with the same `now`. */
-let lastStamp: { now: Date; text: string } | undefined;
-
-function stampText(column: ColumnInfo, now: Date): string {
-  if (lastStamp?.now !== now) lastStamp = { now, text: utcText(now) };
-  return /tz|with time zone/i.test(column.dt ?? '') ? `${lastStamp.text}+00:00` : lastStamp.text;
-}
+let lastStamp: { now: Date; text: string; zoned: string } | undefined;
 
 function stampTimes(model: TableModel, row: DbRow, options: WriteOptions): void {
   const plan = planOf(model);
-  const times = options.mode === 'insert' ? [...plan.createdTimes, ...plan.updatedTimes] : plan.updatedTimes;
-  for (const c of times) row[c.column_name] = stampText(c, options.now);
+  const times = options.mode === 'insert' ? plan.insertTimes : plan.updateTimes;
+  if (times.length) {
+    if (lastStamp?.now !== options.now) {
+      const text = utcText(options.now);
+      lastStamp = { now: options.now, text, zoned: `${text}+00:00` };
+    }
+    for (const c of times) row[c.column_name] = c.zoned ? lastStamp.zoned : lastStamp.text;
+  }
   if (!options.userId) return;
-  const users = options.mode === 'insert' ? [...plan.createdBy, ...plan.updatedBy] : plan.updatedBy;
-  for (const c of users) row[c.column_name] = options.userId;
+  for (const name of options.mode === 'insert' ? plan.insertUsers : plan.updateUsers) row[name] = options.userId;
 }
