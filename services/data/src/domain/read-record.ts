@@ -21,7 +21,7 @@ export type ReadAnswer = { json: string } | { record: ApiRecord };
 /**
  * GET .../{rowId}: one record (404 ERR_RECORD_NOT_FOUND). Under a view the row
  * must pass the view's filters and only its visible columns are returned.
- * On PostgreSQL, when every column can be formatted in SQL (recordJsonSql:
+ * On a default (PostgreSQL) source, when every column can be formatted in SQL (recordJsonSql:
  * the same JSON as the presenter, key order included), the database answers
  * the record's JSON text and it is sent as is: no row parsing, no presenting,
  * no JSON.stringify. Otherwise the row is read and presented in JS.
@@ -43,7 +43,9 @@ export async function readRecord(ports: DataPorts, principal: Principal, ref: Ta
 /** The record's API JSON made by PostgreSQL; null when there is no such row; undefined when this table needs the JS path. */
 async function readJsonByKey(handle: TableHandle, key: KeyWhere, columns: ColumnInfo[]): Promise<string | null | undefined> {
   const pks = handle.model.primaryKeys;
-  if (handle.source.dialect !== 'pg' || pks.length !== 1) return undefined;
+  // Default sources only, like the one-statement insert whose SQL formatting this shares (an external
+  // database's column types come from introspection: those tables keep the presenter).
+  if (handle.source.dialect !== 'pg' || !handle.source.sharesOutboxDatabase || pks.length !== 1) return undefined;
   const recordJson = recordJsonSql(columns);
   if (!recordJson) return undefined;
   const db = handle.source.knex;
