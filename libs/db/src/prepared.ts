@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ident } from './migrations';
 
 /**
  * Named (server-side prepared) statements on a PostgreSQL knex pool, for the
@@ -59,15 +60,11 @@ export function canPrepare(db: Knex | Knex.Transaction): boolean {
   return dialect === 'postgresql' || dialect === 'postgres';
 }
 
-function quoteName(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 async function forget(connection: PgConnection, name: string): Promise<void> {
   preparedOn.get(connection)?.delete(name);
   const parsed = connection.connection?.parsedStatements;
   if (parsed && parsed[name] !== undefined) {
-    await connection.query({ text: `DEALLOCATE ${quoteName(name)}` });
+    await connection.query({ text: `DEALLOCATE ${ident(name)}` });
     delete parsed[name];
   }
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ident } from '@tabula/db';
 import type { EventHeaders, PublishInput } from '../event-bus';
 
 /** A row of `<schema>.outbox` as the relay reads it. */
@@ -19,14 +20,28 @@ interface PgConnection {
   __knex__disposed?: unknown;
 }
 
-/** `"schema"` as an SQL identifier (the schema is a service's own, from its config; quoted anyway). */
-function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
+/**
+ * `BEGIN` and the claim: the outbox's advisory lock taken once (a relay that
+ * does not get it claims nothing) and the oldest unpublished rows locked.
+ * `ident` has checked the schema (`[a-z_][a-z0-9_]*`), so it is also safe as
+ * the lock key's string literal.
+ */
+function claimSql(schema: string, limit: number): string {
+  return 'BEGIN; ' +
+    `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtext('tabula.outbox'), hashtext('${schema}')) AS held) ` +
+    `SELECT id, seq, topic, key, type, version, payload, headers, created_at FROM ${ident(schema)}.outbox ` +
+    `WHERE (SELECT held FROM lock) AND published_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
 }
 
-/** `'text'` as an SQL string literal (standard_conforming_strings: only quotes need doubling). */
-function literal(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
+/** The claimed rows marked sent, by `seq` (integers read back from the database, checked), and `COMMIT`. */
+function markSql(schema: string, rows: { seq: string | number }[]): string {
+  const seqs = rows.map((row) => {
+    const seq = String(row.seq);
+    if (!/^[0-9]+$/.test(seq)) throw new Error(`outbox seq is not an integer: ${seq}`);
+    return seq;
+  });
+  return `UPDATE ${ident(schema)}.outbox SET published_at = CURRENT_TIMESTAMP, attempts = attempts + 1, last_error = NULL ` +
+    `WHERE published_at IS NULL AND seq IN (${seqs.join(', ')}); COMMIT`;
 }
 
 /**
@@ -39,9 +54,9 @@ function literal(text: string): string {
  * five (BEGIN, lock, claim, mark, COMMIT): the first message is
  * `BEGIN; <lock and claim in one SELECT>`, the second `<mark>; COMMIT`. Both go
  * as simple-protocol multi-statement queries on one pooled connection, so their
- * text carries no parameters: the schema is a quoted identifier (a service's
- * own) and the claimed rows are named by their `seq` (integers read back from
- * the database and checked to be integers). The lock, claim, publish-before-mark
+ * text carries no parameters: the schema is a checked identifier (a service's
+ * own: `ident`) and the claimed rows are named by their `seq` (integers read
+ * back from the database and checked to be integers). The lock, claim, publish-before-mark
  * order and the rollback on failure are those of the five-statement transaction.
  * `publish` runs between the two messages; if it throws, the transaction rolls
  * back (a connection that cannot even roll back is not returned to the pool).
@@ -50,16 +65,10 @@ export async function relayBatch(knex: Knex, schema: string, limit: number, publ
   if (!Number.isInteger(limit) || limit < 1) throw new Error('relay batch size must be a positive integer');
   const client = knex.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
   const conn = await client.acquireConnection();
-  const table = `${ident(schema)}.outbox`;
-  let open = false;
+  // Whether a transaction may be open on the connection (ROLLBACK on failure).
+  let open = true;
   try {
-    open = true;
-    const results = (await conn.query(
-      'BEGIN; ' +
-      `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtext('tabula.outbox'), hashtext(${literal(schema)})) AS held) ` +
-      `SELECT id, seq, topic, key, type, version, payload, headers, created_at FROM ${table} ` +
-      `WHERE (SELECT held FROM lock) AND published_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-    )) as { rows: (OutboxRow & { seq: string | number })[] }[];
+    const results = (await conn.query(claimSql(schema, limit))) as { rows: (OutboxRow & { seq: string | number })[] }[];
     const rows = results[1].rows;
     if (rows.length === 0) {
       await conn.query('COMMIT');
@@ -67,15 +76,7 @@ export async function relayBatch(knex: Knex, schema: string, limit: number, publ
       return 0;
     }
     await publish(rows);
-    const seqs = rows.map((row) => {
-      const seq = String(row.seq);
-      if (!/^[0-9]+$/.test(seq)) throw new Error(`outbox seq is not an integer: ${seq}`);
-      return seq;
-    });
-    await conn.query(
-      `UPDATE ${table} SET published_at = CURRENT_TIMESTAMP, attempts = attempts + 1, last_error = NULL ` +
-      `WHERE published_at IS NULL AND seq IN (${seqs.join(', ')}); COMMIT`,
-    );
+    await conn.query(markSql(schema, rows));
     open = false;
     return rows.length;
   } catch (error) {
