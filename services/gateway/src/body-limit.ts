@@ -1,15 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, appError, errorBody } from '@tabula/http';
+import { AppError, appError } from '@tabula/http';
+import { sendError } from './error-response';
 
 /** The 413 every body limit answers. */
 export function payloadTooLarge(limit: number): AppError {
   return appError('ERR_PAYLOAD_TOO_LARGE', `Request body larger than ${limit} bytes`);
-}
-
-function answer413(res: ServerResponse, error: AppError): void {
-  const body = JSON.stringify(errorBody(error));
-  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
-  res.end(body);
 }
 
 /**
@@ -37,7 +32,7 @@ export function enforceBodyLimit(req: IncomingMessage, res: ServerResponse, limi
       req.destroy(error);
     } else {
       res.once('finish', () => req.destroy(error));
-      answer413(res, error);
+      sendError(res, error, { connection: 'close' });
     }
     return true;
   };

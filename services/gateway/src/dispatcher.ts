@@ -1,20 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import type { RequestHandler, ServiceName } from '@tabula/http';
-import { AppError, appError, classifyProxyError, errorBody, errors, proxyFailureError } from '@tabula/http';
+import { appError, classifyProxyError, errors, proxyFailureError } from '@tabula/http';
 import { markInProcess, type Logger } from '@tabula/telemetry';
 import { HOP_BY_HOP, ProxyHandler } from './proxy-handler';
+import { sendError } from './error-response';
 
 /** Hands a request (already authenticated) to the service that owns it. */
 export interface Dispatcher {
   dispatch(service: ServiceName, req: IncomingMessage, res: ServerResponse): Promise<void>;
-}
-
-function sendError(res: ServerResponse, error: AppError): void {
-  if (res.headersSent) { res.destroy(); return; }
-  const body = JSON.stringify(errorBody(error));
-  res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
 }
 
 /** Standalone: call the service's handler in this process with the same req/res. */

@@ -1,12 +1,13 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type Koa from 'koa';
-import { CidrList, errorBody, requestIdFrom, toAppError } from '@tabula/http';
+import { CidrList, requestIdFrom, toAppError } from '@tabula/http';
 import { withLogFields, writeAccessLine } from '@tabula/telemetry';
 import type { GatewayPorts } from './ports';
 import { matchRoute } from './route-table';
 import { applyClientAddress, guardPath } from './edge.middleware';
 import { dispatchRequest, type DispatchDeps } from './dispatch.middleware';
 import { CORS_EXPOSE_HEADERS } from './app';
+import { sendError } from './error-response';
 
 const EXPOSE = CORS_EXPOSE_HEADERS.join(',');
 
@@ -60,10 +61,7 @@ export function edgeHandler(app: Koa, ports: GatewayPorts): RequestListener {
         ports.logger.warn({ err, requestId }, 'error after the response started');
       } else {
         if (error.status >= 500) ports.logger.error({ err, requestId }, 'request failed');
-        const body = JSON.stringify(errorBody(error));
-        for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-        res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-        res.end(body);
+        sendError(res, error);
       }
     } finally {
       const status = res.statusCode;
