@@ -2,12 +2,10 @@ import type { Principal } from '@tabula/auth';
 import { parseRowId, recordNotFound } from '../model/row-id';
 import { viewColumns } from '../model/table-model';
 import type { ApiRecord } from '../presenters/record.presenter';
-import type { Knex } from 'knex';
 import type { ColumnInfo, ViewInfo } from '@tabula/contracts';
-import { cachedReadWithLast } from '../repositories/sql-cache';
 import { recordJsonSql } from '../repositories/record-json.sql';
 import type { TableHandle } from '../context/table-handle';
-import { filtered, selectByKeys, tableOf, whereKeys } from '../repositories/records.repository';
+import { filtered, selectByKeys, selectRecordJsonByKey, tableOf, whereKeys } from '../repositories/records.repository';
 import type { KeyWhere } from '../model/row-id';
 import { readBack } from './record-reader';
 import { readFilter } from './read-options';
@@ -48,11 +46,7 @@ async function readJsonByKey(handle: TableHandle, key: KeyWhere, columns: Column
   if (handle.source.dialect !== 'pg' || !handle.source.sharesOutboxDatabase || pks.length !== 1) return undefined;
   const recordJson = recordJsonSql(columns);
   if (!recordJson) return undefined;
-  const db = handle.source.knex;
-  const cacheKey = `byKeyJson\u0000${columns.map((c) => c.id).join(',')}`;
-  const rows = await cachedReadWithLast<{ j: string }>(db, handle, cacheKey, key[pks[0].column_name], (value) =>
-    tableOf(db, handle).select(db.raw(`${recordJson.sql}::text as j`, recordJson.bindings as Knex.RawBinding[])).whereIn(pks[0].column_name, [value as string | number]));
-  return rows.length ? rows[0].j : null;
+  return selectRecordJsonByKey(handle.source.knex, handle, columns, recordJson, key[pks[0].column_name] as string | number);
 }
 
 async function readPresented(ports: DataPorts, handle: TableHandle, key: KeyWhere, columns: ColumnInfo[], rowId: string): Promise<ApiRecord> {

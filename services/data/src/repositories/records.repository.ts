@@ -10,6 +10,7 @@ import { lateralPageOf, lateralsNeeded } from '../model/page-laterals';
 import { detachLinks } from './link.repository';
 import { appError } from '@tabula/http';
 import { cachedRead, cachedReadWithLast } from './sql-cache';
+import type { SqlPart } from './record-json.sql';
 
 export type { Db } from './db';
 import type { Db } from './db';
@@ -147,6 +148,19 @@ export async function selectByKeys(db: Db, handle: TableHandle, keys: KeyWhere[]
   const qb = whereKeys(tableOf(db, handle).select(names(db, columns)), handle, keys);
   if (lock && handle.source.dialect !== 'sqlite3') qb.forUpdate();
   return qb;
+}
+
+/**
+ * One row by its single-column key, as the API record's JSON text the database
+ * makes (`recordJson`, record-json.sql.ts), or null when there is no such row.
+ * Compiled once per column list, like read by id.
+ */
+export async function selectRecordJsonByKey(db: Db, handle: TableHandle, columns: ColumnInfo[], recordJson: SqlPart, value: string | number): Promise<string | null> {
+  const pk = handle.model.primaryKeys[0].column_name;
+  const key = `byKeyJson\u0000${columns.map((c) => c.id).join(',')}`;
+  const rows = await cachedReadWithLast<{ j: string }>(db, handle, key, value, (v) =>
+    tableOf(db, handle).select(db.raw(`${recordJson.sql}::text as j`, recordJson.bindings as Knex.RawBinding[])).whereIn(pk, [v as string | number]));
+  return rows.length ? rows[0].j : null;
 }
 
 /** Adds `pk in (...)` (or an OR of composite keys). */
