@@ -4,6 +4,7 @@
 // into dist/standalone/main.js (`npm start`) and the cluster launcher into
 // dist/cluster/main.js (`npm run start:cluster`).
 //   node scripts/build-service.mjs <name...>   |   node scripts/build-service.mjs all
+//   node scripts/build-service.mjs --entry <file.ts> --outfile <file.js>   (benchmark processes)
 // `npm install` runs it with `all` (the prepare script).
 import { build } from 'esbuild';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
@@ -24,23 +25,35 @@ function entries() {
   return found;
 }
 
+/** The one set of bundle options (the shipped bundles and the benchmarks' processes). */
+function bundle(entry, outfile) {
+  return build({
+    entryPoints: [path.join(root, entry)],
+    outfile: path.join(root, outfile),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    external,
+    tsconfig: path.join(root, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
+}
+
 const all = entries();
 const args = process.argv.slice(2);
-const names = args.includes('all') ? Object.keys(all) : args;
-if (names.length === 0 || names.some((name) => !all[name])) {
-  throw new Error(`usage: build-service.mjs <${Object.keys(all).join('|')}|all>...`);
-}
 const started = Date.now();
-await Promise.all(names.map((name) => build({
-  entryPoints: [path.join(root, all[name])],
-  outfile: path.join(root, 'dist', name, 'main.js'),
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: true,
-  external,
-  tsconfig: path.join(root, 'tsconfig.json'),
-  logLevel: 'warning',
-})));
-console.log(`built ${names.map((name) => `dist/${name}/main.js`).join(', ')} in ${Date.now() - started} ms`);
+if (args[0] === '--entry') {
+  // Any other entry, bundled the same way (scripts/bench/bundled.ts): --entry <file.ts> --outfile <file.js>
+  if (args[2] !== '--outfile' || !args[1] || !args[3]) throw new Error('usage: build-service.mjs --entry <file.ts> --outfile <file.js>');
+  await bundle(args[1], args[3]);
+  console.log(`built ${args[3]} in ${Date.now() - started} ms`);
+} else {
+  const names = args.includes('all') ? Object.keys(all) : args;
+  if (names.length === 0 || names.some((name) => !all[name])) {
+    throw new Error(`usage: build-service.mjs <${Object.keys(all).join('|')}|all>... | --entry <file.ts> --outfile <file.js>`);
+  }
+  await Promise.all(names.map((name) => bundle(all[name], path.join('dist', name, 'main.js'))));
+  console.log(`built ${names.map((name) => `dist/${name}/main.js`).join(', ')} in ${Date.now() - started} ms`);
+}
