@@ -91,6 +91,34 @@ describeWithBackend('redis', 'EventBus contract: Redis Streams', () => {
       expect(await admin.xInfoConsumers(stream, 'acks')).toHaveLength(0);
     });
 
+    it('acknowledges the entries of one read with one XACK; a failed handler\'s entry stays pending', async () => {
+      const stream = prefix + topic;
+      // The bus's command connection (real Redis), observed: which XACKs it sends.
+      const commands = (bus as unknown as { commands: { xAck: (...args: unknown[]) => Promise<number> } }).commands;
+      const xAck = jest.spyOn(commands, 'xAck');
+      await bus.publish(Array.from({ length: 20 }, (_, i) => ({ topic, key: i === 7 ? 'poison' : `k${i % 3}`, type: 't', payload: new Uint8Array([i]), id: `m${i}` })));
+      const got: string[] = [];
+      const subscription = await bus.subscribe({
+        // 20 entries fit one read (COUNT = min(batchSize 32, maxInFlight)).
+        group: 'batched-acks', topics: [topic], maxInFlight: 32,
+        handler: async (m) => {
+          if (m.id === 'm7') throw new Error('not now');
+          got.push(m.id);
+        },
+      });
+      await eventually(() => expect(got).toHaveLength(19));
+      await eventually(async () => expect((await admin.xPending(stream, 'batched-acks')).pending).toBe(1));
+      // The 19 handled entries, each acked exactly once, in one command (they were read together).
+      const acked = xAck.mock.calls.flatMap((call) => call[2] as string[]);
+      expect(xAck).toHaveBeenCalledTimes(1);
+      expect(acked).toHaveLength(19);
+      expect(new Set(acked).size).toBe(19);
+      const pending = await admin.xPendingRange(stream, 'batched-acks', '-', '+', 10);
+      expect(acked).not.toContain(pending[0].id);
+      await subscription.close();
+      xAck.mockRestore();
+    });
+
     it('destroys an ephemeral group on close', async () => {
       const subscription = await bus.subscribe({ group: 'ephemeral', topics: [topic], fromBeginning: false, ephemeral: true, handler: async () => undefined });
       expect(await admin.xInfoGroups(prefix + topic)).toHaveLength(1);

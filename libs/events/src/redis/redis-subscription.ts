@@ -54,6 +54,10 @@ export class RedisSubscription implements Subscription {
   private maintenance: Promise<void> = Promise.resolve();
   private maintenanceRunning = false;
   private closing: Promise<void> | undefined;
+  /** Handled messages waiting for this turn's XACK, per stream (see ack), and the XACKs under way. */
+  private readonly pendingAcks = new Map<string, EventMessage[]>();
+  private readonly acking = new Set<Promise<void>>();
+  private ackScheduled = false;
 
   constructor(private readonly deps: RedisSubscriptionDeps) {
     this.runner = new KeyedRunner({
@@ -89,6 +93,7 @@ export class RedisSubscription implements Subscription {
     await this.maintenance;
     const givenBack = await this.runner.close();
     givenBack.forEach((message) => this.forget(message));
+    await this.drainAcks();
     const { commands, streams, group, consumer, logger } = this.deps;
     if (this.deps.ephemeral) await destroyGroups(commands, [...streams.keys()], group, logger);
     if (this.deps.alive) await commands.del(this.deps.alive.key).catch(() => undefined);
@@ -131,13 +136,52 @@ export class RedisSubscription implements Subscription {
     }
   }
 
-  private async ack(message: EventMessage): Promise<void> {
+  /**
+   * Acknowledges a handled message. Acks requested in one turn of the event
+   * loop go out as one XACK per stream: a read of 32 entries costs one command
+   * instead of 32 (each command was a socket write, a third of a lightly
+   * loaded consumer's CPU). The handler's chain does not wait for the XACK, so
+   * the next message of its key starts without a Redis round trip in between.
+   * A lost ack only means one more (idempotent) delivery later; close()
+   * sends the acks still queued and waits for them.
+   */
+  private ack(message: EventMessage): void {
     const stream = this.deps.options.streamPrefix + message.topic;
-    try {
-      await this.deps.commands.xAck(stream, this.deps.group, message.offset ?? '');
-    } finally {
-      this.forget(message);
+    let batch = this.pendingAcks.get(stream);
+    if (!batch) {
+      batch = [];
+      this.pendingAcks.set(stream, batch);
     }
+    batch.push(message);
+    if (!this.ackScheduled) {
+      this.ackScheduled = true;
+      setImmediate(() => this.flushAcks());
+    }
+  }
+
+  /** Sends the queued acks (one XACK per stream); the promise is tracked until it settles. */
+  private flushAcks(): void {
+    this.ackScheduled = false;
+    if (this.pendingAcks.size === 0) return;
+    const batches = [...this.pendingAcks];
+    this.pendingAcks.clear();
+    const sent = Promise.all(batches.map(async ([stream, messages]) => {
+      try {
+        await this.deps.commands.xAck(stream, this.deps.group, messages.map((m) => m.offset ?? ''));
+      } catch (error) {
+        this.deps.logger.warn({ err: error, stream, group: this.deps.group, count: messages.length }, 'event acknowledgement failed');
+      } finally {
+        messages.forEach((m) => this.forget(m));
+      }
+    })).then(() => undefined);
+    this.acking.add(sent);
+    void sent.finally(() => this.acking.delete(sent));
+  }
+
+  /** Sends what is queued now and waits for every XACK sent. */
+  private async drainAcks(): Promise<void> {
+    this.flushAcks();
+    await Promise.all([...this.acking]);
   }
 
   private forget(message: EventMessage): void {
