@@ -24,7 +24,7 @@ export { PUBLISHED_AT_HEADER, metadataHeaders } from './envelope';
 export { runInMessageContext } from './trace-context';
 export { NamespacedEventBus, ephemeralGroupCreatedAt } from './namespaced-event-bus';
 export type { GroupExpiry, NamespaceOptions } from './namespaced-event-bus';
-export { outboxMigration } from './outbox/outbox.migration';
+export { outboxMigration, outboxPayloadCompression } from './outbox/outbox.migration';
 export { enqueueEvent } from './outbox/enqueue-event';
 export { injectTraceContext } from './trace-context';
 export { withOutbox, type OutboxNudge } from './outbox/with-outbox';

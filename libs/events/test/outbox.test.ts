@@ -7,7 +7,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createTestDatabase } from '@tabula/testing';
 import type { TestDatabase } from '@tabula/testing';
-import { createEventBus, enqueueEvent, handleOnce, OutboxRelay, outboxMigration, processedEventsMigration, withOutbox } from '@tabula/events';
+import { createEventBus, enqueueEvent, handleOnce, OutboxRelay, outboxMigration, outboxPayloadCompression, processedEventsMigration, withOutbox } from '@tabula/events';
 import type { EventBus, EventMessage, PublishInput } from '@tabula/events';
 import { captureLogger, delay, eventually } from './event-bus.contract';
 
@@ -66,6 +66,29 @@ describe('transactional outbox', () => {
     })).rejects.toThrow('business rule failed');
     expect(await knex.withSchema(SCHEMA).table('effects').where({ event_id: 'rolled-back' })).toEqual([]);
     expect(await r.flush()).toBe(0);
+  });
+
+  it('payloads reach the bus byte for byte: empty, every byte value, and a 300 kB compressed one (lz4 where the server has it)', async () => {
+    const lz4 = await outboxPayloadCompression(knex, SCHEMA);
+    await outboxPayloadCompression(knex, SCHEMA); // idempotent
+    const supported = (await knex.raw("SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'")).rows[0]?.ok === true;
+    expect(lz4).toBe(supported);
+    const got: EventMessage[] = [];
+    await collect(got);
+    const everyByte = Uint8Array.from({ length: 4096 }, (_, i) => i % 256);
+    // Compressible but not trivially (a bulk event's JSON rows): ~300 kB.
+    const bulk = new Uint8Array(Buffer.from(Array.from({ length: 3000 }, (_, i) => `{"Id":${i},"Name":"row ${i}","Note":"lorem ipsum dolor sit amet ${i % 17}"},`).join('')));
+    const payloads = [new Uint8Array(0), everyByte, bulk];
+    await knex.transaction(async (trx) => {
+      for (const payload of payloads) await enqueueEvent(trx, SCHEMA, { ...event('tbl_b'), payload });
+    });
+    if (supported) {
+      const stored = await knex.raw(`SELECT pg_column_compression(payload) AS c FROM ${SCHEMA}.outbox WHERE length(payload) = ?`, [bulk.length]);
+      expect(stored.rows).toEqual([{ c: 'lz4' }]);
+    }
+    expect(await relay().flush()).toBe(3);
+    await eventually(() => expect(got).toHaveLength(3));
+    got.forEach((m, i) => expect(Buffer.from(m.payload).equals(Buffer.from(payloads[i]))).toBe(true));
   });
 
   it('withOutbox: a bus that is down fails neither the change nor the caller (the poll publishes later)', async () => {

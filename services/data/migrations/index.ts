@@ -1,5 +1,5 @@
 import type { Migration } from '@tabula/db';
-import { outboxMigration } from '@tabula/events';
+import { outboxMigration, outboxPayloadCompression } from '@tabula/events';
 
 /**
  * `<schema>.pb_len_delimited(tag, bytes)`: one length-delimited protobuf field
@@ -32,4 +32,6 @@ async function protobufFunctions(db: Parameters<Migration['up']>[0], schema: str
 export const migrations: Migration[] = [
   { name: '001_outbox', up: (db, schema) => outboxMigration(db, schema) },
   { name: '002_protobuf_functions', up: protobufFunctions },
+  // A bulk write's outbox payload carries all its rows (hundreds of kB): lz4, not pglz.
+  { name: '003_outbox_payload_lz4', up: async (db, schema) => { await outboxPayloadCompression(db, schema); } },
 ];

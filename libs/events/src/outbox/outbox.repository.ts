@@ -9,7 +9,8 @@ export interface OutboxRow {
   key: string;
   type: string;
   version: number;
-  payload: Buffer;
+  /** The payload as base64 text (see claimSql). */
+  payload: string;
   headers: EventHeaders;
   created_at: Date;
 }
@@ -24,12 +25,15 @@ interface PgConnection {
  * `BEGIN` and the claim: the outbox's advisory lock taken once (a relay that
  * does not get it claims nothing) and the oldest unpublished rows locked.
  * `ident` has checked the schema (`[a-z_][a-z0-9_]*`), so it is also safe as
- * the lock key's string literal.
+ * the lock key's string literal. A simple-protocol query answers text: the
+ * payload comes as base64 (4/3 of its size; bytea's hex text is 2×, and
+ * turning it into a JS string then decoding it was 1 ms of the relay's CPU
+ * per 300 kB bulk event, base64 half of that).
  */
 function claimSql(schema: string, limit: number): string {
   return 'BEGIN; ' +
     `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtext('tabula.outbox'), hashtext('${schema}')) AS held) ` +
-    `SELECT id, seq, topic, key, type, version, payload, headers, created_at FROM ${ident(schema)}.outbox ` +
+    `SELECT id, seq, topic, key, type, version, encode(payload, 'base64') AS payload, headers, created_at FROM ${ident(schema)}.outbox ` +
     `WHERE (SELECT held FROM lock) AND published_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
 }
 
@@ -117,7 +121,8 @@ export function toPublishInput(row: OutboxRow): PublishInput {
     key: row.key,
     type: row.type,
     version: row.version,
-    payload: new Uint8Array(row.payload),
+    // PostgreSQL's base64 breaks lines every 76 characters: Buffer.from skips them.
+    payload: new Uint8Array(Buffer.from(row.payload, 'base64')),
     headers: row.headers,
     timestamp: new Date(row.created_at).toISOString(),
   };
