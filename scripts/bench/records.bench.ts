@@ -7,9 +7,13 @@
  * concurrency in the same run, reported as ratios to both. Opt-in (`--million`):
  * the filtered, sorted first page of a 1,000,000-row table (seeded with
  * generate_series) with an exact count requested (`count=exact`).
+ * Every scenario's paths run in `--rounds` (3) alternated rounds, each path
+ * reported by its median round (this machine's speed drifts within a minute).
  * Modes: standalone (one process) and cluster (`start:cluster`: one process per service).
+ * With both, the two deployments then stay up and cluster / standalone is
+ * measured per scenario in `--rounds` back-to-back alternations (medians).
  * Needs DATABASE_URL (and REDIS_URL for cluster mode). Loopback only.
- * Usage: npm run bench:records [-- --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million]
+ * Usage: npm run bench:records [-- --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million --rounds 3]
  *   (`--cluster` = `--mode cluster`, `--skip-cluster` = `--mode standalone`; env BENCH_MODE, BENCH_MILLION=1)
  */
 import { spawn } from 'node:child_process';
@@ -50,8 +54,35 @@ interface Target {
   dbUrl: string;
 }
 
+/** Load rounds per path (`--rounds`): the paths of a scenario alternate, each reported by its median round. */
+const ROUNDS = arg('rounds', 3);
+
+/**
+ * Runs every path of one scenario `ROUNDS` times, alternating (pg, floor,
+ * service, gateway, pg, …), and answers each path's median round by req/s.
+ * This machine's speed drifts by tens of % within a minute; alternating
+ * rounds and medians keep a ratio from reading one path in a fast moment and
+ * the other in a slow one.
+ */
+async function alternated(paths: (() => Promise<LoadResult>)[]): Promise<LoadResult[]> {
+  return (await inRounds(paths)).map((runs) => ({ ...medianRun(runs), errors: runs.reduce((sum, r) => sum + r.errors, 0) }));
+}
+
+/** Each path's runs, `ROUNDS` rounds of the paths in turn. */
+async function inRounds(paths: (() => Promise<LoadResult>)[]): Promise<LoadResult[][]> {
+  const results: LoadResult[][] = paths.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, run] of paths.entries()) results[i].push(await run());
+  }
+  return results;
+}
+
+/** The run with the median req/s. */
+function medianRun(runs: LoadResult[]): LoadResult {
+  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)];
+}
+
 async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQueries>, floor: Floor): Promise<void> {
-  
   const viaGateway = { 'xc-auth': t.token };
   const cases: [string, string, string, (i: number) => Promise<unknown>][] = [
     ['list-25', '', '/list', () => raw.list()],
@@ -59,12 +90,12 @@ async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQuerie
     ['read by id', '/4242', '/read/4242', () => raw.read(4242)],
   ];
   for (const [name, suffix, floorPath, op] of cases) {
-    printRatios(`${t.mode}: ${name}, ${concurrency} connections, ${seconds} s each`, [
-      await runOps('pg directly (same SQL)', op, concurrency, ms),
-      await runLoad('floor (bare node:http + pg)', `${floor.url}${floorPath}`, {}, concurrency, ms),
-      await runLoad('data service directly', `${t.data}${pathOf}${suffix}`, { 'x-tabula-identity': t.identity() }, concurrency, ms),
-      await runLoad('through the gateway', `${t.gateway}${pathOf}${suffix}`, viaGateway, concurrency, ms),
-    ]);
+    printRatios(`${t.mode}: ${name}, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
+      () => runOps('pg directly (same SQL)', op, concurrency, ms),
+      () => runLoad('floor (bare node:http + pg)', `${floor.url}${floorPath}`, {}, concurrency, ms),
+      () => runLoad('data service directly', `${t.data}${pathOf}${suffix}`, { 'x-tabula-identity': t.identity() }, concurrency, ms),
+      () => runLoad('through the gateway', `${t.gateway}${pathOf}${suffix}`, viaGateway, concurrency, ms),
+    ]));
   }
 }
 
@@ -75,20 +106,20 @@ async function postLoad(label: string, url: string, headers: Record<string, stri
 
 async function writes(t: Target, base: string, table: string, raw: ReturnType<typeof rawQueries>, floor: Floor): Promise<void> {
   const one = `/api/v1/db/data/noco/${base}/${table}`;
-  printRatios(`${t.mode}: insert one, ${concurrency} connections, ${seconds} s each`, [
-    await runOps('pg directly (the INSERT)', (i) => raw.insertOne(i), concurrency, ms),
-    await postLoad('floor (bare node:http + pg)', `${floor.url}/insert`, {}, sampleBody),
-    await postLoad('data service directly', `${t.data}${one}`, { 'x-tabula-identity': t.identity() }, sampleBody),
-    await postLoad('through the gateway', `${t.gateway}${one}`, { 'xc-auth': t.token }, sampleBody),
-  ]);
+  printRatios(`${t.mode}: insert one, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
+    () => runOps('pg directly (the INSERT)', (i) => raw.insertOne(i), concurrency, ms),
+    () => postLoad('floor (bare node:http + pg)', `${floor.url}/insert`, {}, sampleBody),
+    () => postLoad('data service directly', `${t.data}${one}`, { 'x-tabula-identity': t.identity() }, sampleBody),
+    () => postLoad('through the gateway', `${t.gateway}${one}`, { 'xc-auth': t.token }, sampleBody),
+  ]));
   const batch = Array.from({ length: BATCH }, (_, i) => sampleBody(i));
   const bulk = `/api/v1/db/data/bulk/noco/${base}/${table}`;
-  printRatios(`${t.mode}: bulk insert, batches of ${BATCH}, ${concurrency} connections, ${seconds} s each`, [
-    await runOps('pg directly (same INSERT)', (i) => raw.bulk(i, BATCH), concurrency, ms),
-    await postLoad('floor (bare node:http + pg)', `${floor.url}/bulk`, {}, () => batch),
-    await postLoad('data service directly', `${t.data}${bulk}`, { 'x-tabula-identity': t.identity() }, () => batch),
-    await postLoad('through the gateway', `${t.gateway}${bulk}`, { 'xc-auth': t.token }, () => batch),
-  ], { per: BATCH, name: 'rows/s' });
+  printRatios(`${t.mode}: bulk insert, batches of ${BATCH}, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
+    () => runOps('pg directly (same INSERT)', (i) => raw.bulk(i, BATCH), concurrency, ms),
+    () => postLoad('floor (bare node:http + pg)', `${floor.url}/bulk`, {}, () => batch),
+    () => postLoad('data service directly', `${t.data}${bulk}`, { 'x-tabula-identity': t.identity() }, () => batch),
+    () => postLoad('through the gateway', `${t.gateway}${bulk}`, { 'xc-auth': t.token }, () => batch),
+  ]), { per: BATCH, name: 'rows/s' });
 }
 
 async function million(t: Target, table: BenchTable, floor: Floor): Promise<void> {
@@ -114,7 +145,7 @@ async function warmUp(t: Target, pathOf: string, floor: Floor): Promise<void> {
   await runLoad('warm-up', `${t.gateway}${pathOf}`, { 'xc-auth': t.token }, concurrency, 1000);
 }
 
-async function measure(t: Target): Promise<void> {
+async function measure(t: Target): Promise<BenchTable> {
   const table = await createTable(t.gateway, t.token, 'Bench100k');
   await fillTable(t.dbUrl, table, tableRows);
   const big = withMillion ? await createTable(t.gateway, t.token, 'Bench1m', table.baseId) : undefined;
@@ -132,40 +163,108 @@ async function measure(t: Target): Promise<void> {
     await pool.end();
     await floor.stop();
   }
+  return table;
 }
 
-async function standalone(): Promise<void> {
-  if (mode === 'cluster') return;
+/** A mode that was measured and still runs (for the interleaved comparison). */
+interface Running {
+  target: Target;
+  table: BenchTable;
+  stop(): Promise<void>;
+}
+
+/**
+ * `--mode both`: cluster / standalone per scenario from measurements taken
+ * back to back, while both deployments run (the other one idle), `rounds`
+ * alternations (standalone then cluster), reported as medians. The per-mode
+ * tables above are minutes apart, and this machine's speed drifts by more than
+ * the ratio's margin over minutes; adjacent runs cancel most of that drift.
+ */
+async function interleaved(a: Running, b: Running): Promise<void> {
+  const batch = Array.from({ length: BATCH }, (_, i) => sampleBody(i));
+  type Scenario = [string, (r: Running) => Promise<LoadResult>, number];
+  const records = (r: Running) => `${r.target.gateway}/api/v1/db/data/noco/${r.table.baseId}/${r.table.title}`;
+  const bulk = (r: Running) => `${r.target.gateway}/api/v1/db/data/bulk/noco/${r.table.baseId}/${r.table.title}`;
+  const auth = (r: Running) => ({ 'xc-auth': r.target.token });
+  const scenarios: Scenario[] = [
+    ['list-25', (r) => runLoad(r.target.mode, records(r), auth(r), concurrency, ms), 1],
+    ['where + sort', (r) => runLoad(r.target.mode, `${records(r)}?where=(Score,gt,50000)&sort=-Score`, auth(r), concurrency, ms), 1],
+    ['read by id', (r) => runLoad(r.target.mode, `${records(r)}/4242`, auth(r), concurrency, ms), 1],
+    ['insert one', (r) => postLoad(r.target.mode, records(r), auth(r), sampleBody), 1],
+    ['bulk insert (rows/s)', (r) => postLoad(r.target.mode, bulk(r), auth(r), () => batch), BATCH],
+  ];
+  const rows: Record<string, string | number>[] = [];
+  for (const [name, run, per] of scenarios) {
+    const [ours, theirs] = await inRounds([() => run(a), () => run(b)]);
+    const errors = [...ours, ...theirs].reduce((sum, r) => sum + r.errors, 0);
+    if (errors) throw new Error(`${name}: ${errors} errors`);
+    const mine = medianRun(ours).rps * per;
+    const other = medianRun(theirs).rps * per;
+    rows.push({
+      scenario: name, [a.target.mode]: Math.round(mine), [b.target.mode]: Math.round(other),
+      [`${b.target.mode} / ${a.target.mode}`]: `${((other / mine) * 100).toFixed(0)} %`,
+      'each round': ours.map((x, i) => `${((theirs[i].rps / x.rps) * 100).toFixed(0)} %`).join(' '),
+    });
+  }
+  console.log(`\ncluster / standalone through the gateway, interleaved: ${ROUNDS} rounds of ${seconds} s each, medians (target >= 70 %)`);
+  console.table(rows);
+}
+
+async function standalone(): Promise<Running> {
   const dbUrl = await freshDatabase('records');
   const server = await startStandaloneChild({ ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.resolve('data/bench') }, 'data');
+  const stop = async () => {
+    await server.stop();
+    await dropDatabase(dbUrl);
+  };
   try {
     const { token, principal } = await signup(server.url);
     const identity = () => signIdentity(principal, server.secret);
-    await measure({ mode: 'standalone', gateway: server.url, data: server.directUrl, token, identity, dbUrl });
-  } finally {
-    await server.stop();
-    await dropDatabase(dbUrl);
+    const target = { mode: 'standalone', gateway: server.url, data: server.directUrl, token, identity, dbUrl };
+    return { target, table: await measure(target), stop };
+  } catch (err) {
+    await stop();
+    throw err;
   }
 }
 
-async function cluster(): Promise<void> {
-  if (mode === 'standalone') return;
-  if (!process.env.REDIS_URL) { console.log('\ncluster mode skipped: REDIS_URL not set'); return; }
+async function cluster(): Promise<Running | undefined> {
+  if (!process.env.REDIS_URL) { console.log('\ncluster mode skipped: REDIS_URL not set'); return undefined; }
   const secret = randomBytes(48).toString('base64url');
   const dbUrl = await freshDatabase('records_cluster');
   const env = { ...process.env, DATABASE_URL: dbUrl, PORT: '18481', SVC_INTERNAL_SECRET: secret, SVC_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true', CLUSTER_RESTART: 'false', DATA_DIR: path.resolve('data/bench-cluster') };
   const child = spawn(process.execPath, clusterArgs(), { env, stdio: 'ignore' });
+  const stop = async () => {
+    await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); });
+    await dropDatabase(dbUrl);
+  };
   try {
     const gateway = 'http://127.0.0.1:18481';
     await waitFor(`${gateway}/api/v1/health`);
     for (const port of [8101, 8102, 8103]) await waitFor(`http://127.0.0.1:${port}/readyz`);
     const { token, principal } = await signup(gateway);
     const identity = () => signIdentity(principal as Principal, secret);
-    await measure({ mode: 'cluster', gateway, data: 'http://127.0.0.1:8103', token, identity, dbUrl });
-  } finally {
-    await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); });
-    await dropDatabase(dbUrl);
+    const target = { mode: 'cluster', gateway, data: 'http://127.0.0.1:8103', token, identity, dbUrl };
+    return { target, table: await measure(target), stop };
+  } catch (err) {
+    await stop();
+    throw err;
   }
 }
 
-standalone().then(cluster).then(() => process.exit(0)).catch((err) => { console.error(err); process.exit(1); });
+/** Each mode measured in turn; with both, the two stay up for the interleaved comparison, then stop. */
+async function main(): Promise<void> {
+  const running: Running[] = [];
+  try {
+    if (mode !== 'cluster') running.push(await standalone());
+    if (mode !== 'standalone') {
+      const c = await cluster();
+      if (c) running.push(c);
+    }
+    if (running.length === 2) await interleaved(running[0], running[1]);
+  } finally {
+    for (const r of running.reverse()) await r.stop();
+  }
+}
+
+main().then(() => process.exit(0)).catch((err) => { console.error(err); process.exit(1); });
