@@ -56,7 +56,7 @@ export async function insertWithOutbox(db: Db, handle: TableHandle, plan: Insert
     insert into ${tableSql} (${list}, ??) select ${list}, nextval(?::regclass) from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
       order by r.ordinality returning ?? as "__order", ${plan.recordJson.sql} as "__record"
   ), agg as (
-    select json_agg("__record" order by "__order")::text as j from ins
+    select '[' || string_agg("__record", ',' order by "__order") || ']' as j from ins
   ), ev as (
     insert into ??.outbox (id, topic, key, type, version, payload, headers)
     select ?, ?, ?, ?, 1, ?::bytea || ??.pb_len_delimited(?, convert_to(agg.j, 'UTF8')), ?::jsonb
