@@ -48,6 +48,35 @@ export function toDate(column: CoercionColumn, raw: unknown): string {
 }
 
 /**
+ * {@link toDate} for one column: an exact `YYYY-MM-DD` naming a real day (year
+ * 100 or later: `Date.UTC` maps 0-99 to 19xx, which toDate refuses) is checked
+ * by arithmetic and stored as sent; anything else takes toDate.
+ */
+export function dateCoercer(column: CoercionColumn): (raw: unknown) => string {
+  return (raw) => (typeof raw === 'string' && isPlainDay(raw) ? raw : toDate(column, raw));
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isPlainDay(s: string): boolean {
+  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  let y = 0;
+  let m = 0;
+  let d = 0;
+  for (let i = 0; i < 10; i++) {
+    if (i === 4 || i === 7) continue;
+    const digit = s.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return false;
+    if (i < 4) y = y * 10 + digit;
+    else if (i < 7) m = m * 10 + digit;
+    else d = d * 10 + digit;
+  }
+  if (y < 100 || m < 1 || m > 12 || d < 1) return false;
+  const leap = m === 2 && (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0));
+  return d <= DAYS_IN_MONTH[m - 1] + (leap ? 1 : 0);
+}
+
+/**
  * DateTime: stored in UTC as `YYYY-MM-DD HH:mm:ss`, with `+00:00` for zone-aware
  * columns (a zone-less pg `timestamp` would otherwise keep a local offset).
  */

@@ -17,25 +17,52 @@ const URL_LIKE = /^(https?:\/\/)?([\w-]+\.)+[\w-]{2,}(:\d+)?([/?#]\S*)?$/i;
 
 /** Any primitive written as text; objects and arrays are refused. */
 export function toText(column: CoercionColumn, raw: unknown): string {
-  if (typeof raw === 'string') return checkLength(column, raw);
-  if (typeof raw === 'number' || typeof raw === 'boolean') return checkLength(column, String(raw));
+  return textOf(column, raw, maxLengthOf(column));
+}
+
+function textOf(column: CoercionColumn, raw: unknown, max: number | undefined): string {
+  if (typeof raw === 'string') return checkLength(column, raw, max);
+  if (typeof raw === 'number' || typeof raw === 'boolean') return checkLength(column, String(raw), max);
   throw invalidValue(column.title, 'expected text');
 }
 
-function checkLength(column: CoercionColumn, text: string): string {
+/** The most characters a `varchar(n)` / `char(n)` column takes, or undefined. */
+function maxLengthOf(column: CoercionColumn): number | undefined {
   const max = Number(column.dtxp);
-  if (/char/i.test(column.dt ?? '') && Number.isInteger(max) && max > 0 && text.length > max) {
-    throw invalidValue(column.title, `longer than ${max} characters`);
-  }
+  return /char/i.test(column.dt ?? '') && Number.isInteger(max) && max > 0 ? max : undefined;
+}
+
+function checkLength(column: CoercionColumn, text: string, max: number | undefined): string {
+  if (max !== undefined && text.length > max) throw invalidValue(column.title, `longer than ${max} characters`);
   return text;
+}
+
+/** {@link toText} for one column, its length limit read once (value.coercer.ts compiles coercers per column). */
+export function textCoercer(column: CoercionColumn): (raw: unknown) => string {
+  const max = maxLengthOf(column);
+  return (raw) => textOf(column, raw, max);
+}
+
+/** {@link toFormattedText} for one column. */
+export function formattedTextCoercer(column: CoercionColumn): (raw: unknown) => string {
+  const text = textCoercer(column);
+  const pattern = patternOf(column);
+  return (raw) => formatted(column, text(raw), pattern);
+}
+
+function patternOf(column: CoercionColumn): RegExp {
+  return column.uidt === 'Email' ? EMAIL : column.uidt === 'URL' ? URL_LIKE : PHONE;
+}
+
+function formatted(column: CoercionColumn, text: string, pattern: RegExp): string {
+  const value = text.trim();
+  if (!pattern.test(value)) throw invalidValue(column.title, `not a valid ${column.uidt}`);
+  return value;
 }
 
 /** Email, URL and phone number: text in the expected shape. */
 export function toFormattedText(column: CoercionColumn, raw: unknown): string {
-  const text = toText(column, raw).trim();
-  const pattern = column.uidt === 'Email' ? EMAIL : column.uidt === 'URL' ? URL_LIKE : PHONE;
-  if (!pattern.test(text)) throw invalidValue(column.title, `not a valid ${column.uidt}`);
-  return text;
+  return formatted(column, toText(column, raw), patternOf(column));
 }
 
 /** A finite number from a number or numeric text. */
@@ -60,11 +87,24 @@ export function toInteger(column: CoercionColumn, raw: unknown): number {
 /** Decimal, Currency, Percent: numbers rounded to the column's scale (decimal digits). */
 export function toDecimal(column: CoercionColumn, raw: unknown): number {
   const n = toNumber(column, raw);
+  const scale = scaleOf(column);
+  return scale === undefined ? n : Number(n.toFixed(scale));
+}
+
+/** The decimal digits a column rounds to, or undefined (Percent and unknown scales keep the number). */
+function scaleOf(column: CoercionColumn): number | undefined {
   const scale = Number(column.dtxs ?? column.meta?.precision);
-  if (column.uidt !== 'Percent' && Number.isInteger(scale) && scale >= 0 && scale <= 12) {
-    return Number(n.toFixed(scale));
-  }
-  return n;
+  return column.uidt !== 'Percent' && Number.isInteger(scale) && scale >= 0 && scale <= 12 ? scale : undefined;
+}
+
+/** {@link toDecimal} for one column: the scale read once; an integer needs no rounding. */
+export function decimalCoercer(column: CoercionColumn): (raw: unknown) => number {
+  const scale = scaleOf(column);
+  return (raw) => {
+    const n = toNumber(column, raw);
+    // toFixed would turn -0 into 0: zero takes the rounding path.
+    return scale === undefined || (Number.isInteger(n) && n !== 0) ? n : Number(n.toFixed(scale));
+  };
 }
 
 /** Duration: seconds as a number, or `h:mm[:ss]` text. */

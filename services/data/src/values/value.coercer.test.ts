@@ -1,6 +1,7 @@
 import { AppError } from '@tabula/http';
 import { coerceValue } from './value.coercer';
-import type { CoercionColumn } from './scalar.coercers';
+import { toDecimal, toFormattedText, toText, type CoercionColumn } from './scalar.coercers';
+import { toDate } from './date.coercers';
 
 const col = (uidt: string, extra: Partial<CoercionColumn> = {}): CoercionColumn => ({ title: `My ${uidt}`, uidt, ...extra });
 
@@ -93,5 +94,53 @@ describe('coerceValue', () => {
     expect(coerceValue(col('GeoData'), '52.5; 13.4')).toBe('52.5;13.4');
     rejects(col('GeoData'), '100;0');
     rejects(col('UUID'), 'nope');
+  });
+});
+
+describe('coerceValue compiled per column = the reference coercers', () => {
+  /** The value, or the error's message: what a client would see. */
+  const outcome = (fn: () => unknown): unknown => {
+    try {
+      return { value: fn() };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  };
+  const same = (column: CoercionColumn, reference: (c: CoercionColumn, raw: unknown) => unknown, inputs: unknown[]) => {
+    for (const raw of inputs) {
+      if (raw === null || raw === undefined || raw === '') continue;
+      expect([raw, outcome(() => coerceValue(column, raw))]).toEqual([raw, outcome(() => reference(column, raw))]);
+    }
+  };
+
+  it('dates: every day of every month around leap years, century years and year 100, and malformed text', () => {
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    const inputs: unknown[] = [];
+    for (const y of [0, 99, 100, 999, 1000, 1900, 2000, 2023, 2024, 2100, 9999]) {
+      for (let m = 0; m <= 13; m++) for (let d = 0; d <= 32; d++) inputs.push(`${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`);
+    }
+    inputs.push('2024-05-17 10:11:12', ' 2024-05-17', '2024-5-17', '2024/05/17', '20240517', '2024-05-1a', 'abcd-ef-gh', '+024-05-17', 20240517, true, {});
+    same({ title: 'Due', uidt: 'Date', dt: 'date' }, toDate, inputs);
+  });
+
+  it('decimals: integers (no rounding needed), negative zero, rounding, huge and invalid numbers, at several scales', () => {
+    const inputs: unknown[] = [0, -0, 1, -1, 42, 1.005, 2.675, -2.675, 0.1 + 0.2, 1e21, -1e21, 2 ** 53 + 2, 123456789.123456, -12345678901234.56,
+      '12.345', ' 7 ', '7.', '-0', 'abc', NaN, Infinity, -Infinity, true, {}];
+    for (const column of [
+      { title: 'Price', uidt: 'Decimal', dt: 'numeric', dtxs: 2 }, { title: 'Price', uidt: 'Decimal', dt: 'numeric', dtxs: 0 },
+      { title: 'Price', uidt: 'Currency', meta: { precision: 10 } }, { title: 'Price', uidt: 'Decimal' }, { title: 'Share', uidt: 'Percent', dtxs: 2 },
+    ] as CoercionColumn[]) same(column, toDecimal, inputs);
+  });
+
+  it('text and formatted text: length limits of varchar(n), numbers and booleans as text, refused structures', () => {
+    const inputs: unknown[] = ['', 'a', 'abcde', 'abcdef', ' padded@example.com ', 'u1@example.com', 'not an email', 'https://example.com/x', '+351 912 345 678', 12, 12.5, true, {}, []];
+    for (const column of [
+      { title: 'Name', uidt: 'SingleLineText', dt: 'text' }, { title: 'Code', uidt: 'SingleLineText', dt: 'character varying', dtxp: 5 },
+      { title: 'Code', uidt: 'SingleLineText', dt: 'character varying', dtxp: '5' }, { title: 'Code', uidt: 'SingleLineText', dt: 'text', dtxp: 5 },
+    ] as CoercionColumn[]) same(column, toText, inputs);
+    for (const column of [
+      { title: 'Mail', uidt: 'Email', dt: 'character varying', dtxp: 255 }, { title: 'Mail', uidt: 'Email', dt: 'character varying', dtxp: 10 },
+      { title: 'Site', uidt: 'URL', dt: 'text' }, { title: 'Phone', uidt: 'PhoneNumber', dt: 'text' },
+    ] as CoercionColumn[]) same(column, toFormattedText, inputs);
   });
 });
