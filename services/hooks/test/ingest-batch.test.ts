@@ -16,6 +16,8 @@ import { HookChangeListener, announceHookChange } from '../src/cache/hook-change
 import { Completions } from '../src/delivery/completions';
 import { DeliveryWorker } from '../src/delivery/delivery-worker';
 import { ingestEvents } from '../src/domain/ingest-event';
+import { dispatchSync } from '../src/domain/dispatch-sync';
+import { processDelivery } from '../src/delivery/process-delivery';
 import { decodeRecordsEvent, type RecordsEvent } from '../src/domain/records-event';
 import { recordsConsumer } from '../src/consumers/records.consumer';
 import { SecretBox } from '@tabula/runtime';
@@ -267,5 +269,57 @@ describe('hook cache', () => {
     await p.hookCache.get('t2');
     await p.hookCache.get('t3');
     expect(p.hookCache.size).toBe(2);
+  });
+});
+
+describe('dispatch-sync (async: false hooks, delivered before data answers)', () => {
+  const input = (eventId: string) => ({
+    eventId, type: 'records.after.insert', operation: 'insert' as const, baseId: 'b_test', tableId: TABLE, tableTitle: 'Items', rows: [{ Id: 1, Name: 'sync' }],
+  });
+
+  it("inserts a fresh event's sync deliveries claimed by the call itself: a poll woken meanwhile cannot take them, and the target is called before it returns", async () => {
+    const p = ports();
+    p.hookCache.setEnabled(true);
+    const sync = await addHook('/sync-fresh', { async: false });
+    await addHook('/async-fresh');
+    // The poll that the async delivery's pending row wakes: it takes, under a lock held a while, every delivery it can claim.
+    const polled: Promise<DeliveryRow[]>[] = [];
+    p.wake.listen(() => polled.push(db.transaction(async (trx) => {
+      const rows = await trx(DeliveryModel.tableName).where({ status: 'pending' }).forUpdate().skipLocked();
+      await new Promise((r) => setTimeout(r, 300));
+      if (rows.length) await trx(DeliveryModel.tableName).whereIn('id', rows.map((d) => d.id)).update({ status: 'delivering', attempt: 1 });
+      return rows as DeliveryRow[];
+    })));
+    const answer = await dispatchSync(p, input(`sync-${randomUUID()}`));
+    expect(sink.at('/sync-fresh')).toHaveLength(1);
+    expect(answer).toMatchObject({ sync_hooks: true, deliveries: [{ hook_id: sync.id, status: 'succeeded', attempt: 1 }] });
+    expect(polled).toHaveLength(1);
+    expect((await Promise.all(polled)).flat().map((d) => d.hook_id)).not.toContain(sync.id);
+  });
+
+  it('when the bus copy came first and a worker holds its sync delivery while claiming it, waits for that attempt instead of answering before it', async () => {
+    const p = ports();
+    p.hookCache.setEnabled(true);
+    await addHook('/sync-bus-first', { async: false });
+    const evt = input(`sync-${randomUUID()}`);
+    // The bus copy: no worker has room here, so its delivery is stored pending, untaken.
+    await ingestEvents(p, [{ ...evt, event: 'after', operation: 'insert' }]);
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((r) => { locked = r; });
+    const worker = (async () => {
+      const claimed = await db.transaction(async (trx) => {
+        const rows = await trx(DeliveryModel.tableName).where({ event_id: evt.eventId }).forUpdate();
+        locked();
+        await new Promise((r) => setTimeout(r, 300));
+        return trx(DeliveryModel.tableName).whereIn('id', rows.map((d) => d.id)).update({ status: 'delivering', attempt: 1 }).returning('*');
+      });
+      await Promise.all(claimed.map((d: DeliveryRow) => processDelivery(p, d)));
+    })();
+    await lockHeld;
+    const answer = await dispatchSync(p, evt);
+    expect(sink.at('/sync-bus-first')).toHaveLength(1);
+    expect(answer.deliveries).toEqual([expect.objectContaining({ status: 'succeeded', attempt: 1 })]);
+    await worker;
+    expect(sink.at('/sync-bus-first')).toHaveLength(1);
   });
 });

@@ -18,6 +18,14 @@ export const HOOKS_CONSUMER = 'hooks';
 export interface IngestOptions {
   /** Which fresh deliveries may go straight to this process's worker (default: all, as far as it has room). */
   handOff?: (hook: HookRow) => boolean;
+  /**
+   * Which fresh deliveries the caller sends itself (dispatch-sync): they are
+   * inserted already claimed, never offered to the worker or its poll, and
+   * passed to `onClaimed`. Takes precedence over `handOff`.
+   */
+  claim?: (hook: HookRow) => boolean;
+  /** Receives the deliveries inserted claimed for the caller (`claim`). */
+  onClaimed?: (claimed: ClaimedDelivery[]) => void;
 }
 
 /** The hooks of a table that fire for an event (event stage and operation). */
@@ -88,7 +96,13 @@ export async function ingestEvents(ports: HooksPorts, events: RecordsEvent[], op
   if (!eventIds.length) return [];
   let room = ports.wake.room();
   let overflow = false;
+  const forCaller = new Set<Plan>();
   for (const plan of plans) {
+    if (options.claim?.(plan.hook)) {
+      plan.delivery.handOff = true;
+      forCaller.add(plan);
+      continue;
+    }
     if (!(options.handOff?.(plan.hook) ?? true)) continue;
     if (room > 0) {
       plan.delivery.handOff = true;
@@ -99,6 +113,7 @@ export async function ingestEvents(ports: HooksPorts, events: RecordsEvent[], op
   const stored = new Map(inserted.map((d) => [d.id, d]));
   const scheduledAt = Date.now();
   const handed: ClaimedDelivery[] = [];
+  const claimed: ClaimedDelivery[] = [];
   let pending = 0;
   for (const plan of plans) {
     const row = stored.get(plan.delivery.id);
@@ -111,8 +126,9 @@ export async function ingestEvents(ports: HooksPorts, events: RecordsEvent[], op
     const delivery: DeliveryRow = {
       ...fields, test_call: false, attempt: row.attempt, next_attempt_at: row.next_attempt_at, status: 'delivering', locked_until: row.locked_until,
     };
-    handed.push({ delivery, hook: plan.hook, scheduledAt, eventAt: plan.evt.writtenAt });
+    (forCaller.has(plan) ? claimed : handed).push({ delivery, hook: plan.hook, scheduledAt, eventAt: plan.evt.writtenAt });
   }
+  if (claimed.length) options.onClaimed?.(claimed);
   if (handed.length) ports.wake.handOff(handed);
   if (overflow && pending) ports.wake.overflowed();
   if (pending) ports.wake.kick();
