@@ -10,9 +10,11 @@ import type { CommonPorts, ServiceDefinition, Worker } from './service-definitio
 export type SharedPorts = Omit<CommonPorts, 'service' | 'logger' | 'metrics'>;
 
 /** A service whose app is built; its workers start once every app is registered. */
-export interface PreparedService {
+export interface PreparedService<P extends CommonPorts = CommonPorts> {
   name: CommonPorts['service'];
   app: Koa;
+  /** The ports the app and workers run on (tests drive a use case in the process through them). */
+  ports: P;
   /** What serves HTTP: the definition's requestHandler, else the app's callback. */
   handler: RequestListener;
   metrics: ServiceMetrics;
@@ -27,7 +29,7 @@ export async function prepareService<C, P extends CommonPorts>(
   definition: ServiceDefinition<C, P>,
   shared: SharedPorts,
   env: NodeJS.ProcessEnv,
-): Promise<PreparedService> {
+): Promise<PreparedService<P>> {
   const logger = createLogger(definition.name, shared.platform.LOG_LEVEL);
   const metrics = createServiceMetrics(definition.name);
   if (definition.schema) {
@@ -43,6 +45,7 @@ export async function prepareService<C, P extends CommonPorts>(
   return {
     name: definition.name,
     app,
+    ports,
     handler: definition.requestHandler ? definition.requestHandler(app, ports) : app.callback(),
     metrics,
     start: async () => (definition.start ? definition.start(ports) : []),

@@ -8,6 +8,7 @@ import { buildSharedPorts, loadPlatformConfig, prepareService, roleLookupOf, sto
 import { createLogger } from '@tabula/telemetry';
 import { createTestDatabase, type TestDatabase } from '@tabula/testing';
 import { dataService } from '../src/service';
+import type { DataPorts } from '../src/ports';
 
 const INTERNAL = 'internal-secret-for-the-data-service-tests-0123456789';
 
@@ -73,6 +74,8 @@ export interface DataHarness {
   database: TestDatabase;
   apis: FakeInternalApis;
   shared: ReturnType<typeof buildSharedPorts>;
+  /** The data service's ports (use cases called in the test's process). */
+  ports: DataPorts;
   events: EventMessage[];
   as(principal: Partial<Principal> & { id: string }): Record<string, string>;
   stop(): Promise<void>;
@@ -91,7 +94,7 @@ export async function startDataHarness(env: Record<string, string> = {}): Promis
   const sub = await shared.bus.subscribe({ group: 'test-records', topics: ['records'], handler: async (m) => { events.push(m); } });
   const server = http.createServer(prepared.app.callback());
   return {
-    server, database, apis, shared, events,
+    server, database, apis, shared, events, ports: prepared.ports,
     as: (p) => ({ 'x-tabula-identity': signIdentity({ kind: 'user', roles: [], ...p }, INTERNAL) }),
     async stop() {
       await sub.close();
