@@ -3,6 +3,8 @@ import knexFactory from 'knex';
 import { RecordsChangedSchema, decodeEvent, type ColumnInfo, type TableContext } from '@tabula/contracts';
 import { startDataHarness, type DataHarness } from './data-app.harness';
 import { createTasksTable, tasksContext } from './table.fixture';
+import { insertRecordsAs } from '../src/domain/insert-records';
+import type { ApiRecord } from '../src/presenters/record.presenter';
 
 /**
  * SQL statements per request (issue 16), counted from the data database's knex
@@ -224,6 +226,124 @@ describe('the one-statement insert', () => {
       expect(parse.mock.calls.filter(([arg]) => typeof arg === 'string' && arg.includes('"Id"'))).toEqual([]);
     } finally {
       parse.mockRestore();
+    }
+  });
+});
+
+/**
+ * Single inserts that reach the statement in the same turn of the event loop,
+ * as concurrent requests do under load: the insert use case called for each
+ * body in one tick (the table is open and its sequence known already, so
+ * nothing waits on I/O before the statement). Settles each in input order.
+ */
+function sameTurnInserts(bodies: Record<string, unknown>[], users = [editor]): Promise<PromiseSettledResult<ApiRecord>[]> {
+  return Promise.allSettled(bodies.map(async (b, i) => {
+    const principal = { kind: 'user' as const, roles: [], ...users[i % users.length] };
+    return (await insertRecordsAs(h.ports, principal, { baseName: 'pbase0000000001', tableName: 'Plain' }, [b], { bulk: false })).records()[0];
+  }));
+}
+
+const answered = (r: PromiseSettledResult<ApiRecord>) => (r.status === 'fulfilled' ? r.value : undefined) as Record<string, unknown>;
+
+/** The records.after.insert events of Plain whose rows carry one of these names, decoded. */
+async function insertEventsNamed(names: string[], expected: number): Promise<{ eventId: string; userId?: string; rows: Record<string, unknown>[] }[]> {
+  const pick = () => h.events.filter((e) => e.key === 'mplain00000000' && e.type === 'records.after.insert')
+    .map((e) => ({ e, decoded: decodeEvent(RecordsChangedSchema, e.payload) }))
+    .map(({ e, decoded }) => ({ eventId: e.id, userId: decoded.user?.id, rows: JSON.parse(decoded.rowsJson) as Record<string, unknown>[] }))
+    .filter((e) => e.rows.some((r) => names.includes(r.Name as string)));
+  const deadline = Date.now() + 5000;
+  while (pick().length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 100)); // a duplicate would arrive by now
+  return pick();
+}
+
+describe('single inserts arriving together share one statement (group commit)', () => {
+  it('eight inserts in one turn: one statement; each answer is its own row, stored once, with exactly one event carrying exactly that row', async () => {
+    expect((await post(P, body(0))).status).toBe(200);
+    const names = Array.from({ length: 8 }, (_, i) => `together ${i}`);
+    // Two users alternate: each event must name the user of its own row.
+    const other = { id: 'useditor0000002', email: 'ed2@example.com' };
+    h.apis.roles.set(`pbase0000000001:${other.id}`, 'editor');
+    const { result, statements } = await counted(() => sameTurnInserts(names.map((Name, i) => ({ ...body(i), Name, Score: 700 + i })), [editor, other]));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^with ins as \(\s*insert into "pbase"."plain"[\s\S]*unnest/);
+    expect(result.map((r) => r.status)).toEqual(names.map(() => 'fulfilled'));
+    const records = result.map(answered);
+    expect(records.map((r) => [r.Name, r.Score])).toEqual(names.map((n, i) => [n, 700 + i]));
+    const db = knexFactory({ client: 'pg', connection: h.database.url });
+    const stored = await db('pbase.plain').select('id', 'name', 'score', 'created_by').whereIn('name', names).orderBy('id').finally(() => db.destroy());
+    expect(stored.map((r) => r.created_by)).toEqual(stored.map((r) => (Number(r.score) % 2 === 0 ? editor.id : other.id)));
+    expect(stored.map((r) => [r.id, r.name, Number(r.score)]).sort((a, b) => (a[0] as number) - (b[0] as number)))
+      .toEqual(records.map((r) => [r.Id, r.Name, r.Score]).sort((a, b) => (a[0] as number) - (b[0] as number)));
+    // The API reads back exactly what each insert answered.
+    for (const record of records) expect((await get(`${P}/${record.Id}`)).body).toEqual(record);
+    const events = await insertEventsNamed(names, 8);
+    expect(events).toHaveLength(8);
+    expect(new Set(events.map((e) => e.eventId)).size).toBe(8);
+    for (const record of records) {
+      const carrying = events.filter((e) => e.rows.some((r) => r.Id === record.Id));
+      expect(carrying).toHaveLength(1);
+      expect(carrying[0].rows).toEqual([record]);
+      expect(carrying[0].userId).toBe(stored.find((r) => r.id === record.Id)?.created_by);
+    }
+  });
+
+  it('a row PostgreSQL refuses fails alone, with the answer it gets on its own; the others of its statement commit, each with its event', async () => {
+    const db = knexFactory({ client: 'pg', connection: h.database.url });
+    try {
+      expect((await post(P, body(0))).status).toBe(200); // the table is open and its sequence known
+      await db.raw('ALTER TABLE pbase.plain ADD CONSTRAINT score_not_13 CHECK (score IS DISTINCT FROM 13)');
+      const [alone] = await sameTurnInserts([{ ...body(13), Name: 'refused alone' }]);
+      expect(alone.status).toBe('rejected');
+      const aloneError = (alone as PromiseRejectedResult).reason as { code?: string; message: string };
+      expect(aloneError.code).toBe('23514');
+      const viaApi = await post(P, { ...body(13), Name: 'refused via the API' });
+      expect([viaApi.status, viaApi.body.error]).toEqual([400, 'ERR_INVALID_VALUE_FOR_FIELD']);
+      const names = Array.from({ length: 6 }, (_, i) => `refused batch ${i}`);
+      const { result, statements } = await counted(() => sameTurnInserts(names.map((Name, i) => ({ ...body(i), Name, Score: i === 3 ? 13 : 800 + i }))));
+      expect(result.map((r) => r.status)).toEqual(names.map((_, i) => (i === 3 ? 'rejected' : 'fulfilled')));
+      const batchedError = (result[3] as PromiseRejectedResult).reason as { code?: string; message: string };
+      expect([batchedError.code, batchedError.message]).toEqual([aloneError.code, aloneError.message]);
+      // The batch, then each insert on its own.
+      expect(statements).toHaveLength(1 + 6);
+      const stored = await db('pbase.plain').select('id', 'name').whereIn('name', names);
+      expect(stored.map((r) => r.name).sort()).toEqual(names.filter((_, i) => i !== 3).sort());
+      const events = await insertEventsNamed(names, 5);
+      expect(events.map((e) => e.rows.map((r) => r.Name))).toHaveLength(5);
+      expect(events.flatMap((e) => e.rows.map((r) => r.Name)).sort()).toEqual(names.filter((_, i) => i !== 3).sort());
+    } finally {
+      await db.raw('ALTER TABLE pbase.plain DROP CONSTRAINT IF EXISTS score_not_13');
+      await db.destroy();
+    }
+  });
+
+  it('a batch whose connection dies is not run again: the failure may have followed the commit, so every member gets it and nothing is inserted twice', async () => {
+    const db = knexFactory({ client: 'pg', connection: h.database.url });
+    try {
+      expect((await post(P, body(0))).status).toBe(200); // the table is open and its sequence known
+      await db.raw(`CREATE OR REPLACE FUNCTION pbase.slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.name = 'slow' THEN PERFORM pg_sleep(0.5); END IF; RETURN NEW; END $$`);
+      await db.raw('CREATE TRIGGER slow_insert BEFORE INSERT ON pbase.plain FOR EACH ROW EXECUTE FUNCTION pbase.slow_insert()');
+      const names = ['slow', 'dies 1', 'dies 2', 'dies 3'];
+      const killer = (async () => {
+        for (let i = 0; i < 50; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+          const killed = await db.raw(`SELECT pg_terminate_backend(pid) AS k FROM pg_stat_activity
+            WHERE state = 'active' AND query LIKE 'with ins as%' AND pid <> pg_backend_pid()`);
+          if (killed.rows.length) return killed.rows.length;
+        }
+        return 0;
+      })();
+      const { result, statements } = await counted(() => sameTurnInserts(names.map((Name, i) => ({ ...body(i), Name }))));
+      expect(await killer).toBe(1);
+      expect(statements).toHaveLength(1);
+      expect(result.map((r) => r.status)).toEqual(names.map(() => 'rejected'));
+      const reasons = result.map((r) => (r as PromiseRejectedResult).reason);
+      expect(new Set(reasons).size).toBe(1);
+      expect(await db('pbase.plain').whereIn('name', names)).toEqual([]);
+    } finally {
+      await db.raw('DROP TRIGGER IF EXISTS slow_insert ON pbase.plain');
+      await db.destroy();
     }
   });
 });

@@ -2,6 +2,7 @@ import type { Principal } from '@tabula/auth';
 import type { ApiRecord } from '../presenters/record.presenter';
 import { insertRows, uniformKeys } from '../repositories/record-insert.repository';
 import { insertWithOutbox } from '../repositories/insert-with-outbox.repository';
+import { insertOneWithOutbox } from '../repositories/insert-batcher';
 import { recordJsonSql } from '../repositories/record-json.sql';
 import type { DbRow } from '../model/record-writer';
 import { assignOrder, orderSequenceOf, prepareRows, userIdOf } from './row-preparer';
@@ -78,7 +79,9 @@ export async function insertRecordsAs(ports: DataPorts, principal: Principal, re
       // Outside a transaction, like the database constraint it mirrors (which still guards races).
       await checkUnique(handle.source.knex, handle, rows, [], options.bulk);
       const event = afterEventHead(handle, { op, principal });
-      const json = await insertWithOutbox(handle.source.knex, handle, { ...fast, event });
+      // A single insert shares its statement with the table's other single inserts of this turn (insert-batcher.ts).
+      const plan = { ...fast, event };
+      const json = rows.length === 1 && !options.bulk ? await insertOneWithOutbox(handle.source.knex, handle, plan) : await insertWithOutbox(handle.source.knex, handle, plan);
       let parsed: ApiRecord[] | undefined;
       const records = () => (parsed ??= rememberJson(JSON.parse(json) as ApiRecord[], json));
       // All or nothing: the statement inserted every row (counting them must not parse the JSON).

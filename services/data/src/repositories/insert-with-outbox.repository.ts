@@ -80,6 +80,60 @@ export async function insertWithOutbox(db: Db, handle: TableHandle, plan: Insert
   return rows[0]?.j ?? '[]';
 }
 
+/**
+ * Several single-row inserts of one table setting the same columns, each with
+ * its own `records.after.insert` event, in ONE statement: the rows go in as
+ * one JSON parameter, each row's API record comes back in input order, and
+ * each event's outbox row pairs its head (id, key, type, payload prefix,
+ * headers: arrays, one element per insert) with its own row's record
+ * (`[record]`, the rows field of a one-row event). Atomic like
+ * {@link insertWithOutbox}: all rows and events commit together or none do.
+ * Answers each insert's JSON text (`[record]`), in input order. `plans` share
+ * keys, order column, record SQL, outbox schema and rows tag (the batcher's key).
+ */
+export async function insertBatchWithOutbox(db: Db, handle: TableHandle, plans: InsertPlan[]): Promise<string[]> {
+  const first = plans[0];
+  const t = handle.source.schema ? [handle.source.schema, handle.model.context.table.table_name] : [handle.model.context.table.table_name];
+  const tableSql = t.map(() => '??').join('.');
+  const list = first.keys.map(() => '??').join(', ');
+  const sql = `with ins as (
+    insert into ${tableSql} (${list}, ??) select ${list}, nextval(?::regclass) from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
+      order by r.ordinality returning ?? as "__order", ${first.recordJson.sql} as "__record"
+  ), numbered as (
+    select "__record", row_number() over (order by "__order") as n from ins
+  ), ev as (
+    insert into ??.outbox (id, topic, key, type, version, payload, headers)
+    select h.id::uuid, h.topic, h.key, h.type, 1, h.prefix || ??.pb_len_delimited(?, convert_to('[' || numbered."__record" || ']', 'UTF8')), h.headers::jsonb
+    from numbered join unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::text[]) with ordinality as h(id, topic, key, type, prefix, headers, n)
+      on h.n = numbered.n
+  )
+  select "__record" as r from numbered order by n`;
+  const rows = plans.map((p) => p.rows[0]);
+  const heads = plans.map((p) => p.event);
+  const bindings: Knex.RawBinding[] = [
+    ...t, ...first.keys, first.orderColumn, ...first.keys, first.orderSequence, ...t, rowsJsonParam(handle, rows, first.keys),
+    first.orderColumn, ...(first.recordJson.bindings as Knex.RawBinding[]),
+    first.event.schema, first.event.schema, first.event.rowsTag,
+    heads.map((e) => e.id), heads.map((e) => e.topic), heads.map((e) => e.key), heads.map((e) => e.type),
+    heads.map((e) => Buffer.from(e.payloadPrefix.buffer, e.payloadPrefix.byteOffset, e.payloadPrefix.byteLength)), heads.map((e) => e.headers),
+  ] as Knex.RawBinding[];
+  const perConnection = handle.source.preparedPerConnection;
+  let out: { r: string }[];
+  if (perConnection > 0 && canPrepare(db)) {
+    const template = templateOf(db as Knex, handle, `batch\u0001${batchKeyOf(first)}`, sql, bindings);
+    out = await queryPrepared(db as Knex, template.statement, template.values(bindings), perConnection);
+  } else {
+    out = (await db.raw(sql, bindings)).rows;
+  }
+  if (out.length !== plans.length) throw new Error(`batched insert returned ${out.length} rows for ${plans.length}`);
+  return out.map((row) => `[${row.r}]`);
+}
+
+/** What single-row plans must share to go into one {@link insertBatchWithOutbox} statement. */
+export function batchKeyOf(plan: InsertPlan): string {
+  return `${plan.keys.join('\u0000')}\u0001${plan.orderColumn}\u0001${plan.orderSequence}\u0001${plan.recordJson.sql}\u0001${plan.event.schema}\u0001${plan.event.rowsTag}`;
+}
+
 /** Compiled insert statements per table handle (a new handle after a metadata change starts empty). */
 const MAX_TEMPLATES_PER_TABLE = 64;
 const templates = new WeakMap<TableHandle, Map<string, RawTemplate>>();

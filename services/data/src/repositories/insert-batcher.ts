@@ -1,0 +1,99 @@
+import type { TableHandle } from '../context/table-handle';
+import { batchKeyOf, insertBatchWithOutbox, insertWithOutbox, type InsertPlan } from './insert-with-outbox.repository';
+import type { Db } from './db';
+
+/** Single-row inserts that go into one statement at most. */
+export const MAX_INSERT_BATCH = 64;
+
+interface Waiting {
+  plan: InsertPlan;
+  resolve(json: string): void;
+  reject(err: unknown): void;
+}
+
+interface Batch {
+  db: Db;
+  waiting: Waiting[];
+}
+
+/** Open batches per table handle and batch key (a new handle after a metadata change starts empty). */
+const open = new WeakMap<TableHandle, Map<string, Batch>>();
+
+/**
+ * A SQLSTATE error: PostgreSQL answered the statement with an error, so it
+ * rolled back and nothing of it committed. Anything else (a connection lost
+ * while waiting for the answer) may have come after the commit.
+ */
+function refusedByServer(err: unknown): boolean {
+  const e = err as { code?: unknown; severity?: unknown };
+  return typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && e.severity === 'ERROR';
+}
+
+/**
+ * One single-row insert with its outbox row ({@link insertWithOutbox}),
+ * batched with the other single-row inserts of the same table and columns
+ * that reach this point in the same turn of the event loop (group commit):
+ * they run as one statement ({@link insertBatchWithOutbox}), each keeping its
+ * own row, record and event, so concurrent writers share one round trip, one
+ * statement and one commit. A lone insert runs as before. The batch closes
+ * when the loop moves on (`setImmediate`: no timer, no added wait when idle)
+ * or at {@link MAX_INSERT_BATCH}.
+ *
+ * All or nothing per request, as without batching: when PostgreSQL refuses
+ * the batch (a unique or check violation of one row, say), nothing of it
+ * committed, and every insert of it runs again on its own, so each gets its
+ * own answer and the others still succeed. Any other failure (connection
+ * lost while waiting for the answer, when the batch may have committed) is
+ * every member's error, never retried, so nothing is inserted twice.
+ */
+export function insertOneWithOutbox(db: Db, handle: TableHandle, plan: InsertPlan): Promise<string> {
+  const key = batchKeyOf(plan);
+  let perTable = open.get(handle);
+  if (!perTable) {
+    perTable = new Map();
+    open.set(handle, perTable);
+  }
+  let batch = perTable.get(key);
+  if (!batch || batch.db !== db) {
+    const fresh: Batch = { db, waiting: [] };
+    batch = fresh;
+    perTable.set(key, fresh);
+    setImmediate(() => close(handle, key, fresh));
+  }
+  const target = batch;
+  return new Promise<string>((resolve, reject) => {
+    target.waiting.push({ plan, resolve, reject });
+    if (target.waiting.length >= MAX_INSERT_BATCH) close(handle, key, target);
+  });
+}
+
+function close(handle: TableHandle, key: string, batch: Batch): void {
+  const perTable = open.get(handle);
+  if (perTable?.get(key) !== batch) return;
+  perTable.delete(key);
+  void run(handle, batch);
+}
+
+async function run(handle: TableHandle, { db, waiting }: Batch): Promise<void> {
+  if (waiting.length === 1) return alone(db, handle, waiting[0]);
+  let answers: string[];
+  try {
+    answers = await insertBatchWithOutbox(db, handle, waiting.map((w) => w.plan));
+  } catch (err) {
+    if (!refusedByServer(err)) {
+      for (const w of waiting) w.reject(err);
+      return;
+    }
+    await Promise.all(waiting.map((w) => alone(db, handle, w)));
+    return;
+  }
+  waiting.forEach((w, i) => w.resolve(answers[i]));
+}
+
+async function alone(db: Db, handle: TableHandle, w: Waiting): Promise<void> {
+  try {
+    w.resolve(await insertWithOutbox(db, handle, w.plan));
+  } catch (err) {
+    w.reject(err);
+  }
+}
