@@ -4,6 +4,7 @@ import { RecordsChangedSchema, decodeEvent, type ColumnInfo, type TableContext }
 import { startDataHarness, type DataHarness } from './data-app.harness';
 import { createTasksTable, tasksContext } from './table.fixture';
 import { insertRecordsAs } from '../src/domain/insert-records';
+import { MAX_INSERT_BATCH } from '../src/repositories/insert-batcher';
 import type { ApiRecord } from '../src/presenters/record.presenter';
 
 /**
@@ -286,6 +287,16 @@ describe('single inserts arriving together share one statement (group commit)', 
       expect(carrying[0].rows).toEqual([record]);
       expect(carrying[0].userId).toBe(stored.find((r) => r.id === record.Id)?.created_by);
     }
+  });
+
+  it(`a batch holds at most ${MAX_INSERT_BATCH} inserts: ${MAX_INSERT_BATCH + 6} in one turn take two statements, every row once`, async () => {
+    const names = Array.from({ length: MAX_INSERT_BATCH + 6 }, (_, i) => `many ${i}`);
+    const { result, statements } = await counted(() => sameTurnInserts(names.map((Name, i) => ({ ...body(1000 + i), Name }))));
+    expect(statements).toHaveLength(2);
+    expect(result.map((r) => answered(r)?.Name)).toEqual(names);
+    const db = knexFactory({ client: 'pg', connection: h.database.url });
+    const stored = await db('pbase.plain').select('id', 'name').whereIn('name', names).finally(() => db.destroy());
+    expect(stored.map((r) => [r.id, r.name]).sort((a, b) => a[0] - b[0])).toEqual(result.map((r) => [answered(r).Id, answered(r).Name]).sort((a, b) => (a[0] as number) - (b[0] as number)));
   });
 
   it('a row PostgreSQL refuses fails alone, with the answer it gets on its own; the others of its statement commit, each with its event', async () => {

@@ -14,6 +14,7 @@ interface Waiting {
 interface Batch {
   db: Db;
   waiting: Waiting[];
+  closed: boolean;
 }
 
 /** Open batches per table handle and batch key (a new handle after a metadata change starts empty). */
@@ -54,8 +55,9 @@ export function insertOneWithOutbox(db: Db, handle: TableHandle, plan: InsertPla
     open.set(handle, perTable);
   }
   let batch = perTable.get(key);
-  if (!batch || batch.db !== db) {
-    const fresh: Batch = { db, waiting: [] };
+  if (batch && batch.db !== db) close(handle, key, batch);
+  if (!batch || batch.closed) {
+    const fresh: Batch = { db, waiting: [], closed: false };
     batch = fresh;
     perTable.set(key, fresh);
     setImmediate(() => close(handle, key, fresh));
@@ -67,10 +69,12 @@ export function insertOneWithOutbox(db: Db, handle: TableHandle, plan: InsertPla
   });
 }
 
+/** Runs a batch once: when the loop moves on, when it is full, or when another replaces it. */
 function close(handle: TableHandle, key: string, batch: Batch): void {
+  if (batch.closed) return;
+  batch.closed = true;
   const perTable = open.get(handle);
-  if (perTable?.get(key) !== batch) return;
-  perTable.delete(key);
+  if (perTable?.get(key) === batch) perTable.delete(key);
   void run(handle, batch);
 }
 
