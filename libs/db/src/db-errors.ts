@@ -2,6 +2,7 @@ import { AppError, appError } from '@tabula/errors';
 
 interface DriverError {
   code?: string;
+  severity?: string;
   errno?: number;
   constraint?: string;
   column?: string;
@@ -66,4 +67,16 @@ export function mapDbError(err: unknown): AppError | undefined {
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as DriverError;
   return e?.code === '23505' || e?.errno === 1062 || e?.code === 'SQLITE_CONSTRAINT';
+}
+
+/**
+ * True when PostgreSQL answered the statement with an error (a SQLSTATE of
+ * severity `ERROR`): the statement was rolled back and nothing of it
+ * committed, so running its work again cannot write it twice. False for
+ * anything else (`FATAL`, a connection lost while waiting for the answer),
+ * where the statement may have committed.
+ */
+export function isRefusedStatement(err: unknown): boolean {
+  const e = err as DriverError;
+  return typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && e.severity === 'ERROR';
 }

@@ -1,3 +1,4 @@
+import { isRefusedStatement } from '@tabula/db';
 import type { TableHandle } from '../context/table-handle';
 import { batchKeyOf, insertBatchWithOutbox, insertWithOutbox, type InsertPlan } from './insert-with-outbox.repository';
 import type { Db } from './db';
@@ -19,16 +20,6 @@ interface Batch {
 
 /** Open batches per table handle and batch key (a new handle after a metadata change starts empty). */
 const open = new WeakMap<TableHandle, Map<string, Batch>>();
-
-/**
- * A SQLSTATE error: PostgreSQL answered the statement with an error, so it
- * rolled back and nothing of it committed. Anything else (a connection lost
- * while waiting for the answer) may have come after the commit.
- */
-function refusedByServer(err: unknown): boolean {
-  const e = err as { code?: unknown; severity?: unknown };
-  return typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && e.severity === 'ERROR';
-}
 
 /**
  * One single-row insert with its outbox row ({@link insertWithOutbox}),
@@ -84,7 +75,7 @@ async function run(handle: TableHandle, { db, waiting }: Batch): Promise<void> {
   try {
     answers = await insertBatchWithOutbox(db, handle, waiting.map((w) => w.plan));
   } catch (err) {
-    if (!refusedByServer(err)) {
+    if (!isRefusedStatement(err)) {
       for (const w of waiting) w.reject(err);
       return;
     }

@@ -48,14 +48,9 @@ export interface InsertPlan {
  * prepared statement per column set (libs/db prepared.ts).
  */
 export async function insertWithOutbox(db: Db, handle: TableHandle, plan: InsertPlan): Promise<string> {
-  const t = handle.source.schema ? [handle.source.schema, handle.model.context.table.table_name] : [handle.model.context.table.table_name];
-  const tableSql = t.map(() => '??').join('.');
-  const list = plan.keys.map(() => '??').join(', ');
+  const ins = insertCte(handle, plan, plan.rows);
   const e = plan.event;
-  const sql = `with ins as (
-    insert into ${tableSql} (${list}, ??) select ${list}, nextval(?::regclass) from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
-      order by r.ordinality returning ?? as "__order", ${plan.recordJson.sql} as "__record"
-  ), agg as (
+  const sql = `${ins.sql}, agg as (
     select '[' || string_agg("__record", ',' order by "__order") || ']' as j from ins
   ), ev as (
     insert into ??.outbox (id, topic, key, type, version, payload, headers)
@@ -64,19 +59,10 @@ export async function insertWithOutbox(db: Db, handle: TableHandle, plan: Insert
   )
   select j from agg`;
   const bindings: Knex.RawBinding[] = [
-    ...t, ...plan.keys, plan.orderColumn, ...plan.keys, plan.orderSequence, ...t, rowsJsonParam(handle, plan.rows, plan.keys),
-    plan.orderColumn, ...(plan.recordJson.bindings as Knex.RawBinding[]),
-    e.schema, e.id, e.topic, e.key, e.type, Buffer.from(e.payloadPrefix.buffer, e.payloadPrefix.byteOffset, e.payloadPrefix.byteLength),
-    e.schema, e.rowsTag, e.headers,
+    ...ins.bindings, e.schema, e.id, e.topic, e.key, e.type, prefixBytes(e), e.schema, e.rowsTag, e.headers,
   ];
-  const perConnection = handle.source.preparedPerConnection;
-  let rows: { j: string | null }[];
-  if (perConnection > 0 && canPrepare(db)) {
-    const template = templateOf(db as Knex, handle, `${plan.keys.join('\u0000')}\u0001${plan.orderColumn}\u0001${plan.recordJson.sql}`, sql, bindings);
-    rows = await queryPrepared(db as Knex, template.statement, template.values(bindings), perConnection);
-  } else {
-    rows = (await db.raw(sql, bindings)).rows;
-  }
+  const key = `${plan.keys.join('\u0000')}\u0001${plan.orderColumn}\u0001${plan.recordJson.sql}`;
+  const rows = await runStatement<{ j: string | null }>(db, handle, key, sql, bindings);
   return rows[0]?.j ?? '[]';
 }
 
@@ -93,13 +79,8 @@ export async function insertWithOutbox(db: Db, handle: TableHandle, plan: Insert
  */
 export async function insertBatchWithOutbox(db: Db, handle: TableHandle, plans: InsertPlan[]): Promise<string[]> {
   const first = plans[0];
-  const t = handle.source.schema ? [handle.source.schema, handle.model.context.table.table_name] : [handle.model.context.table.table_name];
-  const tableSql = t.map(() => '??').join('.');
-  const list = first.keys.map(() => '??').join(', ');
-  const sql = `with ins as (
-    insert into ${tableSql} (${list}, ??) select ${list}, nextval(?::regclass) from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
-      order by r.ordinality returning ?? as "__order", ${first.recordJson.sql} as "__record"
-  ), numbered as (
+  const ins = insertCte(handle, first, plans.map((p) => p.rows[0]));
+  const sql = `${ins.sql}, numbered as (
     select "__record", row_number() over (order by "__order") as n from ins
   ), ev as (
     insert into ??.outbox (id, topic, key, type, version, payload, headers)
@@ -108,25 +89,50 @@ export async function insertBatchWithOutbox(db: Db, handle: TableHandle, plans: 
       on h.n = numbered.n
   )
   select "__record" as r from numbered order by n`;
-  const rows = plans.map((p) => p.rows[0]);
   const heads = plans.map((p) => p.event);
-  const bindings: Knex.RawBinding[] = [
-    ...t, ...first.keys, first.orderColumn, ...first.keys, first.orderSequence, ...t, rowsJsonParam(handle, rows, first.keys),
-    first.orderColumn, ...(first.recordJson.bindings as Knex.RawBinding[]),
-    first.event.schema, first.event.schema, first.event.rowsTag,
-    heads.map((e) => e.id), heads.map((e) => e.topic), heads.map((e) => e.key), heads.map((e) => e.type),
-    heads.map((e) => Buffer.from(e.payloadPrefix.buffer, e.payloadPrefix.byteOffset, e.payloadPrefix.byteLength)), heads.map((e) => e.headers),
+  const bindings = [
+    ...ins.bindings, first.event.schema, first.event.schema, first.event.rowsTag,
+    heads.map((e) => e.id), heads.map((e) => e.topic), heads.map((e) => e.key), heads.map((e) => e.type), heads.map(prefixBytes), heads.map((e) => e.headers),
   ] as Knex.RawBinding[];
-  const perConnection = handle.source.preparedPerConnection;
-  let out: { r: string }[];
-  if (perConnection > 0 && canPrepare(db)) {
-    const template = templateOf(db as Knex, handle, `batch\u0001${batchKeyOf(first)}`, sql, bindings);
-    out = await queryPrepared(db as Knex, template.statement, template.values(bindings), perConnection);
-  } else {
-    out = (await db.raw(sql, bindings)).rows;
-  }
+  const out = await runStatement<{ r: string }>(db, handle, `batch\u0001${batchKeyOf(first)}`, sql, bindings);
   if (out.length !== plans.length) throw new Error(`batched insert returned ${out.length} rows for ${plans.length}`);
   return out.map((row) => `[${row.r}]`);
+}
+
+/**
+ * The `ins` CTE both insert statements start with: `rows` (setting
+ * `plan.keys`) inserted with `nc_order` from the table's sequence, in input
+ * order, RETURNING each row's order and API record as JSON.
+ */
+function insertCte(handle: TableHandle, plan: InsertPlan, rows: DbRow[]): { sql: string; bindings: Knex.RawBinding[] } {
+  const t = handle.source.schema ? [handle.source.schema, handle.model.context.table.table_name] : [handle.model.context.table.table_name];
+  const tableSql = t.map(() => '??').join('.');
+  const list = plan.keys.map(() => '??').join(', ');
+  return {
+    sql: `with ins as (
+    insert into ${tableSql} (${list}, ??) select ${list}, nextval(?::regclass) from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
+      order by r.ordinality returning ?? as "__order", ${plan.recordJson.sql} as "__record"
+  )`,
+    bindings: [
+      ...t, ...plan.keys, plan.orderColumn, ...plan.keys, plan.orderSequence, ...t, rowsJsonParam(handle, rows, plan.keys),
+      plan.orderColumn, ...(plan.recordJson.bindings as Knex.RawBinding[]),
+    ],
+  };
+}
+
+/** The event head encoded without its rows, as the bytea parameter. */
+function prefixBytes(e: OutboxHead): Buffer {
+  return Buffer.from(e.payloadPrefix.buffer, e.payloadPrefix.byteOffset, e.payloadPrefix.byteLength);
+}
+
+/** Runs an insert statement: a named prepared statement per `key` where the source allows, else plain. */
+async function runStatement<R>(db: Db, handle: TableHandle, key: string, sql: string, bindings: Knex.RawBinding[]): Promise<R[]> {
+  const perConnection = handle.source.preparedPerConnection;
+  if (perConnection > 0 && canPrepare(db)) {
+    const template = templateOf(db as Knex, handle, key, sql, bindings);
+    return queryPrepared<R>(db as Knex, template.statement, template.values(bindings), perConnection);
+  }
+  return (await db.raw(sql, bindings)).rows as R[];
 }
 
 /** What single-row plans must share to go into one {@link insertBatchWithOutbox} statement. */
