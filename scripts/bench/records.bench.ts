@@ -13,7 +13,7 @@
  * With both, the two deployments then stay up and cluster / standalone is
  * measured per scenario in `--rounds` back-to-back alternations (medians).
  * Needs DATABASE_URL (and REDIS_URL for cluster mode). Loopback only.
- * Usage: npm run bench:records [-- --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million --rounds 3]
+ * Usage: npm run bench:records [-- --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million --rounds 3 --only list,where,read,insert,bulk]
  *   (`--cluster` = `--mode cluster`, `--skip-cluster` = `--mode standalone`; env BENCH_MODE, BENCH_MILLION=1)
  */
 import { spawn } from 'node:child_process';
@@ -57,6 +57,10 @@ interface Target {
 /** Load rounds per path (`--rounds`): the paths of a scenario alternate, each reported by its median round. */
 const ROUNDS = arg('rounds', 3);
 
+/** `--only insert,read`: run only these scenarios (list, where, read, insert, bulk; the 1M one needs `--million`). */
+const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : undefined;
+const wants = (scenario: string) => !onlyArg || onlyArg.includes(scenario);
+
 /**
  * Runs every path of one scenario `ROUNDS` times, alternating (pg, floor,
  * service, gateway, pg, …), and answers each path's median round by req/s.
@@ -84,12 +88,13 @@ function medianRun(runs: LoadResult[]): LoadResult {
 
 async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQueries>, floor: Floor): Promise<void> {
   const viaGateway = { 'xc-auth': t.token };
-  const cases: [string, string, string, (i: number) => Promise<unknown>][] = [
-    ['list-25', '', '/list', () => raw.list()],
-    ['where (Score,gt,50000) + sort -Score (indexed)', '?where=(Score,gt,50000)&sort=-Score', '/where?min=50000', () => raw.whereSort(50_000)],
-    ['read by id', '/4242', '/read/4242', () => raw.read(4242)],
+  const cases: [string, string, string, string, (i: number) => Promise<unknown>][] = [
+    ['list', 'list-25', '', '/list', () => raw.list()],
+    ['where', 'where (Score,gt,50000) + sort -Score (indexed)', '?where=(Score,gt,50000)&sort=-Score', '/where?min=50000', () => raw.whereSort(50_000)],
+    ['read', 'read by id', '/4242', '/read/4242', () => raw.read(4242)],
   ];
-  for (const [name, suffix, floorPath, op] of cases) {
+  for (const [id, name, suffix, floorPath, op] of cases) {
+    if (!wants(id)) continue;
     printRatios(`${t.mode}: ${name}, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
       () => runOps('pg directly (same SQL)', op, concurrency, ms),
       () => runLoad('floor (bare node:http + pg)', `${floor.url}${floorPath}`, {}, concurrency, ms),
@@ -106,7 +111,7 @@ async function postLoad(label: string, url: string, headers: Record<string, stri
 
 async function writes(t: Target, base: string, table: string, raw: ReturnType<typeof rawQueries>, floor: Floor): Promise<void> {
   const one = `/api/v1/db/data/noco/${base}/${table}`;
-  printRatios(`${t.mode}: insert one, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
+  if (wants('insert')) printRatios(`${t.mode}: insert one, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
     () => runOps('pg directly (the INSERT)', (i) => raw.insertOne(i), concurrency, ms),
     () => postLoad('floor (bare node:http + pg)', `${floor.url}/insert`, {}, sampleBody),
     () => postLoad('data service directly', `${t.data}${one}`, { 'x-tabula-identity': t.identity() }, sampleBody),
@@ -114,7 +119,7 @@ async function writes(t: Target, base: string, table: string, raw: ReturnType<ty
   ]));
   const batch = Array.from({ length: BATCH }, (_, i) => sampleBody(i));
   const bulk = `/api/v1/db/data/bulk/noco/${base}/${table}`;
-  printRatios(`${t.mode}: bulk insert, batches of ${BATCH}, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
+  if (wants('bulk')) printRatios(`${t.mode}: bulk insert, batches of ${BATCH}, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
     () => runOps('pg directly (same INSERT)', (i) => raw.bulk(i, BATCH), concurrency, ms),
     () => postLoad('floor (bare node:http + pg)', `${floor.url}/bulk`, {}, () => batch),
     () => postLoad('data service directly', `${t.data}${bulk}`, { 'x-tabula-identity': t.identity() }, () => batch),
@@ -182,19 +187,20 @@ interface Running {
  */
 async function interleaved(a: Running, b: Running): Promise<void> {
   const batch = Array.from({ length: BATCH }, (_, i) => sampleBody(i));
-  type Scenario = [string, (r: Running) => Promise<LoadResult>, number];
+  type Scenario = [string, string, (r: Running) => Promise<LoadResult>, number];
   const records = (r: Running) => `${r.target.gateway}/api/v1/db/data/noco/${r.table.baseId}/${r.table.title}`;
   const bulk = (r: Running) => `${r.target.gateway}/api/v1/db/data/bulk/noco/${r.table.baseId}/${r.table.title}`;
   const auth = (r: Running) => ({ 'xc-auth': r.target.token });
   const scenarios: Scenario[] = [
-    ['list-25', (r) => runLoad(r.target.mode, records(r), auth(r), concurrency, ms), 1],
-    ['where + sort', (r) => runLoad(r.target.mode, `${records(r)}?where=(Score,gt,50000)&sort=-Score`, auth(r), concurrency, ms), 1],
-    ['read by id', (r) => runLoad(r.target.mode, `${records(r)}/4242`, auth(r), concurrency, ms), 1],
-    ['insert one', (r) => postLoad(r.target.mode, records(r), auth(r), sampleBody), 1],
-    ['bulk insert (rows/s)', (r) => postLoad(r.target.mode, bulk(r), auth(r), () => batch), BATCH],
+    ['list', 'list-25', (r) => runLoad(r.target.mode, records(r), auth(r), concurrency, ms), 1],
+    ['where', 'where + sort', (r) => runLoad(r.target.mode, `${records(r)}?where=(Score,gt,50000)&sort=-Score`, auth(r), concurrency, ms), 1],
+    ['read', 'read by id', (r) => runLoad(r.target.mode, `${records(r)}/4242`, auth(r), concurrency, ms), 1],
+    ['insert', 'insert one', (r) => postLoad(r.target.mode, records(r), auth(r), sampleBody), 1],
+    ['bulk', 'bulk insert (rows/s)', (r) => postLoad(r.target.mode, bulk(r), auth(r), () => batch), BATCH],
   ];
   const rows: Record<string, string | number>[] = [];
-  for (const [name, run, per] of scenarios) {
+  for (const [id, name, run, per] of scenarios) {
+    if (!wants(id)) continue;
     const [ours, theirs] = await inRounds([() => run(a), () => run(b)]);
     const errors = [...ours, ...theirs].reduce((sum, r) => sum + r.errors, 0);
     if (errors) throw new Error(`${name}: ${errors} errors`);

@@ -10,6 +10,7 @@ import type { TestDatabase } from '@tabula/testing';
 import { createEventBus, enqueueEvent, handleOnce, OutboxRelay, outboxMigration, outboxPayloadCompression, processedEventsMigration, withOutbox } from '@tabula/events';
 import type { EventBus, EventMessage, PublishInput } from '@tabula/events';
 import { captureLogger, delay, eventually } from './event-bus.contract';
+import { CLAIM_SETTINGS, claimQuery } from '../src/outbox/outbox.repository';
 
 const SCHEMA = 'svc';
 
@@ -197,10 +198,10 @@ describe('transactional outbox', () => {
       const got: EventMessage[] = [];
       await collect(got);
       expect(await new OutboxRelay({ knex: single, schema: SCHEMA, bus, logger: quiet }).flush()).toBe(2);
-      // BEGIN + lock + claim in one message, mark + COMMIT in the other (a
-      // batch smaller than batchSize ends the drain).
+      // BEGIN + the claim's settings + lock + claim in one message, mark +
+      // COMMIT in the other (a batch smaller than batchSize ends the drain).
       expect(sent).toHaveLength(2);
-      expect(sent[0]).toMatch(/^BEGIN; WITH lock AS MATERIALIZED \(SELECT pg_try_advisory_xact_lock/);
+      expect(sent[0]).toMatch(/^BEGIN; SET LOCAL enable_bitmapscan = off; WITH lock AS MATERIALIZED \(SELECT pg_try_advisory_xact_lock/);
       expect(sent[1]).toMatch(/^UPDATE .* COMMIT$/);
       await eventually(() => expect(got.map((m) => m.id)).toEqual(ids));
       expect(await single.withSchema(SCHEMA).table('outbox').whereIn('id', ids).whereNull('published_at')).toEqual([]);
@@ -216,6 +217,35 @@ describe('transactional outbox', () => {
     } finally {
       await single.destroy();
     }
+  });
+
+  it('the claim walks the unpublished index with a plain index scan, so rows already published cost it nothing once flagged', async () => {
+    // 5,000 published rows (their old versions still in outbox_unpublished_idx: no VACUUM ran), then 3 new ones.
+    await knex.raw(`INSERT INTO ${SCHEMA}.outbox (id, topic, key, type, payload) SELECT gen_random_uuid(), 't', 'k', 'x', '\\x00' FROM generate_series(1, 5000)`);
+    expect(await relay({ batchSize: 500 }).flush()).toBe(5000);
+    const fresh = await knex.transaction(async (trx) => [await enqueueEvent(trx, SCHEMA, event()), await enqueueEvent(trx, SCHEMA, event()), await enqueueEvent(trx, SCHEMA, event())]);
+    // No ANALYZE: as in production between autovacuum runs, where the planner's favourite was a bitmap scan.
+    const heapPages = Number((await knex.raw(`SELECT pg_relation_size('${SCHEMA}.outbox') / current_setting('block_size')::int AS n`)).rows[0].n);
+    expect(heapPages).toBeGreaterThan(100);
+    // The plan, then two measured runs, each rolled back to a savepoint (the claim locks rows).
+    const plans: string[] = [];
+    await knex.transaction(async (trx) => {
+      for (const analyze of [false, true, true]) {
+        await trx.raw('SAVEPOINT claim');
+        await trx.raw(CLAIM_SETTINGS);
+        const { rows } = await trx.raw(`EXPLAIN (${analyze ? 'ANALYZE, BUFFERS, ' : ''}FORMAT JSON) ${claimQuery(SCHEMA, 200)}`);
+        plans.push(JSON.stringify(rows[0]['QUERY PLAN']));
+        await trx.raw('ROLLBACK TO SAVEPOINT claim');
+      }
+    });
+    expect(plans[0]).toContain('"Node Type":"Index Scan"');
+    expect(plans[0]).toContain('"Index Name":"outbox_unpublished_idx"');
+    expect(plans[0]).not.toContain('Bitmap');
+    // The first run flagged the dead entries; the second reads index pages and the 3 live rows, not the table.
+    const blocks = (JSON.parse(plans[2])[0].Plan['Shared Hit Blocks'] as number) + (JSON.parse(plans[2])[0].Plan['Shared Read Blocks'] as number);
+    expect(blocks).toBeLessThan(heapPages / 3);
+    const claimed = JSON.parse(plans[2])[0].Plan['Actual Rows'] as number;
+    expect(claimed).toBe(fresh.length);
   });
 
   it('deletes published rows older than the retention', async () => {
