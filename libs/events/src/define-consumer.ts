@@ -32,6 +32,8 @@ export interface ConsumerDefinition<P> {
   maxInFlight?: number;
   /** false: one key's messages may run concurrently, for order-independent consumers (default true). */
   ordered?: boolean;
+  /** Delay accepted for fewer, larger reads (SubscribeOptions.lingerMs); for consumers no user waits on. */
+  lingerMs?: number;
 }
 
 /** A running consumer: stop closes its subscription (and, per process, deletes its group). */
@@ -51,12 +53,13 @@ export function perProcessGroup(prefix: string): string {
 
 /** The subscription options of a definition's batching and ordering settings (only those it sets). */
 function batchOptions<P>(definition: ConsumerDefinition<P>, ports: P): Partial<SubscribeOptions> {
-  const { handleBatch, maxBatch, maxInFlight, ordered } = definition;
+  const { handleBatch, maxBatch, maxInFlight, ordered, lingerMs } = definition;
   return {
     ...(handleBatch ? { handleBatch: (messages: EventMessage[]) => handleBatch.call(definition, ports, messages) } : {}),
     ...(maxBatch !== undefined ? { maxBatch } : {}),
     ...(maxInFlight !== undefined ? { maxInFlight } : {}),
     ...(ordered !== undefined ? { ordered } : {}),
+    ...(lingerMs !== undefined ? { lingerMs } : {}),
   };
 }
 
@@ -64,7 +67,7 @@ function batchOptions<P>(definition: ConsumerDefinition<P>, ports: P): Partial<S
  * The one way a service consumes events: the file `src/consumers/<thing>.consumer.ts`
  * exports `defineConsumer({ name, topics, delivery, handle })` (plus
  * `handleBatch`, `maxBatch`, `maxInFlight`, `ordered` when it consumes in
- * batches), and the service's `start` calls `consumer.start(ports)`.
+ * batches, `lingerMs` when it can wait for fuller reads), and the service's `start` calls `consumer.start(ports)`.
  */
 export function defineConsumer<P extends { bus: EventBus }>(definition: ConsumerDefinition<P>): Consumer<P> {
   return {

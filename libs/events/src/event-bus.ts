@@ -73,6 +73,16 @@ export interface SubscribeOptions {
   maxBatch?: number;
   /** Messages this subscription accepts before they are done (memory, Redis); default the bus's `maxInFlight`. */
   maxInFlight?: number;
+  /**
+   * Delay this consumer accepts so that messages come in fewer reads: after a
+   * read that found fewer messages than it asked for, the next read waits
+   * this long (ms), so what is published meanwhile arrives in one read and is
+   * acknowledged with one command. A message published while the stream was
+   * idle is still read at once (the blocked read returns). Default 0. Honoured
+   * by the Redis adapter; the memory bus has no reads to save, and Kafka's
+   * fetches already batch per partition.
+   */
+  lingerMs?: number;
   /** 'earliest' (default) or 'latest' for broadcast groups; only matters when the group is new. */
   fromBeginning?: boolean;
   /**

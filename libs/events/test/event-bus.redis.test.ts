@@ -119,6 +119,42 @@ describeWithBackend('redis', 'EventBus contract: Redis Streams', () => {
       xAck.mockRestore();
     });
 
+    it('lingerMs: after a read that was not full, waits before reading again, so what arrives meanwhile comes in one read and one XACK', async () => {
+      const commands = (bus as unknown as { commands: { xAck: (...args: unknown[]) => Promise<number> } }).commands;
+      const xAck = jest.spyOn(commands, 'xAck');
+      /** m0 alone on an idle stream, then m1..m5 20 ms apart: the XACKs' id counts, and how long m0 took. */
+      const run = async (group: string, lingerMs: number) => {
+        xAck.mockClear();
+        const own = `${topic}.${group}`;
+        const got: string[] = [];
+        const subscription = await bus.subscribe({ group, topics: [own], maxInFlight: 32, lingerMs, handler: async (m) => void got.push(m.id) });
+        await new Promise((r) => setTimeout(r, 100)); // the read is blocked on the idle stream
+        const sentAt = Date.now();
+        await bus.publish([{ topic: own, key: 'k', type: 't', payload: new Uint8Array([0]), id: `${group}-m0` }]);
+        await eventually(() => expect(got).toHaveLength(1), 2000);
+        const firstMs = Date.now() - sentAt;
+        for (let i = 1; i <= 5; i += 1) {
+          await bus.publish([{ topic: own, key: 'k', type: 't', payload: new Uint8Array([i]), id: `${group}-m${i}` }]);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await eventually(() => expect(got).toHaveLength(6), 5000);
+        await eventually(async () => expect((await admin.xPending(prefix + own, group)).pending).toBe(0));
+        await subscription.close();
+        return { acks: xAck.mock.calls.map((call) => (call[2] as string[]).length), firstMs, got };
+      };
+      const lingering = await run('lingering', 400);
+      // The idle stream's first entry is not held back by the linger.
+      expect(lingering.firstMs).toBeLessThan(400);
+      // m0 in its own read; m1..m5, published during the 400 ms wait after it, in the next one.
+      expect(lingering.acks).toEqual([1, 5]);
+      expect(lingering.got).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5'].map((m) => `lingering-${m}`));
+      // Without it, entries published 20 ms apart come in separate reads.
+      const eager = await run('eager', 0);
+      expect(eager.acks.length).toBeGreaterThanOrEqual(4);
+      expect(eager.acks.reduce((a, b) => a + b, 0)).toBe(6);
+      xAck.mockRestore();
+    });
+
     it('destroys an ephemeral group on close', async () => {
       const subscription = await bus.subscribe({ group: 'ephemeral', topics: [topic], fromBeginning: false, ephemeral: true, handler: async () => undefined });
       expect(await admin.xInfoGroups(prefix + topic)).toHaveLength(1);

@@ -93,6 +93,7 @@ export class RedisEventBus implements EventBus, GroupExpiry {
       options: this.options,
       ephemeral: options.ephemeral === true,
       ordered: options.ordered,
+      lingerMs: options.lingerMs ?? 0,
       alive,
     });
     this.subscriptions.add(subscription);

@@ -33,6 +33,8 @@ export interface RedisSubscriptionDeps {
   ephemeral: boolean;
   /** false: no per-key order, messages of one key run concurrently (SubscribeOptions.ordered). */
   ordered?: boolean;
+  /** Wait before the next read after one that found fewer entries than it asked for (SubscribeOptions.lingerMs). */
+  lingerMs?: number;
   /** Ephemeral groups: the key refreshed while this subscription lives, so no other process expires the group. */
   alive?: { key: string; ttlMs: number };
 }
@@ -103,6 +105,7 @@ export class RedisSubscription implements Subscription {
 
   private async readLoop(): Promise<void> {
     const { reader, group, consumer, streams, options } = this.deps;
+    const lingerMs = this.deps.lingerMs ?? 0;
     const bufferReader = reader.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
     const keys = [...streams.keys()].map((key) => ({ key, id: '>' }));
     for (let failures = 0; !this.abort.signal.aborted; ) {
@@ -112,7 +115,13 @@ export class RedisSubscription implements Subscription {
         const count = Math.min(options.batchSize, this.deps.maxInFlight);
         const reply = await bufferReader.xReadGroup(group, consumer, keys, { COUNT: count, BLOCK: options.blockMs });
         failures = 0;
-        for (const stream of reply ?? []) this.dispatchAll(String(stream.name), stream.messages as RawStreamEntry[]);
+        let read = 0;
+        for (const stream of reply ?? []) {
+          read += stream.messages.length;
+          this.dispatchAll(String(stream.name), stream.messages as RawStreamEntry[]);
+        }
+        // Found some but not a full read: let more arrive before the next one (a quiet stream blocks instead).
+        if (lingerMs > 0 && read > 0 && read < count) await sleep(lingerMs, this.abort.signal);
       } catch (error) {
         if (this.abort.signal.aborted) return;
         failures++;

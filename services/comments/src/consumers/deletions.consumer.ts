@@ -36,7 +36,7 @@ export async function handleDeletion(ports: CommentsPorts, message: EventMessage
 /**
  * Consumes `tabula.meta` and `tabula.records` in the fixed group `comments`
  * (replicas share the work; events published while the service is down wait
- * in the bus). Purges on table/base deletion, soft-deletes on record deletion,
+ * in the bus), up to 50 ms late: nobody waits on a purge. Purges on table/base deletion, soft-deletes on record deletion,
  * idempotent on the event id.
  */
 export const deletionsConsumer = defineConsumer<CommentsPorts>({
@@ -44,4 +44,8 @@ export const deletionsConsumer = defineConsumer<CommentsPorts>({
   topics: [topics.meta, topics.records],
   delivery: { kind: 'shared', group: COMMENTS_CONSUMER },
   handle: handleDeletion,
+  // Every record event reaches this group and nearly all are skipped: under
+  // single inserts (cluster mode, Redis) reading them every 50 ms instead of
+  // one relay batch per read took this service from 0.5 to 0.17 ms of CPU per event.
+  lingerMs: 50,
 });
