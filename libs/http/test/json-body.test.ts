@@ -27,7 +27,7 @@ function send(url: string, opts: { method?: string; headers?: Record<string, str
   });
 }
 
-describe('jsonBody (koa-body reads, we parse)', () => {
+describe('jsonBody (we read plain bodies, koa-body inflates compressed ones; we parse)', () => {
   const LIMIT = 4096;
   let server: http.Server;
   let url: string;
@@ -96,6 +96,18 @@ describe('jsonBody (koa-body reads, we parse)', () => {
     const ok = await send(url, { headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, chunks: [Buffer.from('{"a":'), Buffer.from('1}')] });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.text).body).toEqual({ a: 1 });
+  });
+
+  it('reads UTF-8 split inside a character across chunks, and drops a leading byte-order mark', async () => {
+    const bytes = Buffer.from('{"name":"Zoë ✓ 𝄞"}', 'utf8');
+    const cut = bytes.indexOf(Buffer.from('𝄞', 'utf8')) + 2; // inside the 4-byte character
+    const split = await send(url, { headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, chunks: [bytes.subarray(0, cut), bytes.subarray(cut)] });
+    expect(JSON.parse(split.text).body).toEqual({ name: 'Zoë ✓ 𝄞' });
+    const bom = await send(url, { headers: { 'content-type': 'application/json' }, body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":2}')]) });
+    expect(JSON.parse(bom.text).body).toEqual({ a: 2 });
+    // Content-Encoding: identity is a plain body too.
+    const identity = await send(url, { headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, body: '{"a":3}' });
+    expect(JSON.parse(identity.text).body).toEqual({ a: 3 });
   });
 
   it('a compressed body is limited on its inflated bytes (no zip bomb past the limit)', async () => {
