@@ -63,6 +63,34 @@ describe('count=exact on large tables', () => {
     expect((await page('where=(Count,gte,24)&limit=5')).pageInfo.isEstimate).toBe(true);
   });
 
+  it('runs the count beside the page: both statements wait on a locked table at once', async () => {
+    const admin = knexFactory({ client: 'pg', connection: h.database.url, pool: { min: 1, max: 2 } });
+    const lock = await admin.transaction();
+    try {
+      await lock.raw('lock table pbase.tasks in access exclusive mode');
+      // A new filter value: nothing cached.
+      const pending = page('where=(Count,gte,26)&limit=5&count=exact');
+      const waiting = async () => Number((await admin.raw(
+        "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%tasks%' and pid <> pg_backend_pid()",
+      )).rows[0].n);
+      let seen = 0;
+      for (let tries = 0; tries < 100 && seen < 2; tries += 1) {
+        seen = await waiting();
+        if (seen < 2) await new Promise((r) => setTimeout(r, 20));
+      }
+      // Sequential, the count would be sent only after the page answered: one statement waiting.
+      expect(seen).toBe(2);
+      await lock.commit();
+      const res = await pending;
+      expect(res.pageInfo.totalRows).toBe(14);
+      expect(res.pageInfo.isEstimate).toBeUndefined();
+      expect(res.list).toHaveLength(5);
+    } finally {
+      if (!lock.isCompleted()) await lock.rollback();
+      await admin.destroy();
+    }
+  });
+
   it('above the cap: an estimate, flagged, never below cap + 1', async () => {
     const res = await page('where=(Count,gte,5)&limit=5&count=exact');
     expect(res.pageInfo.isEstimate).toBe(true);

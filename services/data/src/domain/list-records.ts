@@ -25,8 +25,10 @@ export async function listRecords(ports: DataPorts, principal: Principal, ref: T
   const key = readKey(view, query);
   const options = cachedReadOptions(handle, view, query, key);
   const { limit, offset } = resolvePaging(query, { limit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, max: ports.config.SVC_DB_QUERY_LIMIT_MAX });
+  // count=exact: the count runs beside the page, not after it (RowCounter.early).
+  const totalOf = ports.counter.early(handle, options.filter, { offset, limit }, query.count === 'exact');
   const rows = await selectPage(handle.source.knex, handle, { ...options, limit, offset }, `${key}\u0000${limit}\u0000${offset}`);
-  const total = await ports.counter.total(handle, options.filter, { offset, limit, rowsOnPage: rows.length }, query.count === 'exact');
+  const total = await totalOf(rows.length);
   const pageInfo: RecordPage['pageInfo'] = pageInfoOf(total.totalRows, limit, offset);
   if (total.isEstimate) {
     pageInfo.isEstimate = true;

@@ -42,6 +42,11 @@ export interface RowTotal {
  * entries); above it the answer is the planner's estimate, at least
  * `exactMaxRows + 1`, flagged `isEstimate: true`.
  */
+/** Step 1: a partial page (rows, or none at offset 0) knows the total itself. */
+function knownFromPage(page: { offset: number; limit: number; rowsOnPage: number }): RowTotal | undefined {
+  return page.rowsOnPage < page.limit && (page.rowsOnPage > 0 || page.offset === 0) ? { totalRows: page.offset + page.rowsOnPage, isEstimate: false } : undefined;
+}
+
 export class RowCounter {
   private readonly cache = new Map<string, { total: number; isEstimate: boolean; filtered: boolean; until: number }>();
 
@@ -60,12 +65,34 @@ export class RowCounter {
 
   /** The total for a page of `rowsOnPage` rows read at `offset` with `limit`. */
   async total(handle: TableHandle, filter: FilterGroup, page: { offset: number; limit: number; rowsOnPage: number }, exact = false): Promise<RowTotal> {
-    if (page.rowsOnPage < page.limit && (page.rowsOnPage > 0 || page.offset === 0)) {
-      return { totalRows: page.offset + page.rowsOnPage, isEstimate: false };
-    }
+    return knownFromPage(page) ?? this.counted(handle, filter, exact);
+  }
+
+  /**
+   * The total of a page not read yet: with `exact`, the count starts now, so
+   * it runs beside the page's own statement (on another pooled connection)
+   * instead of after it; the answer, given the page's row count, is the
+   * page's own knowledge when it was partial (step 1: the count is then
+   * dropped, but cached) or that count. Without `exact` nothing starts early:
+   * the default total is an estimate or a cache hit on large tables, and a
+   * partial page must not pay for a count it does not need.
+   */
+  early(handle: TableHandle, filter: FilterGroup, window: { offset: number; limit: number }, exact: boolean): (rowsOnPage: number) => Promise<RowTotal> {
+    if (!exact) return (rowsOnPage) => this.total(handle, filter, { ...window, rowsOnPage }, false);
+    const counting = this.counted(handle, filter, true);
+    // Not awaited when the page answers it (or fails): its failure is not the request's.
+    counting.catch(() => undefined);
+    return (rowsOnPage) => {
+      const known = knownFromPage({ ...window, rowsOnPage });
+      return known ? Promise.resolve(known) : counting;
+    };
+  }
+
+  /** The table's total for `filter` (steps 2-4): cached, shared with a count already running, or counted now. */
+  private counted(handle: TableHandle, filter: FilterGroup, exact: boolean): Promise<RowTotal> {
     const key = `${handle.tableId}\u0000${exact ? 'exact' : ''}\u0000${JSON.stringify(filter)}`;
     const hit = this.cache.get(key);
-    if (hit && hit.until > Date.now()) return { totalRows: hit.total, isEstimate: hit.isEstimate };
+    if (hit && hit.until > Date.now()) return Promise.resolve({ totalRows: hit.total, isEstimate: hit.isEstimate });
     let pending = this.inflight.get(key);
     if (!pending) {
       const tableId = handle.tableId;
