@@ -90,7 +90,11 @@ describe('standalone SIGTERM during bulk inserts (real process, embedded Postgre
     const code = await current.exited;
     const outcomes = results.map((r) => ('error' in r ? r.error : r.status));
     console.log(`SIGTERM during 6 bulk inserts: ${JSON.stringify(outcomes)}, exit ${code}`);
-    for (const outcome of outcomes) expect([200, 'ECONNREFUSED']).toContain(outcome);
+    // Refused: ECONNREFUSED once the listening socket is closed; ECONNRESET for a connection
+    // still queued in the kernel's accept backlog (or accepted with its request unread) at that
+    // moment, which the kernel (or Node's close) resets. Neither was handled: the row count below
+    // shows that only acknowledged requests wrote anything.
+    for (const outcome of outcomes) expect([200, 'ECONNREFUSED', 'ECONNRESET']).toContain(outcome);
     const acknowledged = results.filter((r) => 'status' in r && r.status === 200).length;
     expect(acknowledged).toBeGreaterThan(0);
     expect(code).toBe(0);
