@@ -7,6 +7,8 @@ export interface FloorTable {
 /** Output columns of a record (what the data service selects for the bench table). */
 export const COLS = 'id, name, score, price, done, due, note, email, qty, status, city, created_at, updated_at';
 const INSERT_COLS = ['name', 'score', 'price', 'done', 'due', 'note', 'email', 'qty', 'status', 'city', 'created_by', 'updated_by', 'nc_order'];
+/** Stamped once per request: a bulk statement takes them once, not per row. */
+const SHARED_COLS = ['created_by', 'updated_by'];
 
 /**
  * The SQL the data service runs for each benchmarked call, as text, shared by
@@ -31,7 +33,12 @@ export function floorSql(t: FloorTable) {
     read: `select ${COLS} from ${q} where id in ($1)`,
     insertOne: `insert into ${q} (${cols}) values (${INSERT_COLS.map((_, k) => `$${k + 1}`).join(', ')}) returning ${COLS}`,
     insertValues: (body: Record<string, unknown>) => { const row = dbRow(body); return INSERT_COLS.map((c) => row[c]); },
-    bulk: `insert into ${q} (${cols}) select ${cols} from json_populate_recordset(null::${q}, $1::json) with ordinality as r order by r.ordinality returning ${COLS}`,
+    /** Rows as $1 without the user stamps, which one request shares ($2, once), as the data service sends them. */
+    bulk: `insert into ${q} (${cols}) select ${INSERT_COLS.map((c) => (SHARED_COLS.includes(c) ? `s.${c}` : `r.${c}`)).join(', ')} from json_populate_recordset(null::${q}, $1::json) with ordinality as r cross join json_populate_record(null::${q}, $2::json) as s order by r.ordinality returning ${COLS}`,
+    bulkValues: (bodies: Record<string, unknown>[]) => {
+      const rows = bodies.map((b) => { const row = dbRow(b); for (const c of SHARED_COLS) delete row[c]; return row; });
+      return [JSON.stringify(rows), JSON.stringify({ created_by: 'u', updated_by: 'u' })];
+    },
     dbRow,
   };
 }

@@ -50,7 +50,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   }
   if (req.method === 'POST' && url.pathname === '/bulk') {
     const rows = (await bodyOf(req)) as Record<string, unknown>[];
-    return send(res, 200, (await pool.query(sql.bulk, [JSON.stringify(rows.map(sql.dbRow))])).rows);
+    return send(res, 200, (await pool.query(sql.bulk, sql.bulkValues(rows))).rows);
   }
   if (req.method === 'GET' && url.pathname === '/million' && millionSql) {
     const [page, count] = await Promise.all([pool.query(millionSql.whereSort, [min]), pool.query(millionSql.boundedCount, [min, tables.countLimit ?? 100_000])]);

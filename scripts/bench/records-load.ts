@@ -37,7 +37,7 @@ export function rawQueries(pool: Pool, t: FloorTable) {
     pageAndCount: (min: number, limit: number) => Promise.all([pool.query(sql.whereSort, [min]), pool.query(sql.boundedCount, [min, limit])]),
     read: (id: number) => pool.query(sql.read, [id]),
     insertOne: (i: number) => pool.query(sql.insertOne, sql.insertValues(sampleBody(i))),
-    bulk: (i: number, size: number) => pool.query(sql.bulk, [JSON.stringify(Array.from({ length: size }, (_, k) => sql.dbRow(sampleBody(i * size + k))))]),
+    bulk: (i: number, size: number) => pool.query(sql.bulk, sql.bulkValues(Array.from({ length: size }, (_, k) => sampleBody(i * size + k)))),
   };
 }
 

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import knexFactory from 'knex';
 import { RecordsChangedSchema, decodeEvent } from '@tabula/contracts';
 import { describeWithBackend } from '@tabula/testing';
 import { startDataHarness, type DataHarness } from './data-app.harness';
@@ -93,6 +94,32 @@ function bulkSuite(variant: SourceVariant): void {
       expect((await send('delete', `${B}/all?all=true`)).body).toBe(left);
       expect(await count()).toBe(0);
       await eventsSettle(10);
+    });
+
+    it('stamps every row of a batch with the same times and user (sent once), each row with its own values', async () => {
+      // The same keys in every row: one JSON parameter (json_populate_recordset), the stamps once beside it.
+      const res = await send('post', B, [{ Title: 'p', Count: 1, Done: true, Email: null }, { Title: 'q', Count: 2, Done: false, Email: null }, { Title: 'r', Count: 3, Done: false, Email: 'r@x.io' }]);
+      expect(res.status).toBe(200);
+      expect(res.body.map((r: { Title: string; Count: number; Done: boolean }) => [r.Title, r.Count, r.Done])).toEqual([['p', 1, true], ['q', 2, false], ['r', 3, false]]);
+      const ids = res.body.map((r: { Id: number }) => r.Id);
+      const all = (await request(h.server).get(`${T}?where=(Count,gte,1)&sort=Id`).set(h.as(editor))).body.list as Record<string, unknown>[];
+      expect(all.map((r) => r.Id)).toEqual(ids);
+      expect(all.map((r) => r.Email)).toEqual([null, null, 'r@x.io']);
+      for (const r of all) {
+        expect(r.CreatedAt).toBeTruthy();
+        expect([r.CreatedAt, r.UpdatedAt]).toEqual([all[0].CreatedAt, all[0].CreatedAt]);
+      }
+      if (variant.name.includes('SQLite') || variant.name.includes('MariaDB')) return;
+      const schema = variant.name === 'default source' ? 'pbase' : 'ext';
+      const db = knexFactory({ client: 'pg', connection: h.database.url });
+      try {
+        const stored = await db.withSchema(schema).table('tasks').whereIn('id', ids).orderBy('id').select('created_by', 'updated_by', 'title');
+        expect(stored).toEqual([
+          { created_by: editor.id, updated_by: editor.id, title: 'p' },
+          { created_by: editor.id, updated_by: editor.id, title: 'q' },
+          { created_by: editor.id, updated_by: editor.id, title: 'r' },
+        ]);
+      } finally { await db.destroy(); }
     });
   });
 }

@@ -93,6 +93,8 @@ interface WritePlan {
   /** Stamped with the writing user on insert (created and updated by) and on update (updated by). */
   insertUsers: string[];
   updateUsers: string[];
+  /** insertTimes and insertUsers as one set ({@link insertStampedColumns}). */
+  insertStamped?: Set<string>;
 }
 
 const plans = new WeakMap<TableModel, WritePlan>();
@@ -113,6 +115,16 @@ function planOf(model: TableModel): WritePlan {
     plans.set(model, plan);
   }
   return plan;
+}
+
+/**
+ * Columns {@link toDbRow} stamps on insert (created/updated time and user):
+ * one request stamps every row with the same values.
+ */
+export function insertStampedColumns(model: TableModel): ReadonlySet<string> {
+  const plan = planOf(model);
+  plan.insertStamped ??= new Set([...plan.insertTimes.map((t) => t.column_name), ...plan.insertUsers]);
+  return plan.insertStamped;
 }
 
 function checkRequired(model: TableModel, row: DbRow): void {

@@ -3,7 +3,7 @@ import { canPrepare, queryPrepared, rawTemplate, type RawTemplate } from '@tabul
 import type { TableHandle } from '../context/table-handle';
 import type { DbRow } from '../model/record-writer';
 import type { SqlPart } from './record-json.sql';
-import { rowsJsonParam } from './record-insert.repository';
+import { rowsSource } from './record-insert.repository';
 import type { Db } from './db';
 import { perHandle } from './sql-cache';
 
@@ -61,7 +61,7 @@ export async function insertWithOutbox(db: Db, handle: TableHandle, plan: Insert
   const bindings: Knex.RawBinding[] = [
     ...ins.bindings, e.schema, e.id, e.topic, e.key, e.type, prefixBytes(e), e.schema, e.rowsTag, e.headers,
   ];
-  const key = `${plan.keys.join('\u0000')}\u0001${plan.orderColumn}\u0001${plan.recordJson.sql}`;
+  const key = `${plan.keys.join('\u0000')}\u0001${ins.shared.join('\u0000')}\u0001${plan.orderColumn}\u0001${plan.recordJson.sql}`;
   const rows = await runStatement<{ j: string | null }>(db, handle, key, sql, bindings);
   return rows[0]?.j ?? '[]';
 }
@@ -94,7 +94,7 @@ export async function insertBatchWithOutbox(db: Db, handle: TableHandle, plans: 
     ...ins.bindings, first.event.schema, first.event.schema, first.event.rowsTag,
     heads.map((e) => e.id), heads.map((e) => e.topic), heads.map((e) => e.key), heads.map((e) => e.type), heads.map(prefixBytes), heads.map((e) => e.headers),
   ] as Knex.RawBinding[];
-  const out = await runStatement<{ r: string }>(db, handle, `batch\u0001${batchKeyOf(first)}`, sql, bindings);
+  const out = await runStatement<{ r: string }>(db, handle, `batch\u0001${ins.shared.join('\u0000')}\u0001${batchKeyOf(first)}`, sql, bindings);
   if (out.length !== plans.length) throw new Error(`batched insert returned ${out.length} rows for ${plans.length}`);
   return out.map((row) => `[${row.r}]`);
 }
@@ -104,19 +104,21 @@ export async function insertBatchWithOutbox(db: Db, handle: TableHandle, plans: 
  * `plan.keys`) inserted with `nc_order` from the table's sequence, in input
  * order, RETURNING each row's order and API record as JSON.
  */
-function insertCte(handle: TableHandle, plan: InsertPlan, rows: DbRow[]): { sql: string; bindings: Knex.RawBinding[] } {
+function insertCte(handle: TableHandle, plan: InsertPlan, rows: DbRow[]): { sql: string; bindings: Knex.RawBinding[]; shared: string[] } {
   const t = handle.source.schema ? [handle.source.schema, handle.model.context.table.table_name] : [handle.model.context.table.table_name];
   const tableSql = t.map(() => '??').join('.');
   const list = plan.keys.map(() => '??').join(', ');
+  const src = rowsSource(handle, rows, plan.keys, t);
   return {
     sql: `with ins as (
-    insert into ${tableSql} (${list}, ??) select ${list}, nextval(?::regclass) from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
+    insert into ${tableSql} (${list}, ??) select ${src.select}, nextval(?::regclass) from ${src.from}
       order by r.ordinality returning ?? as "__order", ${plan.recordJson.sql} as "__record"
   )`,
     bindings: [
-      ...t, ...plan.keys, plan.orderColumn, ...plan.keys, plan.orderSequence, ...t, rowsJsonParam(handle, rows, plan.keys),
+      ...t, ...plan.keys, plan.orderColumn, ...src.selectBindings, plan.orderSequence, ...src.fromBindings,
       plan.orderColumn, ...(plan.recordJson.bindings as Knex.RawBinding[]),
     ],
+    shared: src.shared,
   };
 }
 

@@ -1,6 +1,7 @@
+import type { Knex } from 'knex';
 import type { ColumnInfo } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
-import type { DbRow } from '../model/record-writer';
+import { insertStampedColumns, type DbRow } from '../model/record-writer';
 import type { KeyWhere } from '../model/row-id';
 import { tableOf, type Db } from './records.repository';
 import { formulaPlanOf } from '../model/formula-columns';
@@ -45,23 +46,76 @@ async function insertJson(db: Db, handle: TableHandle, rows: DbRow[], keys: stri
   const tableSql = table.map(() => '??').join('.');
   const list = keys.map(() => '??').join(', ');
   const ret = cols.map(() => '??').join(', ');
+  const src = rowsSource(handle, rows, keys, table);
   // WITH ORDINALITY + ORDER BY keeps RETURNING in the order of the JSON array.
-  const sql = `insert into ${tableSql} (${list}) select ${list} from json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r
+  const sql = `insert into ${tableSql} (${list}) select ${src.select} from ${src.from}
     order by r.ordinality returning ${ret}`;
-  const res = await db.raw(sql, [...table, ...keys, ...keys, ...table, rowsJsonParam(handle, rows, keys), ...cols]);
+  const res = await db.raw(sql, [...table, ...keys, ...src.selectBindings, ...src.fromBindings, ...cols]);
   return res.rows as DbRow[];
 }
 
-/** Rows as the JSON text `json_populate_recordset` reads (one parameter for any number of rows). */
+/**
+ * The rows of an INSERT … SELECT as SQL: `json_populate_recordset` over one
+ * JSON parameter (alias `r`, with `r.ordinality`). A request stamps every row
+ * with the same created/updated time and user (record-writer.ts); when a batch
+ * of several rows does, those columns come once from a one-row
+ * `json_populate_record` (alias `s`) instead of from every row: the same
+ * conversion to the column's type, and a bulk batch's parameter about half
+ * as long (less to serialise, send and parse per row).
+ */
+export interface RowsSource {
+  /** The SELECT list, one `r.??` or `s.??` per key in `keys` order (identifiers in selectBindings). */
+  select: string;
+  selectBindings: string[];
+  /** The FROM items (their bindings in fromBindings). */
+  from: string;
+  fromBindings: Knex.RawBinding[];
+  /** The keys taken from `s` (part of a prepared statement's cache key: they change the SQL). */
+  shared: string[];
+}
+
+export function rowsSource(handle: TableHandle, rows: DbRow[], keys: string[], table: string[]): RowsSource {
+  const tableSql = table.map(() => '??').join('.');
+  const shared = sharedKeys(handle, rows, keys);
+  const isShared = new Set(shared);
+  const perRow = shared.length ? keys.filter((k) => !isShared.has(k)) : keys;
+  const from = `json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r`;
+  const fromBindings: Knex.RawBinding[] = [...table, rowsJsonParam(handle, rows, perRow)];
+  if (!shared.length) return { select: keys.map(() => 'r.??').join(', '), selectBindings: keys, from, fromBindings, shared };
+  const one: DbRow = {};
+  for (const k of shared) one[k] = rows[0][k];
+  return {
+    select: keys.map((k) => (isShared.has(k) ? 's.??' : 'r.??')).join(', '),
+    selectBindings: keys,
+    from: `${from} cross join json_populate_record(null::${tableSql}, ?::json) as s`,
+    fromBindings: [...fromBindings, ...table, JSON.stringify(one)],
+    shared,
+  };
+}
+
+/** Stamped columns that hold one value (a string) in every row of a batch of two or more. */
+function sharedKeys(handle: TableHandle, rows: DbRow[], keys: string[]): string[] {
+  if (rows.length < 2) return [];
+  const stamped = insertStampedColumns(handle.model);
+  const first = rows[0];
+  return keys.filter((k) => stamped.has(k) && typeof first[k] === 'string' && rows.every((r) => r[k] === first[k]));
+}
+
+/**
+ * Rows as the JSON text `json_populate_recordset` reads (one parameter for
+ * any number of rows), with only `keys` when a row holds more.
+ */
 export function rowsJsonParam(handle: TableHandle, rows: DbRow[], keys: string[]): string {
   // json/jsonb columns hold JSON text from the coercer: embed it as JSON, not as a JSON string.
   const jsonKeys = keys.filter((k) => /json/i.test(handle.model.byKey.get(k)?.dt ?? ''));
-  const payload = jsonKeys.length ? rows.map((r) => {
-    const copy = { ...r };
+  const subset = rows.length > 0 && Object.keys(rows[0]).length !== keys.length;
+  if (!jsonKeys.length && !subset) return JSON.stringify(rows);
+  return JSON.stringify(rows.map((r) => {
+    const copy: DbRow = {};
+    for (const k of keys) copy[k] = r[k];
     for (const k of jsonKeys) if (typeof copy[k] === 'string') copy[k] = JSON.parse(copy[k] as string);
     return copy;
-  }) : rows;
-  return JSON.stringify(payload);
+  }));
 }
 
 /** True when every row sets the same columns (one JSON parameter fits them all). */
