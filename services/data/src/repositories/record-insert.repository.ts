@@ -109,7 +109,10 @@ export function rowsJsonParam(handle: TableHandle, rows: DbRow[], keys: string[]
   // json/jsonb columns hold JSON text from the coercer: embed it as JSON, not as a JSON string.
   const jsonKeys = keys.filter((k) => /json/i.test(handle.model.byKey.get(k)?.dt ?? ''));
   const subset = rows.length > 0 && Object.keys(rows[0]).length !== keys.length;
-  if (!jsonKeys.length && !subset) return JSON.stringify(rows);
+  if (!jsonKeys.length) {
+    // Every value is a scalar here: a property list leaves out the other keys without copying rows.
+    return subset ? JSON.stringify(rows, keys) : JSON.stringify(rows);
+  }
   return JSON.stringify(rows.map((r) => {
     const copy: DbRow = {};
     for (const k of keys) copy[k] = r[k];
