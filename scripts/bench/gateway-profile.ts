@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const env = {
     ...process.env, DATABASE_URL: dbUrl, PORT: String(port), SERVICE_PORT_BASE: String(portBase + 10), SVC_INTERNAL_SECRET: randomBytes(48).toString('base64url'),
     SVC_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true', CLUSTER_RESTART: 'false',
-    DATA_DIR: path.resolve('data/bench-profile'), CLUSTER_NODE_FLAGS: `--max-semi-space-size=2 --cpu-prof --cpu-prof-dir=${dir}`,
+    DATA_DIR: path.resolve('data/bench-profile'), CLUSTER_NODE_FLAGS: `--max-semi-space-size=16 --cpu-prof --cpu-prof-dir=${dir}`,
   };
   const child = spawn(process.execPath, clusterArgs(), { env, stdio: 'ignore' });
   let requests = 0;

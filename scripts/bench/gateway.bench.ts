@@ -18,6 +18,7 @@ import { printTable, runLoad, type LoadResult } from './load';
 import { createTable, dropDatabase, fillTable } from './records-fixture';
 import { startStandaloneChild } from './standalone-child';
 import { clusterArgs } from './bundled';
+import { startBenchServer } from './records-load';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -36,11 +37,14 @@ const viaGateway: Record<string, Partial<Record<Mode, Measured>>> = {};
 
 /**
  * CPU milliseconds (user + system) spent so far by a process and all its
- * descendants, from /proc (Linux; NaN elsewhere). On a shared, noisy machine
- * req/s swing with the neighbours; CPU per request is the steadier figure.
+ * descendants, from /proc (Linux; empty elsewhere), per process named by what
+ * it runs (a cluster's `dist/<service>/main.js`, else `launcher`). On a
+ * shared, noisy machine req/s swing with the neighbours; CPU per request is
+ * the steadier figure, and its split shows where a mode's CPU goes.
  */
-function treeCpuMs(root: number | undefined): number {
-  if (!root || !existsSync('/proc/self/stat')) return NaN;
+function treeCpuByProcess(root: number | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!root || !existsSync('/proc/self/stat')) return out;
   const parent = new Map<number, number>();
   const cpu = new Map<number, number>();
   for (const dir of readdirSync('/proc')) {
@@ -52,20 +56,34 @@ function treeCpuMs(root: number | undefined): number {
       cpu.set(Number(dir), (Number(fields[11]) + Number(fields[12])) * 10); // clock ticks of 10 ms
     } catch { /* the process ended meanwhile */ }
   }
-  let total = 0;
   const stack = [root];
   while (stack.length) {
     const pid = stack.pop()!;
-    total += cpu.get(pid) ?? 0;
+    let name = 'launcher';
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      name = /dist\/([a-z]+)\/main\.js/.exec(cmd)?.[1] ?? /dist\/bench\/([a-z-]+)\.js/.exec(cmd)?.[1] ?? name;
+    } catch { /* ended */ }
+    out.set(name, (out.get(name) ?? 0) + (cpu.get(pid) ?? 0));
     for (const [child, of] of parent) if (of === pid) stack.push(child);
   }
-  return total;
+  return out;
 }
 
-async function measured(serverPid: number | undefined, label: string, url: string, headers: Record<string, string>): Promise<Measured> {
-  const before = treeCpuMs(serverPid);
+async function measured(serverPid: number | undefined, label: string, url: string, headers: Record<string, string>, extraPid?: number): Promise<Measured> {
+  const cpuNow = () => {
+    const all = treeCpuByProcess(serverPid);
+    for (const [name, ms] of treeCpuByProcess(extraPid)) all.set(name, (all.get(name) ?? 0) + ms);
+    return all;
+  };
+  const before = cpuNow();
   const result = await runLoad(label, url, headers, concurrency, seconds * 1000);
-  return { ...result, label: `${label} (${((treeCpuMs(serverPid) - before) / result.requests).toFixed(3)} CPU ms/req)`, cpuMsPerRequest: (treeCpuMs(serverPid) - before) / result.requests };
+  const after = cpuNow();
+  const perProcess = [...after].map(([name, ms]) => [name, (ms - (before.get(name) ?? 0)) / result.requests] as const);
+  const cpuMsPerRequest = after.size ? perProcess.reduce((a, [, ms]) => a + ms, 0) : NaN;
+  // Where it went, by process (a cluster's services; 10 ms ticks, so small shares are coarse).
+  if (perProcess.length > 1) console.log(`  ${label}: CPU ms/req by process: ${perProcess.filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([n, ms]) => `${n} ${ms.toFixed(3)}`).join(', ')}`);
+  return { ...result, label: `${label} (${cpuMsPerRequest.toFixed(3)} CPU ms/req)`, cpuMsPerRequest };
 }
 
 /** Runs each scenario straight to the owning service and through the gateway. */
@@ -84,6 +102,16 @@ async function scenarios(mode: Mode, serverPid: number | undefined, gateway: str
       await measured(serverPid, 'service directly', `${service}${route}`, { 'x-tabula-identity': identity }),
       await measured(serverPid, 'through the gateway', `${gateway}${route}`, { 'xc-auth': token }),
     ];
+    if (mode === 'cluster') {
+      // The floor of the hop: a bare node:http + undici proxy to the same service, the identity added, nothing else.
+      const proxy = await startBenchServer('scripts/bench/proxy-floor.ts', [service], { PROXY_HEADER: `x-tabula-identity:${identity}` });
+      try {
+        await runLoad('warm-up', `${proxy.url}${route}`, {}, concurrency, 1000);
+        rows.push(await measured(serverPid, 'through a bare proxy (hop floor)', `${proxy.url}${route}`, {}, proxy.pid));
+      } finally {
+        await proxy.stop();
+      }
+    }
     (viaGateway[name] ??= {})[mode] = rows[1];
     printTable(`${mode}: ${name}, ${concurrency} connections, ${seconds} s each`, rows);
   }

@@ -41,16 +41,25 @@ export function rawQueries(pool: Pool, t: FloorTable) {
   };
 }
 
-/** The floor server (records-floor.ts) running in its own process. */
+/** A bench server (the floors) running in its own process. */
 export interface Floor {
   url: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
 /** Starts the floor server as a child process on the tables given; resolves once it listens. */
-export async function startFloor(dbUrl: string, tables: { main: FloorTable; million?: FloorTable; countLimit?: number }, poolSize: number): Promise<Floor> {
-  const child: ChildProcess = spawn(process.execPath, [...bundledArgs('scripts/bench/records-floor.ts'), JSON.stringify(tables)], {
-    env: { ...process.env, FLOOR_DB_URL: dbUrl, FLOOR_POOL: String(poolSize) }, stdio: ['ignore', 'pipe', 'inherit'],
+export function startFloor(dbUrl: string, tables: { main: FloorTable; million?: FloorTable; countLimit?: number }, poolSize: number): Promise<Floor> {
+  return startBenchServer('scripts/bench/records-floor.ts', [JSON.stringify(tables)], { FLOOR_DB_URL: dbUrl, FLOOR_POOL: String(poolSize) });
+}
+
+/**
+ * Starts a bench server (`entry`, bundled like the shipped services) as a
+ * child process; resolves once it prints its `{ url }` line.
+ */
+export async function startBenchServer(entry: string, args: string[], env: Record<string, string>): Promise<Floor> {
+  const child: ChildProcess = spawn(process.execPath, [...bundledArgs(entry), ...args], {
+    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
     let buffer = '';
@@ -59,10 +68,11 @@ export async function startFloor(dbUrl: string, tables: { main: FloorTable; mill
       const newline = buffer.indexOf('\n');
       if (newline >= 0) resolve(buffer.slice(0, newline));
     });
-    child.once('exit', (code) => reject(new Error(`floor server exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`${entry} exited (${code})`)));
   });
   return {
     url: (JSON.parse(line) as { url: string }).url,
+    pid: child.pid,
     stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
   };
 }
