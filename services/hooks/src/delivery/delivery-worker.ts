@@ -141,6 +141,8 @@ export class DeliveryWorker implements Worker, HandOffTarget {
     }
     if (claimed.length === free) this.again = true;
     else this.backlog = false;
+    // Hand-offs that arrived while the claim held every slot (reserved) wait in the queue: start them now, not at the next poll.
+    if (this.queue.length) this.pump();
   }
 
   /** Resolves once no poll is running (tests: a known starting point). */
