@@ -141,12 +141,15 @@ describe('parseWhereSyntax', () => {
     expect422(() => parseWhereSyntax(`(Title,eq,${'x'.repeat(10_000)})`));
   });
 
-  it('stays linear on pathological parentheses', () => {
+  // A guard against runaway (exponential) backtracking, bounded by the where length limit. Not a linearity
+  // proof: `(a,eq,()~and` repeated grows about quadratically (11 ms at 200 repeats, 112 ms at 800 on a quiet
+  // 2-core machine); 500 ms failed once under a loaded CI run (642 ms), so the bound has room for that.
+  it('stays bounded on pathological parentheses', () => {
     const start = Date.now();
     expect422(() => parseWhereSyntax(`(a,eq,${') '.repeat(4_990)}x`));
     expect422(() => parseWhereSyntax(`${'('.repeat(50)}(a,eq,${')'.repeat(9_000)}x`));
     expect(parseWhereSyntax(`${'(a,eq,()~and'.repeat(800)}(a,eq,1)`).children).toHaveLength(801);
     expect(parseWhereSyntax(`(a,eq,1)${'~and     \n (a,eq,(x'.repeat(500)})`).children.length).toBeGreaterThan(1);
-    expect(Date.now() - start).toBeLessThan(500);
+    expect(Date.now() - start).toBeLessThan(3000);
   });
 });
