@@ -84,14 +84,16 @@ async function main(): Promise<void> {
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
   const cpu = process.cpuUsage();
+  const faults = process.resourceUsage().minorPageFault;
   const result = await run();
   const used = process.cpuUsage(cpu);
+  const faulted = process.resourceUsage().minorPageFault - faults;
   const { profile } = await session.post('Profiler.stop');
   console.log(result);
   const p = profile as { samples: number[]; timeDeltas: number[]; nodes: ProfileNode[] };
   const idle = new Set(p.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
   const busyUs = p.samples.reduce((sum, id, i) => sum + (idle.has(id) ? 0 : p.timeDeltas[i]), 0);
-  console.log(`services' main thread, CPU per request: ${(busyUs / 1000 / result.requests).toFixed(3)} ms (process incl. the load worker: ${((used.user + used.system) / 1000 / result.requests).toFixed(3)} ms)`);
+  console.log(`services' main thread, CPU per request: ${(busyUs / 1000 / result.requests).toFixed(3)} ms (process incl. the load worker: ${((used.user + used.system) / 1000 / result.requests).toFixed(3)} ms; minor page faults per request: ${(faulted / result.requests).toFixed(0)})`);
   if (process.env.PROFILE_OUT) (await import('node:fs')).writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
   summarise(profile as never);
   server.close();

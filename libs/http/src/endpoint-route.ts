@@ -1,5 +1,7 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import type { Middleware } from 'koa';
 import { routerPath, type AnyEndpoint, type EndpointInput, type EndpointResponse } from '@tabula/contracts';
 
@@ -8,10 +10,36 @@ export type EndpointContext<E extends AnyEndpoint> = RouterContext & { input: En
 
 /**
  * A response body already serialized to JSON text (a hot path that made the
- * text once for another use, e.g. the records event). The route sends it as is.
+ * text once for another use, e.g. the records event). The route sends it as is:
+ * one string, or pieces that concatenate to the text (sent one after the
+ * other, see {@link piecesBody}, never joined).
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | readonly string[]) {}
+}
+
+/**
+ * A body of JSON pieces: each piece becomes its own Buffer (a small heap
+ * allocation; joining them would make one string over V8's 128 kB
+ * large-object threshold, whose pages are mapped fresh each time, and writing
+ * a string copies it into one more buffer of its whole size) and they go out
+ * in one corked write: the headers and every piece in one `writev`.
+ * Answers the body and its length in bytes.
+ */
+export function piecesBody(pieces: readonly string[], res: ServerResponse): { body: Readable; length: number } {
+  const buffers = pieces.map((piece) => Buffer.from(piece));
+  let pushed = false;
+  const body = new Readable({
+    read() {
+      if (pushed) return;
+      pushed = true;
+      res.cork();
+      process.nextTick(() => res.uncork());
+      for (const buffer of buffers) this.push(buffer);
+      this.push(null);
+    },
+  });
+  return { body, length: buffers.reduce((sum, b) => sum + b.length, 0) };
 }
 
 /** A contract route's handler: returns the response body (typed by the contract) or its JSON text. */
@@ -47,7 +75,15 @@ export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...sta
     if (endpoint.status === 204) { ctx.status = 204; return; }
     if (result instanceof RawJson) {
       ctx.type = 'json';
-      ctx.body = result.text;
+      if (typeof result.text === 'string') {
+        ctx.body = result.text;
+      } else if (result.text.length === 1) {
+        ctx.body = result.text[0];
+      } else {
+        const { body, length } = piecesBody(result.text, ctx.res);
+        ctx.body = body;
+        ctx.length = length;
+      }
     } else if (result === null) {
       // Koa turns a null body into 204; a JSON null answer is sent as text.
       ctx.type = 'json';

@@ -165,6 +165,21 @@ describe('the one-statement insert', () => {
     expect((await get(`${P}/${res.body[0].Id}`)).body).toEqual(res.body[0]);
   });
 
+  it('answers a large batch whole and in order, as the JSON its event carries (the database sends it in pieces, never joined)', async () => {
+    // ~230 kB of records, two- and three-byte UTF-8 included: five or more 48 kB pieces (insert-with-outbox.repository.ts).
+    const names = Array.from({ length: 40 }, (_, i) => `${i}:` + 'aé€'.repeat(700 + i * 20) + `:${i}`);
+    const before = h.events.length;
+    const res = await post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, names.map((Name, i) => ({ ...body(1000 + i), Name })));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    expect(res.body.map((r: { Name: string; Score: number }) => [r.Name, r.Score])).toEqual(names.map((n, i) => [n, 1000 + i]));
+    const deadline = Date.now() + 5000;
+    const mine = () => h.events.slice(before).find((e) => e.key === 'mplain00000000' && e.type === 'records.after.insert');
+    while (!mine() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(JSON.parse(decodeEvent(RecordsChangedSchema, mine()!.payload).rowsJson)).toEqual(res.body);
+  });
+
   it('gives new rows increasing nc_order in request order, and a bad row rejects the whole batch', async () => {
     const res = await post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, [body(1), body(2), body(3)]);
     const db = knexFactory({ client: 'pg', connection: h.database.url });

@@ -50,10 +50,12 @@ export async function insertRecords(ports: DataPorts, principal: Principal, ref:
 export interface InsertedRecords {
   records(): ApiRecord[];
   json(): string;
+  /** The JSON text in pieces that concatenate to {@link json} (no large string is made for them). */
+  jsonPieces(): string[];
 }
 
 function fromRecords(records: ApiRecord[]): InsertedRecords {
-  return { records: () => records, json: () => recordsJson(records) };
+  return { records: () => records, json: () => recordsJson(records), jsonPieces: () => [recordsJson(records)] };
 }
 
 /**
@@ -81,12 +83,14 @@ export async function insertRecordsAs(ports: DataPorts, principal: Principal, re
       const event = afterEventHead(handle, { op, principal });
       // A single insert shares its statement with the table's other single inserts of this turn (insert-batcher.ts).
       const plan = { ...fast, event };
-      const json = rows.length === 1 && !options.bulk ? await insertOneWithOutbox(handle.source.knex, handle, plan) : await insertWithOutbox(handle.source.knex, handle, plan);
+      const pieces = rows.length === 1 && !options.bulk ? [await insertOneWithOutbox(handle.source.knex, handle, plan)] : await insertWithOutbox(handle.source.knex, handle, plan);
+      let text: string | undefined;
+      const json = () => (text ??= pieces.join(''));
       let parsed: ApiRecord[] | undefined;
-      const records = () => (parsed ??= rememberJson(JSON.parse(json) as ApiRecord[], json));
+      const records = () => (parsed ??= rememberJson(JSON.parse(json()) as ApiRecord[], json()));
       // All or nothing: the statement inserted every row (counting them must not parse the JSON).
       const change: RecordsChange = { op, principal, rowCount: rows.length, get rows() { return records(); } };
-      return { result: { records, json: () => json }, committed: [{ change, eventId: event.id, type: event.type }] };
+      return { result: { records, json, jsonPieces: () => pieces }, committed: [{ change, eventId: event.id, type: event.type }] };
     });
   }
   return fromRecords(await runWrite(ports, handle, { op, rows: bodies as ApiRecord[], principal }, async (trx) => {

@@ -87,7 +87,7 @@ async function run(handle: TableHandle, { db, waiting }: Batch): Promise<void> {
 
 async function alone(db: Db, handle: TableHandle, w: Waiting): Promise<void> {
   try {
-    w.resolve(await insertWithOutbox(db, handle, w.plan));
+    w.resolve((await insertWithOutbox(db, handle, w.plan)).join(''));
   } catch (err) {
     w.reject(err);
   }

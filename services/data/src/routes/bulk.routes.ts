@@ -22,8 +22,9 @@ export function bulkRouter(ports: DataPorts): Router {
   route(router, bulkInsert, auth, async (ctx) => {
     const bodies: unknown = ctx.request.body;
     checkBulkSize(ports, bodies);
-    // The records event carries the same rows: their JSON text is made once (by the database on the one-statement path, else recordsJson).
-    return new RawJson((await insertRecordsAs(ports, principalOf(ctx), tableRefOf(ctx.input.params), bodies, { bulk: true })).json());
+    // The records event carries the same rows: their JSON text is made once (by the database on the one-statement path, else recordsJson),
+    // and sent in the pieces it came in (never joined into one large string).
+    return new RawJson((await insertRecordsAs(ports, principalOf(ctx), tableRefOf(ctx.input.params), bodies, { bulk: true })).jsonPieces());
   });
   route(router, bulkUpdate, auth, async (ctx) => bulkUpdateRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
   route(router, bulkDelete, auth, async (ctx) => bulkDeleteRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
