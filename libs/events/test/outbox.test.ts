@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
@@ -10,7 +10,7 @@ import type { TestDatabase } from '@tabula/testing';
 import { createEventBus, enqueueEvent, handleOnce, OutboxRelay, outboxMigration, outboxPayloadCompression, processedEventsMigration, withOutbox } from '@tabula/events';
 import type { EventBus, EventMessage, PublishInput } from '@tabula/events';
 import { captureLogger, delay, eventually } from './event-bus.contract';
-import { CLAIM_SETTINGS, claimQuery } from '../src/outbox/outbox.repository';
+import { CLAIM_SETTINGS, PAYLOAD_PART_BYTES, claimQuery } from '../src/outbox/outbox.repository';
 
 const SCHEMA = 'svc';
 
@@ -69,7 +69,7 @@ describe('transactional outbox', () => {
     expect(await r.flush()).toBe(0);
   });
 
-  it('payloads reach the bus byte for byte: empty, every byte value, and a 300 kB compressed one (lz4 where the server has it)', async () => {
+  it('payloads reach the bus byte for byte: empty, every byte value, a 300 kB compressed one (lz4 where the server has it), and the part boundaries', async () => {
     const lz4 = await outboxPayloadCompression(knex, SCHEMA);
     await outboxPayloadCompression(knex, SCHEMA); // idempotent
     const supported = (await knex.raw("SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'")).rows[0]?.ok === true;
@@ -79,17 +79,22 @@ describe('transactional outbox', () => {
     const everyByte = Uint8Array.from({ length: 4096 }, (_, i) => i % 256);
     // Compressible but not trivially (a bulk event's JSON rows): ~300 kB.
     const bulk = new Uint8Array(Buffer.from(Array.from({ length: 3000 }, (_, i) => `{"Id":${i},"Name":"row ${i}","Note":"lorem ipsum dolor sit amet ${i % 17}"},`).join('')));
-    const payloads = [new Uint8Array(0), everyByte, bulk];
+    // The claim answers payloads in parts of PAYLOAD_PART_BYTES: exactly two parts, and one byte into a second.
+    const twoParts = new Uint8Array(randomBytes(2 * PAYLOAD_PART_BYTES));
+    const oneByteOver = new Uint8Array(randomBytes(PAYLOAD_PART_BYTES + 1));
+    const payloads = [new Uint8Array(0), everyByte, bulk, twoParts, oneByteOver];
     await knex.transaction(async (trx) => {
-      for (const payload of payloads) await enqueueEvent(trx, SCHEMA, { ...event('tbl_b'), payload });
+      for (const [i, payload] of payloads.entries()) await enqueueEvent(trx, SCHEMA, { ...event('tbl_b'), payload, headers: { 'x-n': String(i) } });
     });
     if (supported) {
       const stored = await knex.raw(`SELECT pg_column_compression(payload) AS c FROM ${SCHEMA}.outbox WHERE length(payload) = ?`, [bulk.length]);
       expect(stored.rows).toEqual([{ c: 'lz4' }]);
     }
-    expect(await relay().flush()).toBe(3);
-    await eventually(() => expect(got).toHaveLength(3));
+    expect(await relay().flush()).toBe(payloads.length);
+    await eventually(() => expect(got).toHaveLength(payloads.length));
     got.forEach((m, i) => expect(Buffer.from(m.payload).equals(Buffer.from(payloads[i]))).toBe(true));
+    // Each event keeps its own headers (the claim sends them with the first part only).
+    expect(got.map((m) => m.headers['x-n'])).toEqual(payloads.map((_, i) => String(i)));
   });
 
   it('withOutbox: a bus that is down fails neither the change nor the caller (the poll publishes later)', async () => {
