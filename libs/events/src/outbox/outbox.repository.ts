@@ -27,6 +27,8 @@ interface ClaimedPart extends Omit<OutboxRow, 'payload'> {
   /** 1, 2, … within the row. */
   part: string | number;
   payload: string;
+  /** The whole payload's length in bytes. */
+  size: string | number;
 }
 
 /**
@@ -51,7 +53,7 @@ export function claimQuery(schema: string, limit: number): string {
   return `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtext('tabula.outbox'), hashtext('${schema}')) AS held), ` +
     `claimed AS MATERIALIZED (SELECT id, seq, topic, key, type, version, payload, headers, created_at FROM ${ident(schema)}.outbox ` +
     `WHERE (SELECT held FROM lock) AND published_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED) ` +
-    `SELECT c.id, c.seq, c.topic, c.key, c.type, c.version, p.part, encode(substring(c.payload FROM p.at::int FOR ${PAYLOAD_PART_BYTES}), 'base64') AS payload, ` +
+    `SELECT c.id, c.seq, c.topic, c.key, c.type, c.version, p.part, octet_length(c.payload) AS size, encode(substring(c.payload FROM p.at::int FOR ${PAYLOAD_PART_BYTES}), 'base64') AS payload, ` +
     `CASE WHEN p.part = 1 THEN c.headers END AS headers, c.created_at ` +
     `FROM claimed c CROSS JOIN LATERAL generate_series(1, greatest(octet_length(c.payload), 1), ${PAYLOAD_PART_BYTES}) WITH ORDINALITY AS p(at, part) ` +
     'ORDER BY c.seq, p.part';
@@ -67,13 +69,15 @@ export function joinClaimedParts(parts: ClaimedPart[]): (OutboxRow & { seq: stri
   for (let i = 0; i < parts.length;) {
     let end = i + 1;
     while (end < parts.length && String(parts[end].seq) === String(parts[i].seq)) end += 1;
-    const decoded = parts.slice(i, end).map((part) => Buffer.from(part.payload, 'base64'));
-    // Its own ArrayBuffer (a small Buffer.from shares a pooled slab).
-    const payload = new Uint8Array(decoded.reduce((sum, b) => sum + b.length, 0));
+    // Each part decoded straight into the payload: no intermediate buffers, no zero fill. An own
+    // ArrayBuffer (allocUnsafeSlow: never a pooled slab), as consumers may keep the payload.
+    const size = Number(parts[i].size);
+    const payload = Buffer.allocUnsafeSlow(size);
     let at = 0;
-    for (const b of decoded) { payload.set(b, at); at += b.length; }
-    const { part: _part, payload: _text, ...head } = parts[i];
-    rows.push({ ...head, payload });
+    for (let k = i; k < end; k++) at += payload.write(parts[k].payload, at, 'base64');
+    if (at !== size) throw new Error(`outbox payload of ${String(parts[i].seq)}: ${at} bytes decoded, ${size} stored`);
+    const { part: _part, payload: _text, size: _size, ...head } = parts[i];
+    rows.push({ ...head, payload: new Uint8Array(payload.buffer, payload.byteOffset, size) });
     i = end;
   }
   return rows;
