@@ -1,6 +1,5 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Middleware } from 'koa';
 import { routerPath, type AnyEndpoint, type EndpointInput, type EndpointResponse } from '@tabula/contracts';
@@ -20,26 +19,15 @@ export class RawJson {
 
 /**
  * A body of JSON pieces: each piece becomes its own Buffer (a small heap
- * allocation; joining them would make one string over V8's 128 kB
+ * allocation: joining them would make one string over V8's 128 kB
  * large-object threshold, whose pages are mapped fresh each time, and writing
- * a string copies it into one more buffer of its whole size) and they go out
- * in one corked write: the headers and every piece in one `writev`.
- * Answers the body and its length in bytes.
+ * a string copies it into one more buffer of its whole size), streamed one
+ * after the other with the socket's backpressure (a few writes for a bulk
+ * answer). Answers the body and its length in bytes (sent as Content-Length).
  */
-export function piecesBody(pieces: readonly string[], res: ServerResponse): { body: Readable; length: number } {
+export function piecesBody(pieces: readonly string[]): { body: Readable; length: number } {
   const buffers = pieces.map((piece) => Buffer.from(piece));
-  let pushed = false;
-  const body = new Readable({
-    read() {
-      if (pushed) return;
-      pushed = true;
-      res.cork();
-      process.nextTick(() => res.uncork());
-      for (const buffer of buffers) this.push(buffer);
-      this.push(null);
-    },
-  });
-  return { body, length: buffers.reduce((sum, b) => sum + b.length, 0) };
+  return { body: Readable.from(buffers, { objectMode: false }), length: buffers.reduce((sum, b) => sum + b.length, 0) };
 }
 
 /** A contract route's handler: returns the response body (typed by the contract) or its JSON text. */
@@ -80,7 +68,7 @@ export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...sta
       } else if (result.text.length === 1) {
         ctx.body = result.text[0];
       } else {
-        const { body, length } = piecesBody(result.text, ctx.res);
+        const { body, length } = piecesBody(result.text);
         ctx.body = body;
         ctx.length = length;
       }
