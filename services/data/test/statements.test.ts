@@ -41,6 +41,8 @@ function plainContext(): TableContext {
     col('Due', 'due', 'Date', { dt: 'date' }),
     col('At', 'at', 'DateTime', { dt: 'timestamp' }),
     col('Status', 'status', 'SingleSelect', { dt: 'text', colOptions: { options: [{ title: 'open' }, { title: 'closed' }] } }),
+    // A column named like the SQL keyword the insert once used unqualified (`with ordinality as r`: r.ordinality was ambiguous).
+    col('Ordinality', 'ordinality', 'SingleLineText', { dt: 'text' }),
   ];
   return { ...tasks, table: { ...tasks.table, id: 'mplain00000000', table_name: 'plain', title: 'Plain', columns, views: [] } };
 }
@@ -66,6 +68,7 @@ beforeAll(async () => {
       t.date('due');
       t.timestamp('at', { useTz: false });
       t.text('status');
+      t.text('ordinality');
     });
   } finally {
     await db.destroy();
@@ -169,8 +172,9 @@ describe('the one-statement insert', () => {
     // ~230 kB of records, two- and three-byte UTF-8 included: five or more 48 kB pieces (insert-with-outbox.repository.ts).
     const names = Array.from({ length: 40 }, (_, i) => `${i}:` + 'aé€'.repeat(700 + i * 20) + `:${i}`);
     const before = h.events.length;
-    const res = await post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, names.map((Name, i) => ({ ...body(1000 + i), Name })));
+    const res = await post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, names.map((Name, i) => ({ ...body(1000 + i), Name, Ordinality: `o${i}` })));
     expect(res.status).toBe(200);
+    expect(res.body.map((r: { Ordinality: string }) => r.Ordinality)).toEqual(names.map((_, i) => `o${i}`));
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
     expect(res.body.map((r: { Name: string; Score: number }) => [r.Name, r.Score])).toEqual(names.map((n, i) => [n, 1000 + i]));

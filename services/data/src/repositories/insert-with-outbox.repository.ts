@@ -136,7 +136,7 @@ function insertCte(handle: TableHandle, plan: InsertPlan, rows: DbRow[]): { sql:
   return {
     sql: `with ins as (
     insert into ${tableSql} (${list}, ??) select ${src.select}, nextval(?::regclass) from ${src.from}
-      order by r.ordinality returning ?? as "__order", ${plan.recordJson.sql} as "__record"
+      order by ${src.order} returning ?? as "__order", ${plan.recordJson.sql} as "__record"
   )`,
     bindings: [
       ...t, ...plan.keys, plan.orderColumn, ...src.selectBindings, plan.orderSequence, ...src.fromBindings,

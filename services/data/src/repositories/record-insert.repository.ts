@@ -16,7 +16,7 @@ function names(columns: ColumnInfo[]): string[] {
 /**
  * Inserts rows and answers them as stored (the `returning` columns plus the
  * keys), in insertion order. pg: rows with one key set go in as one JSON
- * parameter through `json_populate_recordset` (one statement, no 65535-parameter
+ * parameter ({@link rowsSource}: one statement, no 65535-parameter
  * cap, no per-value binding cost); otherwise a multi-row INSERT … RETURNING.
  * mysql2 has no RETURNING: rows go one by one and only keys come back.
  */
@@ -49,14 +49,21 @@ async function insertJson(db: Db, handle: TableHandle, rows: DbRow[], keys: stri
   const src = rowsSource(handle, rows, keys, table);
   // WITH ORDINALITY + ORDER BY keeps RETURNING in the order of the JSON array.
   const sql = `insert into ${tableSql} (${list}) select ${src.select} from ${src.from}
-    order by r.ordinality returning ${ret}`;
+    order by ${src.order} returning ${ret}`;
   const res = await db.raw(sql, [...table, ...keys, ...src.selectBindings, ...src.fromBindings, ...cols]);
   return res.rows as DbRow[];
 }
 
 /**
- * The rows of an INSERT … SELECT as SQL: `json_populate_recordset` over one
- * JSON parameter (alias `r`, with `r.ordinality`). A request stamps every row
+ * The rows of an INSERT … SELECT as SQL: each element of one JSON array
+ * parameter (`json_array_elements … with ordinality as e("__row", "__ord")`)
+ * made a row of the table by `json_populate_record` (alias `r`), in the
+ * array's order ({@link RowsSource.order}). The input position has its own
+ * alias: with `json_populate_recordset(…) with ordinality as r`, a column of
+ * the table named `ordinality` made `r.ordinality` ambiguous and every JSON
+ * insert into that table failed. (Per element is no slower: 3.0–4.5 ms against
+ * 4.4–7.0 ms server time for 1,000 bench rows, /tmp experiment, same machine.)
+ * A request stamps every row
  * with the same created/updated time and user (record-writer.ts); when a batch
  * of several rows does, those columns come once from a one-row
  * `json_populate_record` (alias `s`) instead of from every row: the same
@@ -72,16 +79,20 @@ export interface RowsSource {
   fromBindings: Knex.RawBinding[];
   /** The keys taken from `s` (part of a prepared statement's cache key: they change the SQL). */
   shared: string[];
+  /** The input position of a row (ORDER BY it to insert and return rows in the array's order). */
+  order: string;
 }
+
+const ROWS_ORDER = 'e."__ord"';
 
 export function rowsSource(handle: TableHandle, rows: DbRow[], keys: string[], table: string[]): RowsSource {
   const tableSql = table.map(() => '??').join('.');
   const shared = sharedKeys(handle, rows, keys);
   const isShared = new Set(shared);
   const perRow = shared.length ? keys.filter((k) => !isShared.has(k)) : keys;
-  const from = `json_populate_recordset(null::${tableSql}, ?::json) with ordinality as r`;
-  const fromBindings: Knex.RawBinding[] = [...table, rowsJsonParam(handle, rows, perRow)];
-  if (!shared.length) return { select: keys.map(() => 'r.??').join(', '), selectBindings: keys, from, fromBindings, shared };
+  const from = `json_array_elements(?::json) with ordinality as e("__row", "__ord") cross join lateral json_populate_record(null::${tableSql}, e."__row") as r`;
+  const fromBindings: Knex.RawBinding[] = [rowsJsonParam(handle, rows, perRow), ...table];
+  if (!shared.length) return { select: keys.map(() => 'r.??').join(', '), selectBindings: keys, from, fromBindings, shared, order: ROWS_ORDER };
   const one: DbRow = {};
   for (const k of shared) one[k] = rows[0][k];
   return {
@@ -90,6 +101,7 @@ export function rowsSource(handle: TableHandle, rows: DbRow[], keys: string[], t
     from: `${from} cross join json_populate_record(null::${tableSql}, ?::json) as s`,
     fromBindings: [...fromBindings, ...table, JSON.stringify(one)],
     shared,
+    order: ROWS_ORDER,
   };
 }
 
@@ -102,7 +114,7 @@ function sharedKeys(handle: TableHandle, rows: DbRow[], keys: string[]): string[
 }
 
 /**
- * Rows as the JSON text `json_populate_recordset` reads (one parameter for
+ * Rows as the JSON array text {@link rowsSource} reads (one parameter for
  * any number of rows), with only `keys` when a row holds more.
  */
 export function rowsJsonParam(handle: TableHandle, rows: DbRow[], keys: string[]): string {
