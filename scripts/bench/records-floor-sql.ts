@@ -34,7 +34,7 @@ export function floorSql(t: FloorTable) {
     insertOne: `insert into ${q} (${cols}) values (${INSERT_COLS.map((_, k) => `$${k + 1}`).join(', ')}) returning ${COLS}`,
     insertValues: (body: Record<string, unknown>) => { const row = dbRow(body); return INSERT_COLS.map((c) => row[c]); },
     /** Rows as $1 without the user stamps, which one request shares ($2, once), as the data service sends them. */
-    bulk: `insert into ${q} (${cols}) select ${INSERT_COLS.map((c) => (SHARED_COLS.includes(c) ? `s.${c}` : `r.${c}`)).join(', ')} from json_array_elements($1::json) with ordinality as e(row, ord) cross join lateral json_populate_record(null::${q}, e.row) as r cross join json_populate_record(null::${q}, $2::json) as s order by e.ord returning ${COLS}`,
+    bulk: `insert into ${q} (${cols}) select ${INSERT_COLS.map((c) => (SHARED_COLS.includes(c) ? `s.${c}` : `r.${c}`)).join(', ')} from json_populate_recordset(null::${q}, $1::json) with ordinality as r cross join json_populate_record(null::${q}, $2::json) as s order by r.ordinality returning ${COLS}`,
     bulkValues: (bodies: Record<string, unknown>[]) => {
       const rows = bodies.map((b) => { const row = dbRow(b); for (const c of SHARED_COLS) delete row[c]; return row; });
       return [JSON.stringify(rows), JSON.stringify({ created_by: 'u', updated_by: 'u' })];

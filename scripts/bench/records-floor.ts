@@ -10,7 +10,7 @@
  *   GET  /where?min=N          where score > N, sort -score, first 25
  *   GET  /read/:id             one row by id
  *   POST /insert               one row (JSON body) INSERT … RETURNING
- *   POST /bulk                 JSON array INSERT … SELECT json_array_elements + json_populate_record … RETURNING
+ *   POST /bulk                 JSON array INSERT … SELECT json_populate_recordset … RETURNING
  *   GET  /million?min=N        (on the `million` table) first page plus a bounded exact count
  */
 import http from 'node:http';

@@ -41,10 +41,16 @@ function plainContext(): TableContext {
     col('Due', 'due', 'Date', { dt: 'date' }),
     col('At', 'at', 'DateTime', { dt: 'timestamp' }),
     col('Status', 'status', 'SingleSelect', { dt: 'text', colOptions: { options: [{ title: 'open' }, { title: 'closed' }] } }),
-    // A column named like the SQL keyword the insert once used unqualified (`with ordinality as r`: r.ordinality was ambiguous).
-    col('Ordinality', 'ordinality', 'SingleLineText', { dt: 'text' }),
   ];
   return { ...tasks, table: { ...tasks.table, id: 'mplain00000000', table_name: 'plain', title: 'Plain', columns, views: [] } };
+}
+
+/** {@link plainContext} with a column named `ordinality` (see rowsSource). */
+function oddContext(): TableContext {
+  const plain = plainContext();
+  const columns = [...plain.table.columns.map((c) => ({ ...c, id: c.id.replace('cp', 'co'), fk_model_id: 'modd0000000000' })),
+    col('Ordinality', 'ordinality', 'SingleLineText', { dt: 'text', fk_model_id: 'modd0000000000' })];
+  return { ...plain, table: { ...plain.table, id: 'modd0000000000', table_name: 'odd', title: 'Odd', columns } };
 }
 
 let h: DataHarness;
@@ -68,13 +74,16 @@ beforeAll(async () => {
       t.date('due');
       t.timestamp('at', { useTz: false });
       t.text('status');
-      t.text('ordinality');
     });
+    // The plain table plus a column named `ordinality` (the name the insert SQL's WITH ORDINALITY gives its position).
+    await db.raw('create table pbase.odd (like pbase.plain including all)');
+    await db.raw('alter table pbase.odd add column ordinality text');
   } finally {
     await db.destroy();
   }
   h.apis.tables.set('tasks', tasksContext('pbase'));
   h.apis.tables.set('plain', plainContext());
+  h.apis.tables.set('odd', oddContext());
   h.apis.roles.set(`pbase0000000001:${editor.id}`, 'editor');
 });
 afterAll(async () => { await h?.stop(); });
@@ -172,9 +181,8 @@ describe('the one-statement insert', () => {
     // ~230 kB of records, two- and three-byte UTF-8 included: five or more 48 kB pieces (insert-with-outbox.repository.ts).
     const names = Array.from({ length: 40 }, (_, i) => `${i}:` + 'aé€'.repeat(700 + i * 20) + `:${i}`);
     const before = h.events.length;
-    const res = await post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, names.map((Name, i) => ({ ...body(1000 + i), Name, Ordinality: `o${i}` })));
+    const res = await post(`/api/v1/db/data/bulk/noco/pbase0000000001/Plain`, names.map((Name, i) => ({ ...body(1000 + i), Name })));
     expect(res.status).toBe(200);
-    expect(res.body.map((r: { Ordinality: string }) => r.Ordinality)).toEqual(names.map((_, i) => `o${i}`));
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
     expect(res.body.map((r: { Name: string; Score: number }) => [r.Name, r.Score])).toEqual(names.map((n, i) => [n, 1000 + i]));
@@ -182,6 +190,19 @@ describe('the one-statement insert', () => {
     const mine = () => h.events.slice(before).find((e) => e.key === 'mplain00000000' && e.type === 'records.after.insert');
     while (!mine() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(JSON.parse(decodeEvent(RecordsChangedSchema, mine()!.payload).rowsJson)).toEqual(res.body);
+  });
+
+  it('a table with a column named ordinality takes single and bulk inserts, in request order (the insert SQL\'s own position column once made it ambiguous)', async () => {
+    const O = '/api/v1/db/data/noco/pbase0000000001/Odd';
+    const one = await post(O, { ...body(1), Ordinality: 'first' });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ Name: 'row 1', Ordinality: 'first' });
+    const bulk = await post('/api/v1/db/data/bulk/noco/pbase0000000001/Odd', [3, 2, 4].map((i) => ({ ...body(i), Ordinality: `o${i}` })));
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.map((r: { Ordinality: string }) => r.Ordinality)).toEqual(['o3', 'o2', 'o4']);
+    const listed = (await get(`${O}?sort=Id`)).body.list as { Id: number; Ordinality: string }[];
+    expect(listed.map((r) => r.Ordinality)).toEqual(['first', 'o3', 'o2', 'o4']);
+    expect(listed.slice(1).map((r) => r.Id)).toEqual(bulk.body.map((r: { Id: number }) => r.Id));
   });
 
   it('gives new rows increasing nc_order in request order, and a bad row rejects the whole batch', async () => {

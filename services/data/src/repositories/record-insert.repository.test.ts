@@ -29,9 +29,9 @@ describe('rowsSource', () => {
     expect(src.shared.sort()).toEqual(['created_at', 'created_by', 'updated_at', 'updated_by']);
     expect(src.selectBindings).toEqual(keys);
     expect(src.select.split(', ')).toEqual(keys.map((k) => (src.shared.includes(k) ? 's.??' : 'r.??')));
-    expect(src.from).toBe('json_array_elements(?::json) with ordinality as e("__row", "__ord") cross join lateral json_populate_record(null::??.??, e."__row") as r cross join json_populate_record(null::??.??, ?::json) as s');
-    expect(src.order).toBe('e."__ord"');
-    const [perRow, s1, t1, s2, t2, once] = src.fromBindings as string[];
+    expect(src.from).toBe('json_populate_recordset(null::??.??, ?::json) with ordinality as r cross join json_populate_record(null::??.??, ?::json) as s');
+    expect(src.order).toBe('r.ordinality');
+    const [s1, t1, perRow, s2, t2, once] = src.fromBindings as string[];
     expect([s1, t1, s2, t2]).toEqual(['s', 'tasks', 's', 'tasks']);
     // Each row carries its own values only; a json column's value is embedded as JSON, not as a string.
     expect(JSON.parse(perRow)).toEqual([
@@ -46,7 +46,7 @@ describe('rowsSource', () => {
     const rows = [...rowsOf([{ Title: 'a' }], now, 'us1'), ...rowsOf([{ Title: 'b' }], new Date(now.getTime() + 1000), 'us1')];
     const src = rowsSource(handle, rows, Object.keys(rows[0]), T);
     expect(src.shared.sort()).toEqual(['created_by', 'updated_by']);
-    const perRow = JSON.parse(src.fromBindings[0] as string) as DbRow[];
+    const perRow = JSON.parse(src.fromBindings[2] as string) as DbRow[];
     expect(perRow.map((r) => r.created_at)).toEqual(['2024-01-02 03:04:05+00:00', '2024-01-02 03:04:06+00:00']);
     expect(perRow[0]).not.toHaveProperty('created_by');
   });
@@ -54,10 +54,25 @@ describe('rowsSource', () => {
   it('leaves one row, and columns a client sets, per row', () => {
     const one = rowsOf([{ Title: 'a' }], now);
     const single = rowsSource(handle, one, Object.keys(one[0]), T);
-    expect(single).toMatchObject({ shared: [], from: 'json_array_elements(?::json) with ordinality as e("__row", "__ord") cross join lateral json_populate_record(null::??.??, e."__row") as r' });
-    expect(JSON.parse(single.fromBindings[0] as string)).toEqual(one);
+    expect(single).toMatchObject({ shared: [], from: 'json_populate_recordset(null::??.??, ?::json) with ordinality as r' });
+    expect(JSON.parse(single.fromBindings[2] as string)).toEqual(one);
     // Every row has Title 'same': a client column is never taken once (only the stamps the writer sets).
     const same = rowsOf([{ Title: 'same' }, { Title: 'same' }], now);
     expect(rowsSource(handle, same, Object.keys(same[0]), T).shared).not.toContain('title');
+  });
+
+  it('orders by r.ordinality, or by a position of its own where the table has a column named ordinality', () => {
+    const rows = rowsOf([{ Title: 'a' }, { Title: 'b' }], now);
+    expect(rowsSource(handle, rows, Object.keys(rows[0]), T).order).toBe('r.ordinality');
+    const ordinality: ColumnInfo = { ...extraJson, id: 'c99999999999998', title: 'Ordinality', column_name: 'ordinality', uidt: 'SingleLineText', dt: 'text' };
+    const own = context();
+    own.table.columns.push(ordinality);
+    const clashing = { model: buildTableModel(own) } as unknown as TableHandle;
+    const src = rowsSource(clashing, rows, Object.keys(rows[0]), T);
+    expect(src.from).toBe('json_array_elements(?::json) with ordinality as e("__row", "__ord") cross join lateral json_populate_record(null::??.??, e."__row") as r cross join json_populate_record(null::??.??, ?::json) as s');
+    expect(src.order).toBe('e."__ord"');
+    const [perRow, s1, t1] = src.fromBindings as string[];
+    expect([s1, t1]).toEqual(['s', 'tasks']);
+    expect(JSON.parse(perRow).map((r: DbRow) => r.title)).toEqual(['a', 'b']);
   });
 });
