@@ -43,9 +43,21 @@ describe('sign-up and sign-in bad input', () => {
       return Number(process.hrtime.bigint() - start) / 1e6;
     };
     await time(uniqueEmail('warm'));
-    const known = await time(admin.email);
-    const unknown = await time(uniqueEmail('ghost'));
-    expect(unknown).toBeGreaterThan(known * 0.3);
+    // Medians of three interleaved pairs: one sample each failed under CI load (known 260 ms, unknown
+    // 41 ms). Without the dummy verification an unknown e-mail answers in about a millisecond. The
+    // known account is this test's own (three failures reach its back-off, SVC_AUTH_FREE_FAILURES=3,
+    // after the last sample). The mechanism itself is checked without timing in
+    // services/auth/src/security/password-hasher.test.ts.
+    const email = uniqueEmail('timed');
+    await signUp(email);
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      known.push(await time(email));
+      unknown.push(await time(uniqueEmail(`ghost${i}`)));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.3);
   });
 
   it('duplicate sign-up, also with another case: 400 User already exist', async () => {
