@@ -118,6 +118,8 @@ async function scenarios(mode: Mode, serverPid: number | undefined, gateway: str
 }
 
 function summary(): void {
+  // With --skip-standalone there is nothing to compare: the per-mode tables above say it all.
+  if (!Object.values(viaGateway).some((r) => r.standalone && r.cluster)) return;
   console.log('\ncluster through the gateway as a share of standalone through the gateway (target >= 70 %; noisy machine)');
   console.table(Object.entries(viaGateway).map(([name, r]) => ({
     scenario: name, 'standalone req/s': Math.round(r.standalone?.rps ?? NaN), 'cluster req/s': Math.round(r.cluster?.rps ?? NaN),
