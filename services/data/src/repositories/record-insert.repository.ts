@@ -61,12 +61,12 @@ async function insertJson(db: Db, handle: TableHandle, rows: DbRow[], keys: stri
  * named `ordinality` makes that name ambiguous (every JSON insert into it
  * failed): there each element goes through `json_array_elements … with
  * ordinality as e("__row", "__ord")` and `json_populate_record` (alias `r`),
- * whose position has its own alias. Not the only form: per element is slower
+ * whose position has its own alias. Only there: per element is slower
  * (median 22.4 against 20.1 ms of PostgreSQL time for a 1,000-row bulk
- * statement, alternated runs, /tmp/ord3.mjs).
- * A request stamps every row
- * with the same created/updated time and user (record-writer.ts); when a batch
- * of several rows does, those columns come once from a one-row
+ * statement, alternated runs).
+ * A request stamps every row with the same created/updated time and user
+ * (record-writer.ts); when a batch of several rows does, those columns come
+ * once from a one-row
  * `json_populate_record` (alias `s`) instead of from every row: the same
  * conversion to the column's type, and a bulk batch's parameter about half
  * as long (less to serialise, send and parse per row).
@@ -83,7 +83,6 @@ export interface RowsSource {
   /** The input position of a row (ORDER BY it to insert and return rows in the array's order). */
   order: string;
 }
-
 
 export function rowsSource(handle: TableHandle, rows: DbRow[], keys: string[], table: string[]): RowsSource {
   const tableSql = table.map(() => '??').join('.');
