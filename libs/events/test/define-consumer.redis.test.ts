@@ -47,6 +47,11 @@ describeWithBackend('redis', 'defineConsumer batch form: Redis Streams', () => {
       await publish(['m2', 'm3', 'm4', 'm5']);
       // the subscription has read them (they wait behind m1 in the open batch, at most maxBatch each)
       await eventually(async () => expect(await admin.xPending(`${prefix}${topic}`, 'batch')).toMatchObject({ pending: 5 }));
+      // Pending at Redis means the reply went out, not that this process has read it: the reply to
+      // this XPENDING can be handled first (CI saw m2 alone, then m3-m5, dispatched after the release).
+      // A few event-loop turns and a moment let the consumer's socket be read and its entries queued.
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setTimeout(r, 50));
       release();
       await eventually(() => expect(calls.flat()).toHaveLength(5));
       expect(calls).toEqual([['single:m1'], ['batch:m2', 'batch:m3', 'batch:m4'], ['single:m5']]);

@@ -232,10 +232,13 @@ describe('transactional outbox', () => {
     // No ANALYZE: as in production between autovacuum runs, where the planner's favourite was a bitmap scan.
     const heapPages = Number((await knex.raw(`SELECT pg_relation_size('${SCHEMA}.outbox') / current_setting('block_size')::int AS n`)).rows[0].n);
     expect(heapPages).toBeGreaterThan(100);
-    // The plan, then two measured runs, each rolled back to a savepoint (the claim locks rows).
+    // The plan, then measured runs, each rolled back to a savepoint (the claim locks rows). The first
+    // run flags dead entries, but not on a leaf page something else changed meanwhile (an autovacuum
+    // of the 5,000 updated rows, under CI load): a few more runs flag what it left. A bitmap scan
+    // flags none in any run, so the last one still reads every page the dead entries point to.
     const plans: string[] = [];
     await knex.transaction(async (trx) => {
-      for (const analyze of [false, true, true]) {
+      for (const analyze of [false, true, true, true, true]) {
         await trx.raw('SAVEPOINT claim');
         await trx.raw(CLAIM_SETTINGS);
         const { rows } = await trx.raw(`EXPLAIN (${analyze ? 'ANALYZE, BUFFERS, ' : ''}FORMAT JSON) ${claimQuery(SCHEMA, 200)}`);
@@ -246,10 +249,11 @@ describe('transactional outbox', () => {
     expect(plans[0]).toContain('"Node Type":"Index Scan"');
     expect(plans[0]).toContain('"Index Name":"outbox_unpublished_idx"');
     expect(plans[0]).not.toContain('Bitmap');
-    // The first run flagged the dead entries; the second reads index pages and the 3 live rows, not the table.
-    const blocks = (JSON.parse(plans[2])[0].Plan['Shared Hit Blocks'] as number) + (JSON.parse(plans[2])[0].Plan['Shared Read Blocks'] as number);
+    // The earlier runs flagged the dead entries; the last reads index pages and the 3 live rows, not the table.
+    const last = JSON.parse(plans[plans.length - 1])[0].Plan;
+    const blocks = (last['Shared Hit Blocks'] as number) + (last['Shared Read Blocks'] as number);
     expect(blocks).toBeLessThan(heapPages / 3);
-    const claimed = JSON.parse(plans[2])[0].Plan['Actual Rows'] as number;
+    const claimed = last['Actual Rows'] as number;
     expect(claimed).toBe(fresh.length);
   });
 
