@@ -44,7 +44,7 @@ function expected(endpointId: string, caller: Caller): Outcome {
   const spec = ROUTE_CLASSES[endpointId];
   if (caller === 'anonymous') return 'unauthenticated';
   // Account-level endpoints refuse every API token (401 ERR_API_TOKEN_NOT_ALLOWED).
-  if (caller === "B's base token" && allEndpoints().find((e) => e.id === endpointId)?.jwtOnly) return 'unauthenticated';
+  if (caller === "B's base token" && !allEndpoints().find((e) => e.id === endpointId)?.auth.callers.includes('baseToken')) return 'unauthenticated';
   if (caller === 'tenant B' || caller === "B's base token") return 'hidden';
   if (caller === 'owner') return 'allowed';
   const role = MEMBER_ROLE[caller] as BaseRole;

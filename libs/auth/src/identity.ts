@@ -130,24 +130,6 @@ export function identityMiddleware(secret: string): Middleware {
   };
 }
 
-/** Route guard: a user principal is required (JWT or API token). */
-export function requireUser(options: { allowApiToken?: boolean } = {}): Middleware {
-  return async (ctx, next) => {
-    const principal = ctx.state.principal as Principal | undefined;
-    if (!principal || principal.kind !== 'user') throw errors.unauthorized();
-    if (options.allowApiToken === false && principal.via === 'api-token') throw errors.apiTokenNotAllowed();
-    await next();
-  };
-}
-
-/** Route guard for `/internal/...`: only other services. */
-export function requireService(): Middleware {
-  return async (ctx, next) => {
-    const principal = ctx.state.principal as Principal | undefined;
-    if (!principal || principal.kind !== 'service') throw errors.forbidden('Internal endpoint');
-    await next();
-  };
-}
 
 /** The authenticated principal of a request (after requireUser/requireService). */
 export function principalOf(ctx: { state: Record<string, unknown> }): Principal {

@@ -4,3 +4,4 @@ export * from './roles';
 export * from './base-access';
 export * from './hmac-key';
 export * from './base-ref';
+export * from './contract-authorizer';

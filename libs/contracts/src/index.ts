@@ -17,6 +17,7 @@ export { timestampDate, timestampFromDate, timestampNow } from '@bufbuild/protob
 export * from './internal/meta-internal';
 export * from './internal/auth-internal';
 export * from './endpoint/define-endpoint';
+export * from './endpoint/access';
 export * from './openapi/build-openapi';
 export * from './openapi/docs-page';
 export * from './common/error-body';

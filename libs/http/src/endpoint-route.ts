@@ -3,6 +3,7 @@ import type { RouterContext } from '@koa/router';
 import { Readable } from 'node:stream';
 import type { Middleware } from 'koa';
 import { routerPath, type AnyEndpoint, type EndpointInput, type EndpointResponse } from '@tabula/contracts';
+import { admitCallers, authorizeInput, authorizerOf } from './access-guard';
 
 /** The context of a contract route: the validated, typed input is on `ctx.input`. */
 export type EndpointContext<E extends AnyEndpoint> = RouterContext & { input: EndpointInput<E> };
@@ -50,9 +51,13 @@ export function validateEndpoint(endpoint: AnyEndpoint): Middleware {
 }
 
 /**
- * Registers a contract on a router: `policy middleware -> validate -> handler`.
- * The handler's return value is the body; the status is the contract's.
- * The route reads like its spec: `route(router, commentCreate, requireUser(), handler)`.
+ * Registers a contract on a router: `admit callers -> [middleware] -> validate
+ * -> authorize -> handler`, the guard coming from the contract's `auth`
+ * declaration alone (no guard is written beside a route). An endpoint that
+ * declares a permission or scope needs a router built by `guardedRouter`
+ * with an authorizer that resolves its scope; registering it elsewhere throws
+ * at start-up. The handler's return value is the body; the status is the
+ * contract's. The route reads like its spec: `route(router, commentCreate, handler)`.
  */
 export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...stack: [...Middleware[], EndpointHandler<E>]): Router {
   const handler = stack.pop() as EndpointHandler<E>;
@@ -81,6 +86,13 @@ export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...sta
     }
     ctx.status = endpoint.status ?? 200;
   };
-  router[method](endpoint.id, routerPath(endpoint.path), ...middleware, validateEndpoint(endpoint), final);
+  const guard: Middleware[] = [];
+  if (endpoint.auth.permission || endpoint.auth.scope) {
+    const authorizer = authorizerOf(router);
+    if (!authorizer) throw new Error(`endpoint ${endpoint.id} declares a permission: register it on a guardedRouter`);
+    authorizer.check(endpoint);
+    guard.push(authorizeInput(endpoint, authorizer));
+  }
+  router[method](endpoint.id, routerPath(endpoint.path), admitCallers(endpoint), ...middleware, validateEndpoint(endpoint), ...guard, final);
   return router;
 }

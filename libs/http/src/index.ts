@@ -9,6 +9,7 @@ export * from './service-client';
 export * from './local-service-client';
 export * from './http-service-client';
 export * from './endpoint-route';
+export * from './access-guard';
 export * from './endpoint-client';
 export * from './in-memory-services';
 export * from './upstream-error';

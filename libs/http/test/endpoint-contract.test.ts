@@ -2,18 +2,18 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import request from 'supertest';
 import { z } from 'zod';
-import { buildOpenApi, defineEndpoint } from '@tabula/contracts';
+import { buildOpenApi, defineEndpoint, SERVICES, USERS } from '@tabula/contracts';
 import { AppError, clientOf, errorMiddleware, jsonBody, LocalServiceClient, route } from '@tabula/http';
 
 const noteGet = defineEndpoint({
-  id: 'noteGet', method: 'GET', path: '/internal/notes/{noteId}', service: 'comments', access: 'internal',
+  id: 'noteGet', method: 'GET', path: '/internal/notes/{noteId}', service: 'comments', auth: { callers: SERVICES },
   summary: 'Read a note', tags: ['Notes'],
   params: z.object({ noteId: z.string().min(1) }),
   query: z.object({ upper: z.enum(['true', 'false']).optional() }),
   response: z.object({ id: z.string(), text: z.string() }),
 });
 const noteCreate = defineEndpoint({
-  id: 'noteCreate', method: 'POST', path: '/api/v1/notes', service: 'comments', access: 'user',
+  id: 'noteCreate', method: 'POST', path: '/api/v1/notes', service: 'comments', auth: { callers: USERS },
   summary: 'Create a note', tags: ['Notes'], status: 201,
   body: z.object({ text: z.string().min(1).max(10) }),
   response: z.object({ id: z.string(), text: z.string() }),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
+import { BaseAccess, identityMiddleware, servicePrincipal, signIdentity, type Principal } from '@tabula/auth';
 import { metaInternalEndpoints } from '@tabula/contracts';
 import { appError, LocalServiceClient, errorMiddleware, route } from '@tabula/http';
 import { loadConfig } from '@tabula/config';
@@ -52,7 +52,8 @@ export function contextOf(t: FakeTable) {
 export class FakeWorld {
   readonly tables = new Map<string, FakeTable>();
   readonly roles = new Map<string, string>();
-  readonly client = new LocalServiceClient(() => 'fake');
+  /** Calls the fakes as the service under test does: with a signed service identity (their routes admit services only). */
+  readonly client = new LocalServiceClient(() => signIdentity(servicePrincipal('hooks'), INTERNAL));
 
   constructor() {
     this.client.register('meta', this.app((router) => route(router, metaInternalEndpoints.tableContext, (ctx) => {
@@ -72,6 +73,7 @@ export class FakeWorld {
     build(router);
     const koa = new Koa();
     koa.use(errorMiddleware({ error: () => undefined, warn: () => undefined }));
+    koa.use(identityMiddleware(INTERNAL));
     koa.use(router.routes());
     return koa.callback();
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { msgSchema } from '../common/refs';
+import { PUBLIC, SESSION, USERS } from '../endpoint/access';
 
 /** zod objects strip unknown keys: `roles`, `super`, `__proto__` in a sign-up body are ignored. */
 export const signUpBodySchema = z.object({
@@ -20,27 +21,27 @@ function accountEndpoints(v: 'v1' | 'v2') {
   const s = v === 'v1' ? '' : 'V2';
   return {
     signUp: defineEndpoint({
-      id: `authSignUp${s}`, method: 'POST', path: `${p}/user/signup`, service: 'auth', access: 'public',
+      id: `authSignUp${s}`, method: 'POST', path: `${p}/user/signup`, service: 'auth', auth: { callers: PUBLIC },
       summary: 'Sign up', tags: ['Auth'], body: signUpBodySchema, response: tokenSchema, errors: [429],
       example: { request: { email: 'me@example.com', password: 'a-long-password' }, response: jwtExample },
     }),
     signIn: defineEndpoint({
-      id: `authSignIn${s}`, method: 'POST', path: `${p}/user/signin`, service: 'auth', access: 'public',
+      id: `authSignIn${s}`, method: 'POST', path: `${p}/user/signin`, service: 'auth', auth: { callers: PUBLIC },
       summary: 'Sign in', tags: ['Auth'], body: signInBodySchema, response: tokenSchema, errors: [401, 429],
       example: { request: { email: 'me@example.com', password: 'a-long-password' }, response: jwtExample },
     }),
     me: defineEndpoint({
-      id: `authMe${s}`, method: 'GET', path: `${p}/user/me`, service: 'auth', access: 'user',
+      id: `authMe${s}`, method: 'GET', path: `${p}/user/me`, service: 'auth', auth: { callers: USERS },
       summary: 'The signed-in user', tags: ['Auth'], response: meSchema,
       example: { response: { id: 'us1', email: 'me@example.com', email_verified: false, firstname: null, lastname: null, roles: 'org-level-creator' } },
     }),
     tokenRefresh: defineEndpoint({
-      id: `authTokenRefresh${s}`, method: 'POST', path: `${p}/token/refresh`, service: 'auth', access: 'public',
+      id: `authTokenRefresh${s}`, method: 'POST', path: `${p}/token/refresh`, service: 'auth', auth: { callers: PUBLIC },
       summary: 'New JWT from the refresh_token cookie (rotates it)', tags: ['Auth'], response: tokenSchema, errors: [401],
       example: { response: jwtExample },
     }),
     signOut: defineEndpoint({
-      id: `authSignOut${s}`, method: 'POST', path: `${p}/user/signout`, service: 'auth', access: 'user', jwtOnly: true,
+      id: `authSignOut${s}`, method: 'POST', path: `${p}/user/signout`, service: 'auth', auth: { callers: SESSION },
       summary: 'Sign out (revokes refresh sessions)', tags: ['Auth'], response: msgSchema,
       example: { response: { msg: 'Signed out successfully' } },
     }),

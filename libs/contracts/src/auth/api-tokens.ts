@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { idRef, msgSchema } from '../common/refs';
 import { listOf } from '../common/paging';
 import { authPageQuery } from './paging';
+import { SESSION } from '../endpoint/access';
 
 /** Body of token create. */
 export const apiTokenCreateBodySchema = z.object({ description: z.string().max(255).optional() });
@@ -13,7 +14,7 @@ const createdSchema = apiTokenSchema.extend({ token: z.string().describe('Shown 
 const baseParams = z.object({ baseId: idRef });
 const tokenExample = { id: 'tk1', description: 'ci', fk_user_id: 'us1', created_at: '2024-01-01T00:00:00.000Z' };
 const deleted = { msg: 'Token has been deleted successfully' };
-const common = { service: 'auth', access: 'user', jwtOnly: true, tags: ['API Tokens'] } as const;
+const common = { service: 'auth', auth: { callers: SESSION }, tags: ['API Tokens'] } as const;
 
 export const orgTokenList = defineEndpoint({
   ...common, id: 'orgTokenList', method: 'GET', path: '/api/v1/tokens', summary: 'List my API tokens',

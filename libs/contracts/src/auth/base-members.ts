@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { idRef, msgSchema } from '../common/refs';
 import { listOf } from '../common/paging';
 import { authPageQuery } from './paging';
+import { USERS } from '../endpoint/access';
 
 const baseParams = z.object({ baseId: idRef });
 const memberParams = baseParams.extend({ userId: idRef });
@@ -12,7 +13,7 @@ const memberSchema = z.object({
   id: z.string(), email: z.string(), firstname: z.string().nullable(), lastname: z.string().nullable(),
   roles: z.string().describe('Base role'), main_roles: z.string().nullable(), base_id: z.string(), created_at: z.string(),
 });
-const common = { service: 'auth', access: 'user', tags: ['Base members'], errors: [403, 404] } as const;
+const common = { service: 'auth', auth: { callers: USERS }, tags: ['Base members'], errors: [403, 404] } as const;
 const path = '/api/v1/db/meta/projects/{baseId}/users';
 
 export const memberList = defineEndpoint({

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { idRef } from '../common/refs';
 import { principalSchema } from './principal';
+import { SERVICES } from '../endpoint/access';
 
 const BASE_ROLE_NAMES = ['no-access', 'viewer', 'commenter', 'editor', 'creator', 'owner'] as const;
 const memberParams = z.object({ baseId: idRef, userId: idRef });
 const roleSchema = z.object({ role: z.enum(BASE_ROLE_NAMES) });
-const common = { service: 'auth', access: 'internal', tags: ['Internal: auth'] } as const;
+const common = { service: 'auth', auth: { callers: SERVICES }, tags: ['Internal: auth'] } as const;
 
 /** Body of `POST /internal/authenticate`. */
 export const authenticateBodySchema = z.object({ token: z.string().min(1).max(4096), kind: z.enum(['jwt', 'api-token']) });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { idText } from './comment.schema';
+import { USERS } from '../endpoint/access';
 
 /** Most row ids one count request may ask for. */
 export const COMMENT_COUNT_MAX_IDS = 1000;
@@ -47,7 +48,7 @@ const countQuery = z.object({
  * per record, `{ rowId: n }`, with every asked id present (0 included); one SQL statement.
  */
 export const commentCount = defineEndpoint({
-  id: 'commentCount', method: 'GET', path: '/api/v1/db/meta/comments/count', service: 'comments', access: 'user',
+  id: 'commentCount', method: 'GET', path: '/api/v1/db/meta/comments/count', service: 'comments', auth: { callers: USERS, permission: 'comment.read', scope: { via: 'table', id: (i) => i.query.fk_model_id } },
   summary: 'Count comments per record', tags: ['Comments'],
   description: '`ids` repeated (`ids=1&ids=2` or `ids[]=1`), or one JSON array; at most 1000. Viewer and up.',
   query: countQuery as unknown as z.ZodType<{ fk_model_id: string; ids: string[] }>,

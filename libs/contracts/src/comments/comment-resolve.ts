@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { commentExample, commentSchema, idText } from './comment.schema';
+import { USERS } from '../endpoint/access';
 
 /**
  * `POST /api/v2/comments/{commentId}/resolve`: creator, owner or super. The
@@ -8,7 +9,7 @@ import { commentExample, commentSchema, idText } from './comment.schema';
  * `{ "resolved": false }` unresolves.
  */
 export const commentResolve = defineEndpoint({
-  id: 'commentResolve', method: 'POST', path: '/api/v2/comments/{commentId}/resolve', service: 'comments', access: 'user',
+  id: 'commentResolve', method: 'POST', path: '/api/v2/comments/{commentId}/resolve', service: 'comments', auth: { callers: USERS, permission: 'comment.resolve', scope: { via: 'comment', id: (i) => i.params.commentId } },
   summary: 'Resolve or unresolve a comment', tags: ['Comments'],
   description: 'Body `{ "resolved": false }` unresolves; no body (or `true`) resolves. Calling twice keeps the state.',
   params: z.object({ commentId: idText }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { pagingQuery } from '../common/paging';
+import { USERS } from '../endpoint/access';
 
 const NESTED = '/api/v1/db/data/{orgs}/{baseName}/{tableName}/{rowId}/{relationType}/{columnName}';
 
@@ -34,14 +35,14 @@ const message = z.object({ msg: z.string() });
 
 /** GET .../{rowId}/{relationType}/{columnName}: the records linked to the row. */
 export const nestedList = defineEndpoint({
-  id: 'dataNestedList', method: 'GET', path: NESTED, service: 'data', access: 'user', tags: ['Records'],
+  id: 'dataNestedList', method: 'GET', path: NESTED, service: 'data', auth: { callers: USERS }, tags: ['Records'],
   summary: 'Records linked to a record through a link column (paged, where/sort/fields)',
   params: nestedParams, query: nestedQuery, response: recordPage, errors: [404],
 });
 
 /** GET .../exclude: the related records not linked to the row (link candidates). */
 export const nestedExcludedList = defineEndpoint({
-  id: 'dataNestedExcludedList', method: 'GET', path: `${NESTED}/exclude`, service: 'data', access: 'user', tags: ['Records'],
+  id: 'dataNestedExcludedList', method: 'GET', path: `${NESTED}/exclude`, service: 'data', auth: { callers: USERS }, tags: ['Records'],
   summary: 'Related records not yet linked to a record', params: nestedParams, query: nestedQuery, response: recordPage, errors: [404],
 });
 
@@ -49,12 +50,12 @@ const refParams = nestedParams.extend({ refRowId: z.string() });
 
 /** POST .../{refRowId}: links two records (404 when either does not exist; nothing written). */
 export const nestedAdd = defineEndpoint({
-  id: 'dataNestedAdd', method: 'POST', path: `${NESTED}/{refRowId}`, service: 'data', access: 'user', tags: ['Records'],
+  id: 'dataNestedAdd', method: 'POST', path: `${NESTED}/{refRowId}`, service: 'data', auth: { callers: USERS }, tags: ['Records'],
   summary: 'Link a record', params: refParams, response: message, errors: [404],
 });
 
 /** DELETE .../{refRowId}: unlinks two records (400 ERR_NOT_LINKED when they are not linked). */
 export const nestedRemove = defineEndpoint({
-  id: 'dataNestedRemove', method: 'DELETE', path: `${NESTED}/{refRowId}`, service: 'data', access: 'user', tags: ['Records'],
+  id: 'dataNestedRemove', method: 'DELETE', path: `${NESTED}/{refRowId}`, service: 'data', auth: { callers: USERS }, tags: ['Records'],
   summary: 'Unlink a record', params: refParams, response: message, errors: [404],
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
+import { SERVICES } from '../endpoint/access';
 
 /**
  * `GET /internal/data/bases/{baseId}/tables/{tableId}/records/{rowId}`: does
@@ -10,7 +11,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
  */
 export const readRecord = defineEndpoint({
   id: 'dataReadRecord', method: 'GET', path: '/internal/data/bases/{baseId}/tables/{tableId}/records/{rowId}',
-  service: 'data', access: 'internal', summary: 'Whether a record exists (its canonical id)', tags: ['Internal'],
+  service: 'data', auth: { callers: SERVICES }, summary: 'Whether a record exists (its canonical id)', tags: ['Internal'],
   params: z.object({ baseId: z.string().min(1), tableId: z.string().min(1), rowId: z.string().min(1) }),
   response: z.object({ base_id: z.string(), table_id: z.string(), row_id: z.string() }),
   errors: [404],

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { defineEndpoint, type AnyEndpoint } from '../endpoint/define-endpoint';
 import { pageInfoSchema } from '../common/paging';
 import { insertQuerySchema, readQuerySchema, recordBodySchema, recordSchema } from './record-query';
+import { USERS } from '../endpoint/access';
 
 const tableParams = z.object({ orgs: z.string(), baseName: z.string(), tableName: z.string() });
 const viewParams = tableParams.extend({ viewName: z.string() });
 const pageSchema = z.object({ list: z.array(recordSchema), pageInfo: pageInfoSchema.extend({ isEstimate: z.boolean().optional() }) });
-const common = { service: 'data', access: 'user', errors: [403, 404] } as const;
+const common = { service: 'data', auth: { callers: USERS }, errors: [403, 404] } as const;
 
 function recordEndpoints<P extends typeof tableParams | typeof viewParams>(params: P, base: string, s: '' | 'InView') {
   const rowParams = params.extend({ rowId: z.string() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
+import { SERVICES } from '../endpoint/access';
 
 /**
  * `POST /internal/tables/{tableId}/sync-hooks-changed`: the hooks service
@@ -9,7 +10,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
  * replica learns it from the `hooks.hook.*` event (bus latency).
  */
 export const syncHooksChanged = defineEndpoint({
-  id: 'internalSyncHooksChanged', method: 'POST', path: '/internal/tables/{tableId}/sync-hooks-changed', service: 'data', access: 'internal',
+  id: 'internalSyncHooksChanged', method: 'POST', path: '/internal/tables/{tableId}/sync-hooks-changed', service: 'data', auth: { callers: SERVICES },
   summary: "Drop data's cached sync-hook answers of a table", tags: ['Internal: data'],
   params: z.object({ tableId: z.string().min(1).max(128) }),
   response: z.object({ ok: z.literal(true) }),

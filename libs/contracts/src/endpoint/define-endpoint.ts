@@ -1,17 +1,13 @@
 import { z } from 'zod';
+import { accessOf, checkAuth, type EndpointAccess, type EndpointAuth } from './access';
+
+export type { EndpointAccess } from './access';
 
 /** The services of Tabula, as named in ARCHITECTURE.md. */
 export const SERVICE_NAMES = ['gateway', 'auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-
-/**
- * Who may call an endpoint: `public` (no credentials), `user` (a JWT or API
- * token, checked by the gateway), `internal` (`/internal/...`, service to
- * service only, never routed by the gateway).
- */
-export type EndpointAccess = 'public' | 'user' | 'internal';
 
 /** A zod object schema (path params and query are always objects). */
 export type ObjectSchema = z.ZodType<Record<string, unknown>>;
@@ -32,7 +28,14 @@ export interface Endpoint<
   /** OpenAPI form: `/api/v1/db/meta/comment/{commentId}`. */
   path: string;
   service: ServiceName;
-  access: EndpointAccess;
+  /** Who may call it: the kinds of caller, the permission and where it is checked (see access.ts). */
+  auth: EndpointAuth<{ params: Infer<P>; query: Infer<Q>; body: Infer<B> }>;
+  /**
+   * Derived from `auth` by {@link defineEndpoint}, never written: `public` (no
+   * credentials), `user` (checked by the gateway), `internal` (`/internal/...`,
+   * service to service only, never routed by the gateway).
+   */
+  readonly access: EndpointAccess;
   summary: string;
   description?: string;
   tags: readonly string[];
@@ -49,9 +52,12 @@ export interface Endpoint<
   /** Error statuses this endpoint answers, besides 400/401/500. */
   errors?: readonly number[];
   example?: { request?: unknown; response?: unknown };
-  /** API tokens refused (account-level endpoints). */
-  jwtOnly?: boolean;
 }
+
+/** What a contract file writes: everything but the derived `access`. */
+export type EndpointDefinition<
+  P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends z.ZodType | undefined, R extends z.ZodType,
+> = Omit<Endpoint<P, Q, B, R>, 'access'>;
 
 /** Anything that is an Endpoint, whatever its schemas. */
 export type AnyEndpoint = Endpoint<any, any, any, any>;
@@ -76,20 +82,19 @@ export type EndpointCall<E extends AnyEndpoint> =
 /** The response a handler returns and a client receives. */
 export type EndpointResponse<E extends AnyEndpoint> = z.infer<Parts<E>['r']>;
 
-/** Defines an endpoint; a typing helper that checks the path names its params. */
+/**
+ * Defines an endpoint: checks its access declaration (internal endpoints, and
+ * only they, under `/internal/`; a base permission names its scope) and
+ * derives the gateway's `access` from it.
+ */
 export function defineEndpoint<
   P extends ObjectSchema | undefined = undefined,
   Q extends ObjectSchema | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
->(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
-  if (endpoint.access === 'internal' && !endpoint.path.startsWith('/internal/')) {
-    throw new Error(`internal endpoint ${endpoint.id} must live under /internal/`);
-  }
-  if (endpoint.access !== 'internal' && endpoint.path.startsWith('/internal/')) {
-    throw new Error(`endpoint ${endpoint.id} under /internal/ must have access 'internal'`);
-  }
-  return Object.freeze(endpoint);
+>(endpoint: EndpointDefinition<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  checkAuth(endpoint.id, endpoint.path, endpoint.auth);
+  return Object.freeze({ ...endpoint, access: accessOf(endpoint.auth) });
 }
 
 /** Names of the `{param}` segments of an OpenAPI path. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineEndpoint, type AnyEndpoint } from '../endpoint/define-endpoint';
+import { PUBLIC } from '../endpoint/access';
 
 const healthSchema = z.object({ message: z.string(), timestamp: z.number(), uptime: z.number().describe('Seconds since start') });
 const versionSchema = z.object({ currentVersion: z.string(), releaseVersion: z.string() });
-const common = { service: 'gateway', access: 'public', tags: ['System'] } as const;
+const common = { service: 'gateway', auth: { callers: PUBLIC }, tags: ['System'] } as const;
 
 function systemEndpoints(v: 'v1' | 'v2') {
   const s = v === 'v1' ? '' : 'V2';

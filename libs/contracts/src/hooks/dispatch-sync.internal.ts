@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
+import { SERVICES } from '../endpoint/access';
 
 const row = z.record(z.string(), z.unknown());
 
@@ -24,7 +25,7 @@ export const dispatchSyncSchema = z.object({
  * `records.before.*` events only while it may).
  */
 export const dispatchSync = defineEndpoint({
-  id: 'internalDispatchSync', method: 'POST', path: '/internal/hooks/dispatch-sync', service: 'hooks', access: 'internal',
+  id: 'internalDispatchSync', method: 'POST', path: '/internal/hooks/dispatch-sync', service: 'hooks', auth: { callers: SERVICES },
   summary: "Deliver a change's synchronous hooks now", tags: ['Internal: hooks'], body: dispatchSyncSchema,
   response: z.object({
     sync_hooks: z.boolean(),

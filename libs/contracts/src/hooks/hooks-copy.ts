@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
+import { SERVICES } from '../endpoint/access';
 
 const id = z.string().min(1).max(64);
 
@@ -10,7 +11,7 @@ const id = z.string().min(1).max(64);
  * filters and `trigger_fields` are mapped through `columns`.
  */
 export const hooksCopy = defineEndpoint({
-  id: 'hooksCopy', method: 'POST', path: '/internal/hooks/copy', service: 'hooks', access: 'internal',
+  id: 'hooksCopy', method: 'POST', path: '/internal/hooks/copy', service: 'hooks', auth: { callers: SERVICES },
   summary: 'Copy the hooks of tables onto their duplicates', tags: ['Hooks (internal)'],
   body: z.object({
     /** The base the duplicates belong to. */
@@ -30,7 +31,7 @@ export const hooksCopy = defineEndpoint({
  * committed.
  */
 export const hooksDeleteOfTables = defineEndpoint({
-  id: 'hooksDeleteOfTables', method: 'POST', path: '/internal/hooks/delete-of-tables', service: 'hooks', access: 'internal',
+  id: 'hooksDeleteOfTables', method: 'POST', path: '/internal/hooks/delete-of-tables', service: 'hooks', auth: { callers: SERVICES },
   summary: 'Delete the hooks of tables', tags: ['Hooks (internal)'],
   body: z.object({ tableIds: z.array(id).max(10000) }),
   response: z.object({ deleted: z.number().int().min(0) }),

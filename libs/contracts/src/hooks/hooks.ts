@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { hookRef, timestamp } from '../common/refs';
 import { pageInfoSchema, pagingQuery } from '../common/paging';
 import { hookBodySchema, hookFilterBodySchema, hookPatchSchema, sampleParamsSchema, testHookBodySchema } from './hook-body';
+import { USERS } from '../endpoint/access';
 
 /** Paging query (page/pageSize or limit/offset): the one paging rule of every list. */
 export const hookListQuery = pagingQuery;
@@ -22,7 +23,7 @@ const hookFilterSchema = z.looseObject({ id: z.string().optional(), fk_hook_id: 
 const page = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item), pageInfo: pageInfoSchema });
 const tableParams = z.object({ tableId: hookRef });
 const hookParams = z.object({ hookId: hookRef });
-const common = { service: 'hooks', access: 'user', tags: ['Hooks'], errors: [403, 404] } as const;
+const common = { service: 'hooks', auth: { callers: USERS }, tags: ['Hooks'], errors: [403, 404] } as const;
 const M = '/api/v1/db/meta';
 const hookExample = {
   title: 'notify', event: 'after', operation: 'insert', version: 'v2',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { integrationIdParams, jsonObject } from './integration.schemas';
+import { USERS } from '../endpoint/access';
 
 const tags = ['Integrations'];
 
@@ -14,7 +15,7 @@ export const storeRecordSchema = z.object({
 
 /** POST /api/v2/integrations/{integrationId}/store */
 export const integrationStore = defineEndpoint({
-  id: 'integrationStore', method: 'POST', path: '/api/v2/integrations/{integrationId}/store', service: 'integrations', access: 'user', tags,
+  id: 'integrationStore', method: 'POST', path: '/api/v2/integrations/{integrationId}/store', service: 'integrations', auth: { callers: USERS }, tags,
   summary: 'Read the integration\'s own records: list (limit/offset), get (key; 404 when absent) or sum (fields)',
   params: integrationIdParams,
   body: z.discriminatedUnion('op', [
@@ -32,7 +33,7 @@ export const integrationStore = defineEndpoint({
 
 /** POST /api/v2/integrations/{integrationId}/{endpoint} */
 export const integrationEndpointCall = defineEndpoint({
-  id: 'integrationEndpointCall', method: 'POST', path: '/api/v2/integrations/{integrationId}/{endpoint}', service: 'integrations', access: 'user', tags,
+  id: 'integrationEndpointCall', method: 'POST', path: '/api/v2/integrations/{integrationId}/{endpoint}', service: 'integrations', auth: { callers: USERS }, tags,
   summary: 'Call an endpoint of the integration (database: testConnection, listTables, listColumns; ai: chat)',
   params: integrationIdParams.extend({ endpoint: z.string().min(1).max(64) }),
   body: jsonObject,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { INTEGRATION_TYPES, integrationIdParams, jsonObject } from './integration.schemas';
+import { SERVICES } from '../endpoint/access';
 
 const tags = ['Integrations (internal)'];
 
@@ -10,7 +11,7 @@ const tags = ['Integrations (internal)'];
  * integration must be visible to that user (private ones to their creator only).
  */
 export const integrationConfigInternal = defineEndpoint({
-  id: 'integrationConfigInternal', method: 'GET', path: '/internal/integrations/{integrationId}/config', service: 'integrations', access: 'internal', tags,
+  id: 'integrationConfigInternal', method: 'GET', path: '/internal/integrations/{integrationId}/config', service: 'integrations', auth: { callers: SERVICES }, tags,
   summary: 'Decrypted config of an integration (services only)',
   params: integrationIdParams,
   query: z.object({ userId: z.string().min(1).max(64).optional() }),

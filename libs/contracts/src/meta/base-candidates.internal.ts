@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
+import { SERVICES } from '../endpoint/access';
 
 /**
  * GET /internal/bases/{baseRef}/candidates (meta, services only): which live
@@ -8,7 +9,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
  * by libs/auth `resolveBaseRef` (only bases the caller may access count).
  */
 export const baseCandidates = defineEndpoint({
-  id: 'metaBaseCandidates', method: 'GET', path: '/internal/bases/{baseRef}/candidates', service: 'meta', access: 'internal',
+  id: 'metaBaseCandidates', method: 'GET', path: '/internal/bases/{baseRef}/candidates', service: 'meta', auth: { callers: SERVICES },
   summary: 'Bases a base reference could name (by id, by title)', tags: ['Internal'],
   params: z.object({ baseRef: z.string().min(1).max(255) }),
   response: z.object({ byId: z.string().optional(), byTitle: z.array(z.string()) }),

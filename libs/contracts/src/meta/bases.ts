@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { listOf } from '../common/paging';
 import { baseParams, META, metaPageQuery } from './paging';
 import { baseSchema, copySchema } from './resources';
+import { USERS } from '../endpoint/access';
 
 /** Body of base create; `external: true` with `sources` names an external database. */
 export const createBaseSchema = z.looseObject({
@@ -37,7 +38,7 @@ export const duplicateSchema = z.looseObject({
   }).partial().default({}),
 });
 
-const common = { service: 'meta', access: 'user', tags: ['Bases'] } as const;
+const common = { service: 'meta', auth: { callers: USERS }, tags: ['Bases'] } as const;
 const baseExample = { id: 'p1', title: 'Sales', description: '', color: null, meta: {}, order: 1, status: null, deleted: false, sources: [] };
 
 export const baseList = defineEndpoint({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { columnParams, META, tableParams } from './paging';
 import { columnSchema } from './resources';
+import { USERS } from '../endpoint/access';
 
 const boolish = z.union([z.boolean(), z.number(), z.string()]).transform((v) => v === true || v === 1 || v === '1' || v === 'true');
 
@@ -57,7 +58,7 @@ export const bulkColumnsSchema = z.object({
   })).min(1, 'ops is required'),
 });
 
-const common = { service: 'meta', access: 'user', tags: ['Columns'], errors: [403, 404] } as const;
+const common = { service: 'meta', auth: { callers: USERS }, tags: ['Columns'], errors: [403, 404] } as const;
 const success = z.object({ success: z.boolean() });
 
 export const columnCreate = defineEndpoint({

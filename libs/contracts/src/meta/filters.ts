@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { nameRef } from '../common/refs';
 import { META, viewParams } from './paging';
 import { filterSchema } from './resources';
+import { USERS } from '../endpoint/access';
 
 /** Body of a view filter (groups may nest children). */
 export const filterBodySchema: z.ZodType<FilterBody> = z.looseObject({
@@ -31,7 +32,7 @@ export interface FilterBody {
 }
 
 const filterParams = z.object({ filterId: nameRef });
-const common = { service: 'meta', access: 'user', tags: ['Filters'], errors: [403, 404] } as const;
+const common = { service: 'meta', auth: { callers: USERS }, tags: ['Filters'], errors: [403, 404] } as const;
 const list = z.object({ list: z.array(filterSchema) });
 
 export const filterList = defineEndpoint({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { nameRef } from '../common/refs';
 import { META, tableParams } from './paging';
+import { USERS } from '../endpoint/access';
 
 /** Most columns one index may cover. */
 export const MAX_INDEX_COLUMNS = 8;
@@ -30,7 +31,7 @@ export const tableIndexSchema = z.object({
 });
 
 const indexParams = z.object({ tableId: nameRef, indexId: nameRef });
-const common = { service: 'meta', access: 'user', tags: ['Indexes'], errors: [403, 404] } as const;
+const common = { service: 'meta', auth: { callers: USERS }, tags: ['Indexes'], errors: [403, 404] } as const;
 
 export const indexList = defineEndpoint({
   ...common, id: 'indexList', method: 'GET', path: `${META}/tables/{tableId}/indexes`, summary: 'List the indexes of a table',

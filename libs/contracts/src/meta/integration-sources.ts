@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
+import { SERVICES } from '../endpoint/access';
 
 /**
  * GET /internal/integrations/{integrationId}/sources (meta): the data sources
@@ -7,7 +8,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
  * delete guard). Meta owns sources; integrations never reads its schema.
  */
 export const metaIntegrationSources = defineEndpoint({
-  id: 'metaIntegrationSources', method: 'GET', path: '/internal/integrations/{integrationId}/sources', service: 'meta', access: 'internal',
+  id: 'metaIntegrationSources', method: 'GET', path: '/internal/integrations/{integrationId}/sources', service: 'meta', auth: { callers: SERVICES },
   summary: 'Sources built on an integration (services only)', tags: ['Meta (internal)'],
   params: z.object({ integrationId: z.string().min(1).max(64) }),
   response: z.object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { nameRef } from '../common/refs';
 import type { BaseInfo, ColumnInfo, FilterInfo, SourceInfo, TableContext, TableInfo, ViewInfo } from '../internal/meta-internal';
+import { SERVICES } from '../endpoint/access';
 
 const baseInfo: z.ZodType<BaseInfo> = z.looseObject({
   id: z.string(), title: z.string(), fk_workspace_id: z.string().nullish(), deleted: z.boolean().optional(),
@@ -38,7 +39,7 @@ const tableInfo: z.ZodType<TableInfo> = z.looseObject({
 // Loose: optional parts (related tables of links) pass through to the caller.
 export const tableContextSchema: z.ZodType<TableContext> = z.looseObject({ base: baseInfo, source: sourceInfo, table: tableInfo });
 
-const common = { service: 'meta', access: 'internal', tags: ['Internal: meta'], errors: [404] } as const;
+const common = { service: 'meta', auth: { callers: SERVICES }, tags: ['Internal: meta'], errors: [404] } as const;
 
 export const tableContextByRef = defineEndpoint({
   ...common, id: 'internalTableByRef', method: 'GET', path: '/internal/bases/{baseRef}/tables/{tableRef}',

@@ -4,6 +4,7 @@ import { nameRef } from '../common/refs';
 import { listOf } from '../common/paging';
 import { META, viewParams } from './paging';
 import { sortSchema } from './resources';
+import { USERS } from '../endpoint/access';
 
 const direction = z.enum(['asc', 'desc', 'count-asc', 'count-desc']);
 
@@ -19,7 +20,7 @@ export const createSortSchema = z.object({
 export const updateSortSchema = z.object({ fk_column_id: z.string().min(1).optional(), direction: direction.optional() });
 
 const sortParams = z.object({ sortId: nameRef });
-const common = { service: 'meta', access: 'user', tags: ['Sorts'], errors: [403, 404] } as const;
+const common = { service: 'meta', auth: { callers: USERS }, tags: ['Sorts'], errors: [403, 404] } as const;
 
 export const sortList = defineEndpoint({
   ...common, id: 'sortList', method: 'GET', path: `${META}/views/{viewId}/sorts`, summary: 'List sorts of a view',

@@ -5,6 +5,7 @@ import { listOf } from '../common/paging';
 import { baseParams, META, metaPageQuery, tableParams } from './paging';
 import { copySchema, tableSchema, tableSummarySchema } from './resources';
 import { duplicateSchema } from './bases';
+import { USERS } from '../endpoint/access';
 
 /** Body of table create; `columns` are checked one by one as column fields. */
 export const createTableSchema = z.looseObject({
@@ -29,7 +30,7 @@ export const reorderTableSchema = z.object({ order: z.coerce.number() });
 
 const tableListQuery = metaPageQuery.extend({ sourceId: z.string().optional(), sort: z.enum(['asc', 'desc']).optional() });
 const sourceParams = baseParams.extend({ sourceId: nameRef });
-const common = { service: 'meta', access: 'user', tags: ['Tables'], errors: [403, 404] } as const;
+const common = { service: 'meta', auth: { callers: USERS }, tags: ['Tables'], errors: [403, 404] } as const;
 const createExample = { title: 'Orders', columns: [{ title: 'Name', uidt: 'SingleLineText' }] };
 
 export const tableList = defineEndpoint({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { META, tableParams, viewParams } from './paging';
 import { viewSchema } from './resources';
+import { USERS } from '../endpoint/access';
 
 /** Body of grid view create and view update. */
 export const viewBodySchema = z.looseObject({
@@ -9,7 +10,7 @@ export const viewBodySchema = z.looseObject({
   meta: z.record(z.string(), z.unknown()).nullish(),
 });
 
-const common = { service: 'meta', access: 'user', tags: ['Views'], errors: [403, 404] } as const;
+const common = { service: 'meta', auth: { callers: USERS }, tags: ['Views'], errors: [403, 404] } as const;
 
 export const viewList = defineEndpoint({
   ...common, id: 'viewList', method: 'GET', path: `${META}/tables/{tableId}/views`, summary: 'List views of a table',

@@ -74,8 +74,14 @@ function parameters(endpoint: AnyEndpoint): JsonSchema[] {
 
 function security(endpoint: AnyEndpoint): JsonSchema[] | undefined {
   if (endpoint.access === 'public') return [];
-  if (endpoint.jwtOnly) return [{ xcAuth: [] }, { bearer: [] }];
+  if (!endpoint.auth.callers.includes('orgToken')) return [{ xcAuth: [] }, { bearer: [] }];
   return [{ xcAuth: [] }, { xcToken: [] }, { bearer: [] }];
+}
+
+/** The access declaration as the docs show it (`x-tabula-access`). */
+function accessNote(endpoint: AnyEndpoint): JsonSchema {
+  const { callers, permission, scope } = endpoint.auth;
+  return { callers: [...callers], ...(permission ? { permission } : {}), ...(scope ? { scope: scope.via } : {}) };
 }
 
 function operation(endpoint: AnyEndpoint): JsonSchema {
@@ -92,7 +98,7 @@ function operation(endpoint: AnyEndpoint): JsonSchema {
   }
   const op: JsonSchema = {
     operationId: endpoint.id, summary: endpoint.summary, tags: endpoint.tags,
-    parameters: parameters(endpoint), responses, security: security(endpoint),
+    parameters: parameters(endpoint), responses, security: security(endpoint), 'x-tabula-access': accessNote(endpoint),
   };
   if (endpoint.description) op.description = endpoint.description;
   if (endpoint.body) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
+import { PUBLIC, USERS } from '../endpoint/access';
 
 const fileBody = z.unknown();
 
@@ -9,7 +10,7 @@ export const storageDownload = defineEndpoint({
   method: 'GET',
   path: '/download/{path}',
   service: 'storage',
-  access: 'public',
+  auth: { callers: PUBLIC },
   summary: 'Download a stored file (Range supported)',
   tags: ['Storage'],
   params: z.object({ path: z.string().min(1).max(2048) }),
@@ -23,7 +24,7 @@ export const storageSignedDownload = defineEndpoint({
   method: 'GET',
   path: '/dltemp/{token}',
   service: 'storage',
-  access: 'public',
+  auth: { callers: PUBLIC },
   summary: 'Download through a signed temporary link',
   tags: ['Storage'],
   params: z.object({ token: z.string().min(1).max(4096) }),
@@ -37,7 +38,7 @@ export const storageDownloadAttachment = defineEndpoint({
   method: 'GET',
   path: '/api/v2/downloadAttachment/{modelId}/{columnId}/{rowId}',
   service: 'storage',
-  access: 'user',
+  auth: { callers: USERS },
   summary: 'Download an attachment of a record',
   tags: ['Storage'],
   params: z.object({ modelId: z.string().min(1).max(64), columnId: z.string().min(1).max(64), rowId: z.string().min(1).max(512) }),

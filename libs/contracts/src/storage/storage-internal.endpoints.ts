@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { attachmentRefSchema } from './attachment.schema';
 import { metaInternal } from '../meta/internal';
+import { SERVICES } from '../endpoint/access';
 
 /**
  * POST /internal/attachments/claim: data asks, before writing an Attachment
@@ -13,7 +14,7 @@ export const storageAttachmentsClaim = defineEndpoint({
   method: 'POST',
   path: '/internal/attachments/claim',
   service: 'storage',
-  access: 'internal',
+  auth: { callers: SERVICES },
   summary: 'Check attachments are issued by storage and record their use',
   tags: ['Storage internal'],
   body: z.object({
@@ -34,7 +35,7 @@ export const storageAttachmentsSign = defineEndpoint({
   method: 'POST',
   path: '/internal/attachments/sign',
   service: 'storage',
-  access: 'internal',
+  auth: { callers: SERVICES },
   summary: 'Signed links for attachments (one batch per page)',
   tags: ['Storage internal'],
   body: z.object({ items: z.array(attachmentRefSchema).max(50_000) }),
@@ -54,7 +55,7 @@ export const dataAttachmentRefs = defineEndpoint({
   method: 'POST',
   path: '/internal/attachment-refs',
   service: 'data',
-  access: 'internal',
+  auth: { callers: SERVICES },
   summary: 'Attachment values a column (or one row of it) still references',
   tags: ['Data internal'],
   body: z.object({

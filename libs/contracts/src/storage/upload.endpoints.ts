@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { attachmentSchema, uploadTargetQuery } from './attachment.schema';
+import { USERS } from '../endpoint/access';
 
 /** POST /api/v1/db/storage/upload: multipart, parts `file` or `files[]`, streamed to the blob store. */
 export const storageUpload = defineEndpoint({
@@ -8,7 +9,7 @@ export const storageUpload = defineEndpoint({
   method: 'POST',
   path: '/api/v1/db/storage/upload',
   service: 'storage',
-  access: 'user',
+  auth: { callers: USERS },
   summary: 'Upload files (multipart; at most 10 files, SVC_ATTACHMENT_FIELD_SIZE bytes each)',
   tags: ['Storage'],
   query: uploadTargetQuery,
@@ -30,7 +31,7 @@ export const storageUploadByUrl = defineEndpoint({
   method: 'POST',
   path: '/api/v1/db/storage/upload-by-url',
   service: 'storage',
-  access: 'user',
+  auth: { callers: USERS },
   summary: 'Upload files by URL (http, https, data:)',
   tags: ['Storage'],
   query: uploadTargetQuery,
@@ -52,7 +53,7 @@ export const storageBaseUsage = defineEndpoint({
   method: 'GET',
   path: '/api/v1/db/storage/usage/{baseId}',
   service: 'storage',
-  access: 'user',
+  auth: { callers: USERS },
   summary: 'Storage used by a base',
   tags: ['Storage'],
   params: z.object({ baseId: z.string().min(1).max(64) }),

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import Router from '@koa/router';
 import { memberInvite, memberList, memberRemove, memberUpdate, pageOf, resolvePaging } from '@tabula/contracts';
 import { route } from '@tabula/http';
-import { principalOf, requireUser } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import type { AuthPorts } from '../ports';
 import { inviteMembers } from '../domain/members/invite-members';
 import { updateMember } from '../domain/members/update-member';
@@ -20,7 +20,7 @@ async function actorIn(ports: AuthPorts, ctx: Context, baseId: string): Promise<
 export function baseMemberRouter(ports: AuthPorts): Router {
   const router = new Router();
 
-  route(router, memberList, requireUser(), async (ctx) => {
+  route(router, memberList, async (ctx) => {
     const { params, query } = ctx.input;
     await ports.baseAccess.authorize(principalOf(ctx), params.baseId, 'members.read');
     const page = resolvePaging(query);
@@ -28,19 +28,19 @@ export function baseMemberRouter(ports: AuthPorts): Router {
     return { users: pageOf(rows.map(presentBaseMember), total, page) };
   });
 
-  route(router, memberInvite, requireUser(), async (ctx) => {
+  route(router, memberInvite, async (ctx) => {
     const { params, body } = ctx.input;
     await inviteMembers(ports, await actorIn(ports, ctx, params.baseId), params.baseId, body);
     return { msg: 'The user has been invited successfully' };
   });
 
-  route(router, memberUpdate, requireUser(), async (ctx) => {
+  route(router, memberUpdate, async (ctx) => {
     const { params, body } = ctx.input;
     await updateMember(ports, await actorIn(ports, ctx, params.baseId), params.baseId, params.userId, body.roles);
     return { msg: 'The user has been updated successfully' };
   });
 
-  route(router, memberRemove, requireUser(), async (ctx) => {
+  route(router, memberRemove, async (ctx) => {
     const { params } = ctx.input;
     await removeMember(ports, await actorIn(ports, ctx, params.baseId), params.baseId, params.userId);
     return { msg: 'The user has been removed successfully' };

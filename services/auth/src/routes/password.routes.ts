@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { passwordV1, passwordV2 } from '@tabula/contracts';
 import { route } from '@tabula/http';
-import { principalOf, requireUser } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import type { AuthPorts } from '../ports';
 import { forgotPassword } from '../domain/accounts/forgot-password';
 import { resetPassword } from '../domain/accounts/reset-password';
@@ -23,7 +23,7 @@ export function passwordRouter(ports: AuthPorts, version: 'v1' | 'v2'): Router {
     return { msg: 'Password has been reset successfully' };
   });
 
-  route(router, e.change, requireUser({ allowApiToken: false }), async (ctx) => {
+  route(router, e.change, async (ctx) => {
     await changePassword(ports, principalOf(ctx).id, ctx.input.body);
     clearRefreshCookie(ctx);
     return { msg: 'Password has been updated successfully' };

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { requireService } from '@tabula/auth';
 import { route } from '@tabula/http';
 import { dataAttachmentRefs } from '@tabula/contracts';
 import { attachmentRefs } from '../attachments/attachment-refs';
@@ -8,6 +7,6 @@ import type { DataPorts } from '../ports';
 /** Internal: which attachment values a column still references (storage's GC and downloadAttachment). */
 export function attachmentsInternalRouter(ports: DataPorts): Router {
   const router = new Router();
-  route(router, dataAttachmentRefs, requireService(), (ctx) => attachmentRefs(ports, ctx.input.body));
+  route(router, dataAttachmentRefs, (ctx) => attachmentRefs(ports, ctx.input.body));
   return router;
 }

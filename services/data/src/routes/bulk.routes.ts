@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { bulkDelete, bulkDeleteAll, bulkInsert, bulkUpdate, bulkUpdateAll, bulkUpsert } from '@tabula/contracts';
-import { requireUser, principalOf } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import { RawJson, route } from '@tabula/http';
 import { insertRecordsAs } from '../domain/insert-records';
 import { bulkUpdateRecords } from '../domain/update-records';
@@ -14,19 +14,18 @@ import type { DataPorts } from '../ports';
 /** Bulk (v1): insert, update, update-all, delete, delete-all, upsert — each one transaction. Bodies go to the domain as sent. */
 export function bulkRouter(ports: DataPorts): Router {
   const router = new Router();
-  const auth = requireUser({ allowApiToken: true });
-  route(router, bulkUpdateAll, auth, async (ctx) =>
+  route(router, bulkUpdateAll, async (ctx) =>
     updateAllRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body, ctx.input.query));
-  route(router, bulkDeleteAll, auth, async (ctx) => deleteAllRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.query));
-  route(router, bulkUpsert, auth, async (ctx) => upsertRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
-  route(router, bulkInsert, auth, async (ctx) => {
+  route(router, bulkDeleteAll, async (ctx) => deleteAllRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.input.query));
+  route(router, bulkUpsert, async (ctx) => upsertRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
+  route(router, bulkInsert, async (ctx) => {
     const bodies: unknown = ctx.request.body;
     checkBulkSize(ports, bodies);
     // The records event carries the same rows: their JSON text is made once (by the database on the one-statement path, else recordsJson),
     // and sent in the pieces it came in (never joined into one large string).
     return new RawJson((await insertRecordsAs(ports, principalOf(ctx), tableRefOf(ctx.input.params), bodies, { bulk: true })).jsonPieces());
   });
-  route(router, bulkUpdate, auth, async (ctx) => bulkUpdateRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
-  route(router, bulkDelete, auth, async (ctx) => bulkDeleteRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
+  route(router, bulkUpdate, async (ctx) => bulkUpdateRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
+  route(router, bulkDelete, async (ctx) => bulkDeleteRecords(ports, principalOf(ctx), tableRefOf(ctx.input.params), ctx.request.body));
   return router;
 }

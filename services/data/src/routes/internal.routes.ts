@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import { dataInternal, dataInternalEndpoints } from '@tabula/contracts';
-import { requireService } from '@tabula/auth';
 import { route } from '@tabula/http';
 import { parseRowId, recordNotFound, rowIdOf } from '../model/row-id';
 import { selectByKeys } from '../repositories/records.repository';
@@ -16,13 +15,13 @@ import type { DataPorts } from '../ports';
  */
 export function internalRouter(ports: DataPorts): Router {
   const router = new Router();
-  route(router, dataInternal.readRecord, requireService(), async (ctx) =>
+  route(router, dataInternal.readRecord, async (ctx) =>
     readRecordById(ports, ctx.input.params.tableId, ctx.input.params.recordId));
-  route(router, dataInternal.syncHooksChanged, requireService(), async (ctx) => {
+  route(router, dataInternal.syncHooksChanged, async (ctx) => {
     ports.syncHooks.invalidate(ctx.input.params.tableId);
     return { ok: true as const };
   });
-  route(router, dataInternalEndpoints.readRecord, requireService(), async (ctx) => {
+  route(router, dataInternalEndpoints.readRecord, async (ctx) => {
     const { baseId, tableId, rowId } = ctx.input.params;
     const handle = await ports.tables.resolve(baseId, tableId);
     const key = parseRowId(handle.model, rowId);

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { requireUser, principalOf } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import { route } from '@tabula/http';
 import { dataNestedEndpoints as e } from '@tabula/contracts';
 import { nestedList } from '../domain/links/nested-records';
@@ -12,10 +12,9 @@ import type { DataPorts } from '../ports';
  */
 export function nestedRouter(ports: DataPorts): Router {
   const router = new Router();
-  const auth = requireUser({ allowApiToken: true });
-  route(router, e.nestedExcludedList, auth, (ctx) => nestedList(ports, principalOf(ctx), ctx.input.params, ctx.input.query, true));
-  route(router, e.nestedList, auth, (ctx) => nestedList(ports, principalOf(ctx), ctx.input.params, ctx.input.query, false));
-  route(router, e.nestedAdd, auth, (ctx) => linkRecord(ports, principalOf(ctx), ctx.input.params));
-  route(router, e.nestedRemove, auth, (ctx) => unlinkRecord(ports, principalOf(ctx), ctx.input.params));
+  route(router, e.nestedExcludedList, (ctx) => nestedList(ports, principalOf(ctx), ctx.input.params, ctx.input.query, true));
+  route(router, e.nestedList, (ctx) => nestedList(ports, principalOf(ctx), ctx.input.params, ctx.input.query, false));
+  route(router, e.nestedAdd, (ctx) => linkRecord(ports, principalOf(ctx), ctx.input.params));
+  route(router, e.nestedRemove, (ctx) => unlinkRecord(ports, principalOf(ctx), ctx.input.params));
   return router;
 }

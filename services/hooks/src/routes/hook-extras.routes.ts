@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { hookFilterCreate, hookFilterList, hookSamplePayload, hookTest, hookTrigger } from '@tabula/contracts';
 import { route } from '@tabula/http';
-import { principalOf, requireUser } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { createHookFilter, listHookFilters } from '../domain/hook-filters';
 import { samplePayload } from '../domain/sample-payload';
@@ -11,11 +11,11 @@ import { triggerHook } from '../domain/trigger-hook';
 /** Hook filters, test calls, sample payloads and the manual trigger. */
 export function hookExtrasRouter(ports: HooksPorts): Router {
   const router = new Router();
-  route(router, hookFilterList, requireUser(), async (ctx) => listHookFilters(ports, principalOf(ctx), ctx.input.params.hookId));
-  route(router, hookFilterCreate, requireUser(), async (ctx) => createHookFilter(ports, principalOf(ctx), ctx.input.params.hookId, ctx.input.body));
-  route(router, hookTest, requireUser(), async (ctx) => testHook(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
-  route(router, hookSamplePayload, requireUser(), async (ctx) =>
+  route(router, hookFilterList, async (ctx) => listHookFilters(ports, principalOf(ctx), ctx.input.params.hookId));
+  route(router, hookFilterCreate, async (ctx) => createHookFilter(ports, principalOf(ctx), ctx.input.params.hookId, ctx.input.body));
+  route(router, hookTest, async (ctx) => testHook(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
+  route(router, hookSamplePayload, async (ctx) =>
     samplePayload(ports, principalOf(ctx), ctx.input.params, ctx.input.query.includeUser === 'true'));
-  route(router, hookTrigger, requireUser(), async (ctx) => triggerHook(ports, principalOf(ctx), ctx.input.params.hookId, ctx.input.params.rowId));
+  route(router, hookTrigger, async (ctx) => triggerHook(ports, principalOf(ctx), ctx.input.params.hookId, ctx.input.params.rowId));
   return router;
 }

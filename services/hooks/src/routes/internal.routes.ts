@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { hooksCopy, hooksDeleteOfTables, hooksInternal } from '@tabula/contracts';
 import { route } from '@tabula/http';
-import { requireService } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { dispatchSync } from '../domain/dispatch-sync';
 import { copyHooks, deleteHooksOfTables } from '../domain/copy-hooks';
@@ -13,8 +12,8 @@ import { copyHooks, deleteHooksOfTables } from '../domain/copy-hooks';
  */
 export function internalRouter(ports: HooksPorts): Router {
   const router = new Router();
-  route(router, hooksInternal.dispatchSync, requireService(), async (ctx) => dispatchSync(ports, ctx.input.body));
-  route(router, hooksCopy, requireService(), (ctx) => copyHooks(ports, ctx.input.body));
-  route(router, hooksDeleteOfTables, requireService(), (ctx) => deleteHooksOfTables(ports, ctx.input.body.tableIds));
+  route(router, hooksInternal.dispatchSync, async (ctx) => dispatchSync(ports, ctx.input.body));
+  route(router, hooksCopy, (ctx) => copyHooks(ports, ctx.input.body));
+  route(router, hooksDeleteOfTables, (ctx) => deleteHooksOfTables(ports, ctx.input.body.tableIds));
   return router;
 }

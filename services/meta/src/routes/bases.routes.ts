@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { baseCreate, baseDelete, baseDuplicate, baseGet, baseInfoGet, baseList, baseUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
-import { principalOf, requireUser } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
 import { createBase } from '../domain/bases/create-base';
 import { listBases } from '../domain/bases/list-bases';
@@ -16,15 +16,15 @@ import { presentBase } from '../presenters/base.presenter';
 /** Bases (spec "Bases"). */
 export function basesRouter(ports: MetaPorts): Router {
   const router = new Router();
-  route(router, baseList, requireUser(), async (ctx) => listBases(ports, principalOf(ctx), ctx.input.query));
-  route(router, baseCreate, requireUser(), async (ctx) => {
+  route(router, baseList, async (ctx) => listBases(ports, principalOf(ctx), ctx.input.query));
+  route(router, baseCreate, async (ctx) => {
     const base = await createBase(ports, principalOf(ctx), ctx.input.body);
     return presentBase(base, await listSources(ports.db, base.id));
   });
-  route(router, baseGet, requireUser(), async (ctx) => getBase(ports, principalOf(ctx), ctx.input.params.baseId));
-  route(router, baseUpdate, requireUser(), async (ctx) => updateBase(ports, principalOf(ctx), ctx.input.params.baseId, ctx.input.body));
-  route(router, baseDelete, requireUser(), async (ctx) => deleteBase(ports, principalOf(ctx), ctx.input.params.baseId));
-  route(router, baseInfoGet, requireUser(), async (ctx) => baseInfo(ports, principalOf(ctx), ctx.input.params.baseId));
-  route(router, baseDuplicate, requireUser(), async (ctx) => duplicateBase(ports, principalOf(ctx), ctx.input.params.baseId, ctx.input.body));
+  route(router, baseGet, async (ctx) => getBase(ports, principalOf(ctx), ctx.input.params.baseId));
+  route(router, baseUpdate, async (ctx) => updateBase(ports, principalOf(ctx), ctx.input.params.baseId, ctx.input.body));
+  route(router, baseDelete, async (ctx) => deleteBase(ports, principalOf(ctx), ctx.input.params.baseId));
+  route(router, baseInfoGet, async (ctx) => baseInfo(ports, principalOf(ctx), ctx.input.params.baseId));
+  route(router, baseDuplicate, async (ctx) => duplicateBase(ports, principalOf(ctx), ctx.input.params.baseId, ctx.input.body));
   return router;
 }

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { columnCreate, columnDelete, columnGet, columnSetPrimary, columnsBulk, columnsHash, columnUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
-import { principalOf, requireUser } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
 import { addColumn } from '../domain/columns/add-column';
 import { getColumn, getColumnsHash } from '../domain/columns/column-reads';
@@ -13,12 +13,12 @@ import { bulkColumns } from '../domain/columns/bulk-columns';
 /** Columns (spec "Columns"). */
 export function columnsRouter(ports: MetaPorts): Router {
   const router = new Router();
-  route(router, columnCreate, requireUser(), async (ctx) => addColumn(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
-  route(router, columnsHash, requireUser(), async (ctx) => getColumnsHash(ports, principalOf(ctx), ctx.input.params.tableId));
-  route(router, columnsBulk, requireUser(), async (ctx) => bulkColumns(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
-  route(router, columnGet, requireUser(), async (ctx) => getColumn(ports, principalOf(ctx), ctx.input.params.columnId));
-  route(router, columnUpdate, requireUser(), async (ctx) => updateColumn(ports, principalOf(ctx), ctx.input.params.columnId, ctx.input.body));
-  route(router, columnDelete, requireUser(), async (ctx) => deleteColumn(ports, principalOf(ctx), ctx.input.params.columnId));
-  route(router, columnSetPrimary, requireUser(), async (ctx) => setPrimaryColumn(ports, principalOf(ctx), ctx.input.params.columnId));
+  route(router, columnCreate, async (ctx) => addColumn(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
+  route(router, columnsHash, async (ctx) => getColumnsHash(ports, principalOf(ctx), ctx.input.params.tableId));
+  route(router, columnsBulk, async (ctx) => bulkColumns(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
+  route(router, columnGet, async (ctx) => getColumn(ports, principalOf(ctx), ctx.input.params.columnId));
+  route(router, columnUpdate, async (ctx) => updateColumn(ports, principalOf(ctx), ctx.input.params.columnId, ctx.input.body));
+  route(router, columnDelete, async (ctx) => deleteColumn(ports, principalOf(ctx), ctx.input.params.columnId));
+  route(router, columnSetPrimary, async (ctx) => setPrimaryColumn(ports, principalOf(ctx), ctx.input.params.columnId));
   return router;
 }

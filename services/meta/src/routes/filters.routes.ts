@@ -1,18 +1,18 @@
 import Router from '@koa/router';
 import { filterChildren, filterCreate, filterDelete, filterGet, filterList, filterUpdate } from '@tabula/contracts';
 import { route } from '@tabula/http';
-import { principalOf, requireUser } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
 import { createFilter, deleteFilter, getFilter, listFilterChildren, listFilters, updateFilter } from '../domain/views/filter-crud';
 
 /** View filters (compat-notes "Sorts and filters"). */
 export function filtersRouter(ports: MetaPorts): Router {
   const router = new Router();
-  route(router, filterList, requireUser(), async (ctx) => listFilters(ports, principalOf(ctx), ctx.input.params.viewId));
-  route(router, filterCreate, requireUser(), async (ctx) => createFilter(ports, principalOf(ctx), ctx.input.params.viewId, ctx.input.body));
-  route(router, filterChildren, requireUser(), async (ctx) => listFilterChildren(ports, principalOf(ctx), ctx.input.params.parentId));
-  route(router, filterGet, requireUser(), async (ctx) => getFilter(ports, principalOf(ctx), ctx.input.params.filterId));
-  route(router, filterUpdate, requireUser(), async (ctx) => updateFilter(ports, principalOf(ctx), ctx.input.params.filterId, ctx.input.body));
-  route(router, filterDelete, requireUser(), async (ctx) => deleteFilter(ports, principalOf(ctx), ctx.input.params.filterId));
+  route(router, filterList, async (ctx) => listFilters(ports, principalOf(ctx), ctx.input.params.viewId));
+  route(router, filterCreate, async (ctx) => createFilter(ports, principalOf(ctx), ctx.input.params.viewId, ctx.input.body));
+  route(router, filterChildren, async (ctx) => listFilterChildren(ports, principalOf(ctx), ctx.input.params.parentId));
+  route(router, filterGet, async (ctx) => getFilter(ports, principalOf(ctx), ctx.input.params.filterId));
+  route(router, filterUpdate, async (ctx) => updateFilter(ports, principalOf(ctx), ctx.input.params.filterId, ctx.input.body));
+  route(router, filterDelete, async (ctx) => deleteFilter(ports, principalOf(ctx), ctx.input.params.filterId));
   return router;
 }

@@ -1,15 +1,15 @@
 import Router from '@koa/router';
 import { indexCreate, indexDelete, indexList } from '@tabula/contracts';
 import { route } from '@tabula/http';
-import { principalOf, requireUser } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
 import { createIndex, deleteIndex, listIndexes } from '../domain/tables/table-indexes';
 
 /** Table indexes (README "Indexes"). */
 export function indexesRouter(ports: MetaPorts): Router {
   const router = new Router();
-  route(router, indexList, requireUser(), async (ctx) => listIndexes(ports, principalOf(ctx), ctx.input.params.tableId));
-  route(router, indexCreate, requireUser(), async (ctx) => createIndex(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
-  route(router, indexDelete, requireUser(), async (ctx) => deleteIndex(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.params.indexId));
+  route(router, indexList, async (ctx) => listIndexes(ports, principalOf(ctx), ctx.input.params.tableId));
+  route(router, indexCreate, async (ctx) => createIndex(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
+  route(router, indexDelete, async (ctx) => deleteIndex(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.params.indexId));
   return router;
 }

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { principalOf, requireUser, type Principal } from '@tabula/auth';
-import { appError, type EndpointContext, validateEndpoint } from '@tabula/http';
+import { principalOf, type Principal } from '@tabula/auth';
+import { admitCallers, appError, type EndpointContext, validateEndpoint } from '@tabula/http';
 import { storageDownload, storageDownloadAttachment, storageSignedDownload } from '@tabula/contracts';
 import { authorizeRead, objectOfRawKey } from '../domain/find-object';
 import { findRecordAttachment } from '../domain/download-attachment';
@@ -39,6 +39,6 @@ export function downloadRouter(ports: StoragePorts): Router {
   router.get(storageDownload.id, '/download/{*path}', validateEndpoint(storageDownload), download);
   router.get(storageSignedDownload.id, '/dltemp/{*token}', validateEndpoint(storageSignedDownload), signed);
   router.get(storageDownloadAttachment.id, '/api/v2/downloadAttachment/:modelId/:columnId/:rowId',
-    requireUser({ allowApiToken: true }), validateEndpoint(storageDownloadAttachment), attachment);
+    admitCallers(storageDownloadAttachment), validateEndpoint(storageDownloadAttachment), attachment);
   return router;
 }

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { requireService } from '@tabula/auth';
 import { route } from '@tabula/http';
 import { storageAttachmentsClaim, storageAttachmentsSign } from '@tabula/contracts';
 import { claimAttachments, signAttachments } from '../domain/attachment-links';
@@ -8,7 +7,7 @@ import type { StoragePorts } from '../ports';
 /** The internal API data calls: claim attachments on write, sign them on read. */
 export function internalRouter(ports: StoragePorts): Router {
   const router = new Router();
-  route(router, storageAttachmentsClaim, requireService(), (ctx) => claimAttachments(ports, ctx.input.body));
-  route(router, storageAttachmentsSign, requireService(), (ctx) => signAttachments(ports, ctx.input.body.items));
+  route(router, storageAttachmentsClaim, (ctx) => claimAttachments(ports, ctx.input.body));
+  route(router, storageAttachmentsSign, (ctx) => signAttachments(ports, ctx.input.body.items));
   return router;
 }

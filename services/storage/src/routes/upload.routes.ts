@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { principalOf, requireUser } from '@tabula/auth';
+import { principalOf } from '@tabula/auth';
 import { route } from '@tabula/http';
 import { storageBaseUsage, storageUpload, storageUploadByUrl } from '@tabula/contracts';
 import { uploadFiles } from '../domain/upload-files';
@@ -16,10 +16,9 @@ function targetOf(ctx: Parameters<typeof principalOf>[0], query: { path?: string
 /** Uploads (multipart, by URL) and per-base usage. */
 export function uploadRouter(ports: StoragePorts): Router {
   const router = new Router();
-  const auth = requireUser({ allowApiToken: true });
-  route(router, storageUpload, auth, (ctx) => uploadFiles(ports, ctx.req, targetOf(ctx, ctx.input.query)));
-  route(router, storageUploadByUrl, auth, (ctx) => uploadByUrl(ports, ctx.input.body, targetOf(ctx, ctx.input.query)));
-  route(router, storageBaseUsage, auth, async (ctx) => {
+  route(router, storageUpload, (ctx) => uploadFiles(ports, ctx.req, targetOf(ctx, ctx.input.query)));
+  route(router, storageUploadByUrl, (ctx) => uploadByUrl(ports, ctx.input.body, targetOf(ctx, ctx.input.query)));
+  route(router, storageBaseUsage, async (ctx) => {
     const { baseId } = ctx.input.params;
     await ports.baseAccess.authorize(principalOf(ctx), baseId, 'base.update');
     return { baseId, ...(await baseUsage(ports.db, baseId)) };

@@ -1,22 +1,19 @@
 import { withOutbox } from '@tabula/events';
 import { errors } from '@tabula/http';
 import type { CommentShape } from '@tabula/contracts';
-import type { Principal } from '@tabula/auth';
 import type { CommentsPorts } from '../../ports';
 import { updateComment, type CommentRow } from '../../repositories/comment.repository';
 import { enqueueCommentEvent } from '../../events/comment-event.producer';
 import { presentComment } from '../../presenters/comment.presenter';
-import { assertAuthor, assertMayWrite, commentNotFound, isCommentAdmin, requireComment } from './comment-access';
+import { assertAuthor, commentNotFound, isCommentAdmin, type CommentInScope } from './comment-access';
 
-/** Replaces the text (author only, commenter and up); sets `is_edited`. */
-export async function editComment(
-  ports: CommentsPorts, principal: Principal, commentId: string, input: { comment: string; tableId?: string },
-): Promise<CommentShape> {
-  const { comment, role } = await requireComment(ports, principal, commentId);
+/** Replaces the text (the author; the contract admits commenter and up); sets `is_edited`. */
+export async function editComment(ports: CommentsPorts, scope: CommentInScope, input: { comment: string; tableId?: string }): Promise<CommentShape> {
+  const { value: comment, principal } = scope;
+  const commentId = comment.id;
   if (input.tableId !== undefined && input.tableId !== comment.fk_model_id) {
     throw errors.badRequest(`fk_model_id: comment '${commentId}' belongs to another table`);
   }
-  assertMayWrite(role);
   assertAuthor(principal, comment, 'edit');
   const row = await withOutbox(ports.db, ports.relay, async (trx) => {
     const updated = await updateComment(trx, comment.base_id, comment.id, { comment: input.comment, is_edited: true });
@@ -27,11 +24,11 @@ export async function editComment(
   return presentComment(row);
 }
 
-/** Soft-deletes (the author, commenter and up; or an admin: creator, owner, super). */
-export async function deleteComment(ports: CommentsPorts, principal: Principal, commentId: string): Promise<{ success: boolean }> {
-  const { comment, role } = await requireComment(ports, principal, commentId);
-  assertMayWrite(role);
-  if (!isCommentAdmin(role)) assertAuthor(principal, comment, 'delete');
+/** Soft-deletes (the author; or an admin: creator, owner, super). */
+export async function deleteComment(ports: CommentsPorts, scope: CommentInScope): Promise<{ success: boolean }> {
+  const { value: comment, principal } = scope;
+  const commentId = comment.id;
+  if (!isCommentAdmin(scope)) assertAuthor(principal, comment, 'delete');
   await withOutbox(ports.db, ports.relay, async (trx) => {
     const deleted = await updateComment(trx, comment.base_id, comment.id, { is_deleted: true });
     if (!deleted) throw commentNotFound(commentId);
@@ -41,13 +38,13 @@ export async function deleteComment(ports: CommentsPorts, principal: Principal, 
 }
 
 /**
- * Resolves (or, with `resolved: false`, unresolves) a comment: creator, owner
- * or super. Idempotent: asking for the state it already has changes nothing
+ * Resolves (or, with `resolved: false`, unresolves) a comment (the contract
+ * admits creator, owner or super). Idempotent: asking for the state it already has changes nothing
  * and publishes nothing.
  */
-export async function resolveComment(ports: CommentsPorts, principal: Principal, commentId: string, resolved: boolean): Promise<CommentShape> {
-  const { comment, role } = await requireComment(ports, principal, commentId);
-  if (!isCommentAdmin(role)) throw errors.forbidden(`Forbidden - role '${role}' may not perform 'comment.resolve'`);
+export async function resolveComment(ports: CommentsPorts, scope: CommentInScope, resolved: boolean): Promise<CommentShape> {
+  const { value: comment, principal } = scope;
+  const commentId = comment.id;
   if (!!comment.resolved_by === resolved) return presentComment(comment);
   const patch: Partial<CommentRow> = resolved
     ? { resolved_by: principal.id, resolved_by_email: principal.email ?? '' }

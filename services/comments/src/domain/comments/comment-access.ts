@@ -1,5 +1,5 @@
-import { AppError, appError, errors } from '@tabula/http';
-import { roleAllows, roleAtLeast, type BaseAction, type BaseRole, type Principal } from '@tabula/auth';
+import { AppError, appError, errors, type AccessScope } from '@tabula/http';
+import { roleAllows, type BaseRole, type Principal, type ScopeResolvers } from '@tabula/auth';
 import type { CommentsPorts } from '../../ports';
 import type { TableScope } from '../../adapters/table-directory';
 import { findLiveComment, type CommentRow } from '../../repositories/comment.repository';
@@ -9,42 +9,34 @@ export function commentNotFound(id: string): AppError {
   return appError('ERR_COMMENT_NOT_FOUND', `Comment '${id}' not found`);
 }
 
-/**
- * The table after checking the caller may perform `action` in its base: an
- * unknown table and a table of a base the caller has no role in (another
- * tenant, another base's token) are the same 404; a member whose role lacks
- * the action gets 403.
- */
-export async function requireTable(ports: CommentsPorts, principal: Principal, tableId: string, action: BaseAction): Promise<TableScope> {
-  const table = await ports.tables.get(tableId);
-  const role = await ports.baseAccess.roleOf(principal, table.baseId);
-  if (!role) throw appError('ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
-  await ports.baseAccess.authorize(principal, table.baseId, action);
-  return table;
-}
-
-/** A live comment and the caller's role in its base. */
-export interface CommentInScope {
-  comment: CommentRow;
-  role: BaseRole;
-}
+/** A table the guard authorized (its base holds the declared permission). */
+export type TableInScope = AccessScope<TableScope>;
+/** A live comment the guard authorized, with the caller's role in its base. */
+export type CommentInScope = AccessScope<CommentRow>;
 
 /**
- * Loads a live comment the caller can see: a deleted comment, a comment of a
- * base the caller has no role in (or a base-scoped token for another base)
- * are all the same 404.
+ * What the comments contracts are scoped by: a table (from meta, cached) and
+ * a live comment (its base). The guard turns a caller without a role there
+ * into the same 404 as a missing id.
  */
-export async function requireComment(ports: CommentsPorts, principal: Principal, commentId: string): Promise<CommentInScope> {
-  const comment = await findLiveComment(ports.db, commentId);
-  if (!comment) throw commentNotFound(commentId);
-  const role = await ports.baseAccess.roleOf(principal, comment.base_id);
-  if (!role || !roleAllows(role, 'comment.read')) throw commentNotFound(commentId);
-  return { comment, role };
-}
-
-/** Writing needs commenter and up. */
-export function assertMayWrite(role: BaseRole): void {
-  if (!roleAllows(role, 'comment.write')) throw errors.forbidden(`Forbidden - role '${role}' may not perform 'comment.write'`);
+export function commentScopes(ports: CommentsPorts): ScopeResolvers {
+  return {
+    table: {
+      missing: (id) => appError('ERR_TABLE_NOT_FOUND', `Table '${String(id)}' not found`),
+      resolve: async (_principal, id) => {
+        const table = await ports.tables.get(String(id));
+        return { baseId: table.baseId, value: table };
+      },
+    },
+    comment: {
+      missing: (id) => commentNotFound(String(id)),
+      resolve: async (_principal, id) => {
+        const comment = await findLiveComment(ports.db, String(id));
+        if (!comment) throw commentNotFound(String(id));
+        return { baseId: comment.base_id, value: comment };
+      },
+    },
+  };
 }
 
 /** Only the author edits. */
@@ -52,7 +44,7 @@ export function assertAuthor(principal: Principal, comment: CommentRow, verb: 'e
   if (comment.created_by !== principal.id) throw errors.forbidden(`Forbidden - only the author may ${verb} this comment`);
 }
 
-/** Admins (base creator, owner; super acts as owner) manage every comment. */
-export function isCommentAdmin(role: BaseRole): boolean {
-  return roleAtLeast(role, 'creator');
+/** Admins (those who may resolve: base creator, owner; super acts as owner) manage every comment. */
+export function isCommentAdmin(scope: CommentInScope): boolean {
+  return roleAllows(scope.role as BaseRole, 'comment.resolve');
 }

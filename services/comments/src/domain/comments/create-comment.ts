@@ -1,7 +1,6 @@
 import { withOutbox } from '@tabula/events';
 import { appError, errors } from '@tabula/http';
 import type { CommentShape } from '@tabula/contracts';
-import type { Principal } from '@tabula/auth';
 import type { Knex } from 'knex';
 import type { CommentsPorts } from '../../ports';
 import type { TableScope } from '../../adapters/table-directory';
@@ -9,12 +8,11 @@ import { findLiveCommentIn, insertComment, type CommentRow } from '../../reposit
 import { isPurged, lockScope } from '../../repositories/purge.repository';
 import { enqueueCommentEvent } from '../../events/comment-event.producer';
 import { presentComment } from '../../presenters/comment.presenter';
-import { requireTable } from './comment-access';
+import type { TableInScope } from './comment-access';
 import { newCommentId } from './comment-id';
 
 /** A new comment as the routes hand it over. */
 export interface CreateCommentInput {
-  tableId: string;
   rowId: string;
   comment: string;
   parentCommentId?: string | null;
@@ -30,13 +28,13 @@ async function checkParent(trx: Knex, table: TableScope, rowId: string, parentId
 }
 
 /**
- * Comments a record (commenter and up). The table comes from meta, the
+ * Comments a record (the contract admits commenter and up). The table comes from meta, the
  * record's existence from data; the row, its parent check and the
  * `comments.comment.created` event commit together, under a shared lock that
  * a purge of the table or base waits for.
  */
-export async function createComment(ports: CommentsPorts, principal: Principal, input: CreateCommentInput): Promise<CommentShape> {
-  const table = await requireTable(ports, principal, input.tableId, 'comment.write');
+export async function createComment(ports: CommentsPorts, scope: TableInScope, input: CreateCommentInput): Promise<CommentShape> {
+  const { value: table, principal } = scope;
   const rowId = await ports.records.canonicalId(table, input.rowId);
   const row = await withOutbox(ports.db, ports.relay, async (trx) => {
     await lockScope(trx, table.tableId, 'shared');
