@@ -26,7 +26,8 @@ export interface SecurityStack {
   /** The first account (super admin). */
   admin: TestUser;
   call(method: string, path: string, options?: { token?: string; apiToken?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Reply>;
-  signUp(name?: string): Promise<TestUser>;
+  /** A new user, promoted to org-level creator unless `promote: false` (an org-level viewer, as NocoDB signs users up). */
+  signUp(name?: string, options?: { promote?: boolean }): Promise<TestUser>;
   createBase(user: TestUser, title: string): Promise<string>;
   createTable(user: TestUser, baseId: string, title: string, columns?: unknown[]): Promise<string>;
   addMember(owner: TestUser, baseId: string, email: string, role: string): Promise<void>;
@@ -53,10 +54,10 @@ export async function startSecurityStack(env: Record<string, string> = {}, servi
   };
   const self: SecurityStack = {
     stack, url: stack.url, call, admin: undefined as unknown as TestUser,
-    async signUp(name = 'user') {
+    async signUp(name = 'user', options = {}) {
       const user = await api.signUp(name);
       // Promoted before the gateway first sees the token (it caches principals briefly).
-      if (!user.roles.includes('super')) await promote(stack.database.url, user.id);
+      if (!user.roles.includes('super') && options.promote !== false) await promote(stack.database.url, user.id);
       return { email: user.email, token: user.token, id: user.id };
     },
     async createBase(user, title) {
