@@ -245,7 +245,7 @@ export const BODY_ID_CASES: Record<string, BodyIdCase[]> = {
     { field: 'fk_column_id', path: () => `/api/v1/db/meta/hooks/${bIds.hook}/filters`, body: (id) => ({ fk_column_id: id, comparison_op: 'eq', value: 'x' }), foreign: () => ids.column },
     { field: 'fk_parent_id', path: () => `/api/v1/db/meta/hooks/${bIds.hook}/filters`, body: (id) => ({ fk_column_id: bIds.column, comparison_op: 'eq', value: 'x', fk_parent_id: id }), foreign: () => ids.filterGroup },
   ],
-  integrationCreate: [{ field: 'copy_from_id', path: () => '/api/v2/meta/integrations', body: (id) => ({ title: title(), type: 'database', sub_type: 'pg', copy_from_id: id }), foreign: () => ids.integration }],
+  integrationCreate: [{ field: 'copy_from_id', path: () => '/api/v2/meta/integrations', body: (id) => ({ title: title(), type: 'database', sub_type: 'pg', copy_from_id: id }), foreign: () => ids.privateIntegration }],
   commentList: [{ field: 'fk_model_id', path: (id) => `/api/v1/db/meta/comments?fk_model_id=${id}&row_id=1`, foreign: () => ids.table }],
   commentCount: [{ field: 'fk_model_id', path: (id) => `/api/v1/db/meta/comments/count?fk_model_id=${id}&ids=1`, foreign: () => ids.table }],
   commentCreate: [
