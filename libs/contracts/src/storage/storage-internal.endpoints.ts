@@ -3,10 +3,17 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { attachmentRefSchema } from './attachment.schema';
 import { metaInternal } from '../meta/internal';
 
+/** One attachment data is about to write, with the Attachment column it goes to. */
+export const claimItemSchema = attachmentRefSchema.extend({ columnId: z.string() });
+
 /**
- * POST /internal/attachments/claim: data asks, before writing an Attachment
- * cell, which of the values storage did not issue (their indexes); the known
- * ones are recorded as used by the base/table/column (for GC and usage).
+ * POST /internal/attachments/claim: data asks, before writing Attachment
+ * cells, which values may not enter the base (their indexes). An object may
+ * when it already belongs to the base, or when the writing user uploaded it
+ * and it belongs to no base yet (it then joins this one). Anything else is
+ * refused alike: an unknown value, another base's object, another user's
+ * fresh upload. All or nothing: a refused item records nothing; otherwise
+ * every item is recorded as used by its column (for GC and usage).
  */
 export const storageAttachmentsClaim = defineEndpoint({
   id: 'storageAttachmentsClaim',
@@ -14,15 +21,16 @@ export const storageAttachmentsClaim = defineEndpoint({
   path: '/internal/attachments/claim',
   service: 'storage',
   access: 'internal',
-  summary: 'Check attachments are issued by storage and record their use',
+  summary: 'Check attachments may enter a base and record their use',
   tags: ['Storage internal'],
   body: z.object({
     baseId: z.string(),
     tableId: z.string(),
-    columnId: z.string(),
-    items: z.array(attachmentRefSchema).max(10_000),
+    /** The user writing the record (absent when a service writes): only an uploader brings a fresh upload in. */
+    userId: z.string().optional(),
+    items: z.array(claimItemSchema).max(50_000),
   }),
-  response: z.object({ unknown: z.array(z.number().int()) }),
+  response: z.object({ refused: z.array(z.number().int()) }),
 });
 
 /** A fresh signed link for one attachment (null when storage does not know it). */
