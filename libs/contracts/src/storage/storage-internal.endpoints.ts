@@ -33,19 +33,23 @@ export const storageAttachmentsClaim = defineEndpoint({
   response: z.object({ refused: z.array(z.number().int()) }),
 });
 
-/** A fresh signed link for one attachment (null when storage does not know it). */
+/** A fresh signed link for one attachment (null when it is not an object of the base). */
 export const signedLinkSchema = z.object({ signedPath: z.string().optional(), signedUrl: z.string().optional() }).nullable();
 
-/** POST /internal/attachments/sign: fresh signed links for a page of attachments, in one call. */
+/**
+ * POST /internal/attachments/sign: fresh signed links for a page of
+ * attachments of one base, in one call; an object of another base (or of
+ * none) gets no link, whatever a record holds.
+ */
 export const storageAttachmentsSign = defineEndpoint({
   id: 'storageAttachmentsSign',
   method: 'POST',
   path: '/internal/attachments/sign',
   service: 'storage',
   access: 'internal',
-  summary: 'Signed links for attachments (one batch per page)',
+  summary: 'Signed links for attachments of a base (one batch per page)',
   tags: ['Storage internal'],
-  body: z.object({ items: z.array(attachmentRefSchema).max(50_000) }),
+  body: z.object({ baseId: z.string(), items: z.array(attachmentRefSchema).max(50_000) }),
   response: z.object({ links: z.array(signedLinkSchema) }),
 });
 

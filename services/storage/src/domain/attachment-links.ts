@@ -44,9 +44,14 @@ export async function claimAttachments(ports: StoragePorts, target: ClaimTarget)
   });
 }
 
-/** Internal sign: fresh signed links for a page of attachments (null for ones storage does not know). */
-export async function signAttachments(ports: StoragePorts, items: AttachmentRef[]): Promise<{ links: ({ signedPath?: string; signedUrl?: string } | null)[] }> {
+/**
+ * Internal sign: fresh signed links for a page of attachments of one base;
+ * null for whatever is not an object of that base (a value written straight
+ * into an external source's table never links to another base's bytes).
+ */
+export async function signAttachments(ports: StoragePorts, page: { baseId: string; items: AttachmentRef[] }): Promise<{ links: ({ signedPath?: string; signedUrl?: string } | null)[] }> {
+  const { baseId, items } = page;
   const keys = items.map((item) => keyOfRef(ports, item));
   const known = await objectsByKeys(ports.db, keys.filter((k): k is string => !!k));
-  return { links: keys.map((k) => (k && known.has(k) ? signedLinkOf(ports, k) : null)) };
+  return { links: keys.map((k) => (k && known.get(k)?.base_id === baseId ? signedLinkOf(ports, k) : null)) };
 }

@@ -9,6 +9,6 @@ import type { StoragePorts } from '../ports';
 export function internalRouter(ports: StoragePorts): Router {
   const router = new Router();
   route(router, storageAttachmentsClaim, requireService(), (ctx) => claimAttachments(ports, ctx.input.body));
-  route(router, storageAttachmentsSign, requireService(), (ctx) => signAttachments(ports, ctx.input.body.items));
+  route(router, storageAttachmentsSign, requireService(), (ctx) => signAttachments(ports, ctx.input.body));
   return router;
 }
