@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
@@ -36,6 +36,7 @@ function startSink(): Promise<void> {
       return;
     }
     if (url.pathname === '/silent') return; // never answers
+    if (url.pathname === '/cut') { res.writeHead(200, { 'content-length': '100000' }); res.write(randomBytes(1000), () => res.socket?.destroy()); return; }
     res.writeHead(404).end();
   });
   return new Promise((resolve) => sink.listen(0, '127.0.0.1', () => { sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`; resolve(); }));
@@ -122,7 +123,36 @@ describe('upload by URL with SVC_ALLOW_LOCAL_UPLOADS=true', () => {
     const started = Date.now();
     const res = await byUrl(local, localToken, [{ url: `${sinkUrl}/silent` }]);
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('ERR_UPLOAD_URL_TIMEOUT');
+    expect(res.body.error).toBe('ERR_UPLOAD_URL_FAILED');
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('issue 28 finding 8: refused, reset, timed out, cut off, unresolvable and non-2xx answer one message (no host or port map)', async () => {
+    // a closed port (refused), a port that resets every connection, a server that never answers
+    const closed = createTcpServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const resetter = createTcpServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((r) => resetter.listen(0, '127.0.0.1', r));
+    try {
+      const targets = {
+        refused: `http://127.0.0.1:${closedPort}/x`,
+        reset: `http://127.0.0.1:${(resetter.address() as AddressInfo).port}/x`,
+        timeout: `${sinkUrl}/silent`,
+        cutMidBody: `${sinkUrl}/cut`,
+        notFound: `${sinkUrl}/nothing-here`,
+        unresolvable: 'http://no-such-host.invalid/x',
+      };
+      const answers: Record<string, unknown> = {};
+      for (const [label, url] of Object.entries(targets)) {
+        const res = await byUrl(local, localToken, [{ url }]);
+        answers[label] = { status: res.status, body: res.body };
+      }
+      const generic = { status: 400, body: { error: 'ERR_UPLOAD_URL_FAILED', message: 'Could not fetch the URL', msg: 'Could not fetch the URL' } };
+      expect(answers).toEqual(Object.fromEntries(Object.keys(targets).map((k) => [k, generic])));
+    } finally {
+      await new Promise((r) => resetter.close(r));
+    }
   });
 });

@@ -22,13 +22,16 @@ beforeAll(async () => {
 afterAll(async () => { await h?.stop(); });
 
 describe('attachment cells in the data service', () => {
-  it('writes claim the attachments with storage (one call per column), reads sign a whole page in one call', async () => {
+  it('writes claim the attachments with storage (one call, with the base and the writer), reads sign a whole page of the base in one call', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ Title: `t${i}`, Files: [file(i), file(i + 100)] }));
     h.apis.storageCalls.length = 0;
     expect((await request(h.server).post(T.replace('/data/', '/data/bulk/')).set(h.as(editor)).send(rows)).status).toBe(200);
     const claims = h.apis.storageCalls.filter((c) => c.path === '/internal/attachments/claim');
     expect(claims).toHaveLength(1);
-    expect((claims[0].body as { items: unknown[]; columnId: string }).items).toHaveLength(60);
+    const claim = claims[0].body as { baseId: string; tableId: string; userId: string; items: { columnId: string; path: string }[] };
+    expect({ baseId: claim.baseId, tableId: claim.tableId, userId: claim.userId }).toEqual({ baseId: 'pbase0000000001', tableId, userId: editor.id });
+    expect(claim.items).toHaveLength(60);
+    expect(claim.items[0]).toEqual({ columnId: filesColumnId, path: file(0).path });
 
     h.apis.storageCalls.length = 0;
     const page = await request(h.server).get(`${T}?limit=25`).set(h.as(editor));
@@ -37,7 +40,22 @@ describe('attachment cells in the data service', () => {
     const signs = h.apis.storageCalls.filter((c) => c.path === '/internal/attachments/sign');
     expect(signs).toHaveLength(1);
     expect((signs[0].body as { items: unknown[] }).items).toHaveLength(50);
+    expect((signs[0].body as { baseId: string }).baseId).toBe('pbase0000000001');
     expect(page.body.list[0].Files[0].signedPath).toMatch(/^dltemp\/test-/);
+  });
+
+  it('a file storage refuses (another base\'s, another user\'s upload) fails the whole bulk write with a 400 naming the field', async () => {
+    const before = (await request(h.server).get(`${T}/count`).set(h.as(editor))).body.count;
+    h.apis.refusedPaths.add(file(501).path);
+    try {
+      const res = await request(h.server).post(T.replace('/data/', '/data/bulk/')).set(h.as(editor))
+        .send([{ Title: 'fine', Files: [file(500)] }, { Title: 'stolen', Files: [file(501)] }]);
+      expect([res.status, res.body.error]).toEqual([400, 'ERR_INVALID_ATTACHMENT']);
+      expect(res.body.message).toBe(`Column 'Files': '${file(501).path}' is neither a file you uploaded nor an attachment of this base`);
+      expect((await request(h.server).get(`${T}/count`).set(h.as(editor))).body.count).toBe(before);
+    } finally {
+      h.apis.refusedPaths.clear();
+    }
   });
 
   it('internal attachment-refs: which values a column (or one row) still holds', async () => {

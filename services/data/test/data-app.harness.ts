@@ -23,6 +23,8 @@ export class FakeInternalApis extends InMemoryServices {
   readonly storageCalls: ServiceRequest[] = [];
   /** When set, storage's sign answers `dltemp/test-<n>` links instead of none. */
   signLinks = false;
+  /** Paths storage's claim refuses (another base's file, another user's upload). */
+  readonly refusedPaths = new Set<string>();
 
   override async request<T>(service: ServiceName, req: ServiceRequest): Promise<ServiceResponse<T>> {
     if (service === 'storage') this.storageCalls.push(req);
@@ -48,9 +50,9 @@ export class FakeInternalApis extends InMemoryServices {
         return { byId, byTitle: byId ? [] : bases.filter((b) => b.title === baseRef).map((b) => b.id) };
       },
     });
-    // Storage's internal attachment API: every attachment counts as issued; signed links only when asked.
+    // Storage's internal attachment API: every attachment may enter the base; signed links only when asked.
     this.implement(storageInternalEndpoints, {
-      storageAttachmentsClaim: () => ({ unknown: [] }),
+      storageAttachmentsClaim: ({ body }) => ({ refused: body.items.flatMap((item, i) => (item.path && this.refusedPaths.has(item.path) ? [i] : [])) }),
       storageAttachmentsSign: ({ body }) => ({ links: body.items.map((_, i) => (this.signLinks ? { signedPath: `dltemp/test-${i}` } : null)) }),
     });
     this.implement(authInternal, {

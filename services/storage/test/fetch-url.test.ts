@@ -1,8 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { Agent, buildConnector } from 'undici';
 import { createSafeConnector } from '@tabula/http';
 import { fetchUrl } from '../src/domain/fetch-url';
+import { uploadByUrl } from '../src/domain/upload-by-url';
+import type { StoragePorts } from '../src/ports';
 
 let server: Server;
 let port: number;
@@ -54,5 +58,23 @@ describe('fetchUrl: every redirect hop is checked again', () => {
   it('a redirect to another public host is followed', async () => {
     await expect(open('/to-public')).resolves.toMatchObject({ fileName: 'ok' });
   });
+});
 
+describe('upload by URL: failures answer one message, the detail goes to the log (issue 28 finding 8)', () => {
+  it('a refused connection answers the generic message; the server log names the host and the refusal', async () => {
+    const closed = createTcpServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } }));
+    // the failure path touches neither the database nor the blob store: nothing was stored
+    const ports = { config: { SVC_ATTACHMENT_FIELD_SIZE: 1024, SVC_UPLOAD_BY_URL_TIMEOUT_MS: 2000 }, fetcher: agent, logger } as unknown as StoragePorts;
+    const target = { prefix: 'uploads', scope: 'private' as const, principal: { kind: 'user' as const, id: 'us1', roles: [] } };
+    const failure = uploadByUrl(ports, [{ url: `http://public.example:${closedPort}/x` }], target);
+    await expect(failure).rejects.toMatchObject({ status: 400, code: 'ERR_UPLOAD_URL_FAILED', message: 'Could not fetch the URL' });
+    const logged = lines.map((l) => JSON.parse(l) as { msg: string; host: string; err: { message: string } });
+    expect(logged).toEqual([expect.objectContaining({ msg: 'upload by URL: fetch failed', host: `public.example:${closedPort}` })]);
+    expect(JSON.stringify(logged[0].err)).toContain('ECONNREFUSED');
+  });
 });

@@ -4,10 +4,17 @@ import { attachmentRefSchema } from './attachment.schema';
 import { metaInternal } from '../meta/internal';
 import { SERVICES } from '../endpoint/access';
 
+/** One attachment data is about to write, with the Attachment column it goes to. */
+export const claimItemSchema = attachmentRefSchema.extend({ columnId: z.string() });
+
 /**
- * POST /internal/attachments/claim: data asks, before writing an Attachment
- * cell, which of the values storage did not issue (their indexes); the known
- * ones are recorded as used by the base/table/column (for GC and usage).
+ * POST /internal/attachments/claim: data asks, before writing Attachment
+ * cells, which values may not enter the base (their indexes). An object may
+ * when it already belongs to the base, or when the writing user uploaded it
+ * and it belongs to no base yet (it then joins this one). Anything else is
+ * refused alike: an unknown value, another base's object, another user's
+ * fresh upload. All or nothing: a refused item records nothing; otherwise
+ * every item is recorded as used by its column (for GC and usage).
  */
 export const storageAttachmentsClaim = defineEndpoint({
   id: 'storageAttachmentsClaim',
@@ -15,30 +22,35 @@ export const storageAttachmentsClaim = defineEndpoint({
   path: '/internal/attachments/claim',
   service: 'storage',
   auth: { callers: SERVICES },
-  summary: 'Check attachments are issued by storage and record their use',
+  summary: 'Check attachments may enter a base and record their use',
   tags: ['Storage internal'],
   body: z.object({
     baseId: z.string(),
     tableId: z.string(),
-    columnId: z.string(),
-    items: z.array(attachmentRefSchema).max(10_000),
+    /** The user writing the record (absent when a service writes): only an uploader brings a fresh upload in. */
+    userId: z.string().optional(),
+    items: z.array(claimItemSchema).max(50_000),
   }),
-  response: z.object({ unknown: z.array(z.number().int()) }),
+  response: z.object({ refused: z.array(z.number().int()) }),
 });
 
-/** A fresh signed link for one attachment (null when storage does not know it). */
+/** A fresh signed link for one attachment (null when it is not an object of the base). */
 export const signedLinkSchema = z.object({ signedPath: z.string().optional(), signedUrl: z.string().optional() }).nullable();
 
-/** POST /internal/attachments/sign: fresh signed links for a page of attachments, in one call. */
+/**
+ * POST /internal/attachments/sign: fresh signed links for a page of
+ * attachments of one base, in one call; an object of another base (or of
+ * none) gets no link, whatever a record holds.
+ */
 export const storageAttachmentsSign = defineEndpoint({
   id: 'storageAttachmentsSign',
   method: 'POST',
   path: '/internal/attachments/sign',
   service: 'storage',
   auth: { callers: SERVICES },
-  summary: 'Signed links for attachments (one batch per page)',
+  summary: 'Signed links for attachments of a base (one batch per page)',
   tags: ['Storage internal'],
-  body: z.object({ items: z.array(attachmentRefSchema).max(50_000) }),
+  body: z.object({ baseId: z.string(), items: z.array(attachmentRefSchema).max(50_000) }),
   response: z.object({ links: z.array(signedLinkSchema) }),
 });
 

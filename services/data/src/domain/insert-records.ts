@@ -66,7 +66,7 @@ export async function insertRecordsAs(ports: DataPorts, principal: Principal, re
   if (options.bulk) checkBulkSize(ports, bodies);
   const { handle } = await openTable(ports, principal, ref, 'data.write');
   const rows = prepareRows(handle, bodies, { mode: 'insert', userId: userIdOf(principal) }, options.bulk);
-  await claimAttachments(ports, handle, bodies);
+  await claimAttachments(ports, handle, bodies, principal);
   if (!rows.length) return fromRecords([]);
   const op = options.bulk ? 'bulkInsert' : 'insert';
   const links = bodies.map((b, i) => {

@@ -35,7 +35,7 @@ export async function listRecords(ports: DataPorts, principal: Principal, ref: T
     pageInfo.isLastPage = rows.length < limit;
   }
   const list = rows.map((r) => presentRecord(options.columns, r));
-  await signAttachments(ports, options.columns, list);
+  await signAttachments(ports, handle.baseId, options.columns, list);
   return { list, pageInfo };
 }
 
@@ -46,7 +46,7 @@ export async function findOneRecord(ports: DataPorts, principal: Principal, ref:
   const [row] = await selectPage(handle.source.knex, handle, { ...options, limit: 1, offset: 0 });
   if (!row) return null;
   const record = presentRecord(options.columns, row);
-  await signAttachments(ports, options.columns, [record]);
+  await signAttachments(ports, handle.baseId, options.columns, [record]);
   return record;
 }
 

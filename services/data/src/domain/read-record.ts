@@ -52,7 +52,7 @@ async function readJsonByKey(handle: TableHandle, key: KeyWhere, columns: Column
 async function readPresented(ports: DataPorts, handle: TableHandle, key: KeyWhere, columns: ColumnInfo[], rowId: string): Promise<ApiRecord> {
   const [record] = await readBack(handle.source.knex, handle, [key], columns);
   if (!record) throw recordNotFound(rowId);
-  await signAttachments(ports, columns, [record]);
+  await signAttachments(ports, handle.baseId, columns, [record]);
   return record;
 }
 

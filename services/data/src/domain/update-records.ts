@@ -36,7 +36,7 @@ async function updateMany(ports: DataPorts, principal: Principal, ref: TableRef,
     throw atIndex(appError('ERR_INVALID_REQUEST_BODY', 'The primary key is missing or invalid'), i);
   });
   const rows = prepareRows(handle, bodies, { mode: 'update', allowKeys: opt.bulk, userId: userIdOf(principal) }, opt.bulk);
-  await claimAttachments(ports, handle, bodies);
+  await claimAttachments(ports, handle, bodies, principal);
   if (!rows.length) return [];
   const op = opt.bulk ? 'bulkUpdate' : 'update';
   const links = bodies.map((b) => linkFieldsOf(handle, b));

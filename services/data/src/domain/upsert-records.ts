@@ -24,7 +24,7 @@ export async function upsertRecords(ports: DataPorts, principal: Principal, ref:
   checkBulkSize(ports, bodies);
   const { handle } = await openTable(ports, principal, ref, 'data.write');
   const userId = userIdOf(principal);
-  await claimAttachments(ports, handle, bodies);
+  await claimAttachments(ports, handle, bodies, principal);
   const givenKeys = bodies.map((b) => (b && typeof b === 'object' ? keyOfBody(handle.model, b as Record<string, unknown>) : undefined));
   const sequence = await orderSequenceOf(handle);
   return runWrite(ports, handle, { op: 'bulkInsert', rows: bodies as ApiRecord[], principal }, async (trx) => {

@@ -1,31 +1,57 @@
 import type { AttachmentRef } from '@tabula/contracts';
-import { objectsByKeys, recordUses } from '../repositories/object.repository';
+import { lockObjectsByKeys, objectsByKeys, recordUses, type ObjectRow, type ObjectUse } from '../repositories/object.repository';
 import { keyOfRef, signedLinkOf } from '../presenters/attachment.presenter';
 import type { StoragePorts } from '../ports';
 
-/** Where data is writing attachments. */
+/** Where data is writing attachments, and who writes them. */
 export interface ClaimTarget {
   baseId: string;
   tableId: string;
-  columnId: string;
-  items: AttachmentRef[];
+  /** The writing user; absent when a service writes. */
+  userId?: string;
+  items: (AttachmentRef & { columnId: string })[];
 }
 
 /**
- * Internal claim: indexes of items this storage did not issue (data refuses
- * the write); the known ones are recorded as used by the column.
+ * May this object enter a cell of the base? Only when it already belongs to
+ * the base, or when it belongs to no base yet and the writer uploaded it.
+ * Knowing a key (from a record, a hook payload, an export) is not enough.
  */
-export async function claimAttachments(ports: StoragePorts, target: ClaimTarget): Promise<{ unknown: number[] }> {
-  const keys = target.items.map((item) => keyOfRef(ports, item));
-  const known = await objectsByKeys(ports.db, keys.filter((k): k is string => !!k));
-  const unknown = keys.flatMap((k, i) => (k && known.has(k) ? [] : [i]));
-  await recordUses(ports.db, [...known.values()].map((o) => o.id), target);
-  return { unknown };
+export function mayEnterBase(row: ObjectRow | undefined, baseId: string, userId: string | undefined): boolean {
+  if (!row) return false;
+  if (row.base_id !== null) return row.base_id === baseId;
+  return userId !== undefined && row.uploaded_by === userId;
 }
 
-/** Internal sign: fresh signed links for a page of attachments (null for ones storage does not know). */
-export async function signAttachments(ports: StoragePorts, items: AttachmentRef[]): Promise<{ links: ({ signedPath?: string; signedUrl?: string } | null)[] }> {
+/**
+ * Internal claim: indexes of the items that may not enter the base (unknown,
+ * another base's, another user's fresh upload: refused alike, so the answer
+ * tells nothing about what exists). All or nothing: with one refusal nothing
+ * is recorded; otherwise every item's use is recorded and fresh uploads join
+ * the base. The rows stay locked meanwhile, so two bases racing for one fresh
+ * upload cannot both have it.
+ */
+export async function claimAttachments(ports: StoragePorts, target: ClaimTarget): Promise<{ refused: number[] }> {
+  const keys = target.items.map((item) => keyOfRef(ports, item));
+  return ports.db.transaction(async (trx) => {
+    const known = await lockObjectsByKeys(trx, keys.filter((k): k is string => !!k));
+    const rows = keys.map((k) => (k ? known.get(k) : undefined));
+    const refused = rows.flatMap((row, i) => (mayEnterBase(row, target.baseId, target.userId) ? [] : [i]));
+    if (refused.length) return { refused };
+    const uses: ObjectUse[] = rows.map((row, i) => ({ objectId: row!.id, columnId: target.items[i].columnId }));
+    await recordUses(trx, uses, target);
+    return { refused: [] };
+  });
+}
+
+/**
+ * Internal sign: fresh signed links for a page of attachments of one base;
+ * null for whatever is not an object of that base (a value written straight
+ * into an external source's table never links to another base's bytes).
+ */
+export async function signAttachments(ports: StoragePorts, page: { baseId: string; items: AttachmentRef[] }): Promise<{ links: ({ signedPath?: string; signedUrl?: string } | null)[] }> {
+  const { baseId, items } = page;
   const keys = items.map((item) => keyOfRef(ports, item));
   const known = await objectsByKeys(ports.db, keys.filter((k): k is string => !!k));
-  return { links: keys.map((k) => (k && known.has(k) ? signedLinkOf(ports, k) : null)) };
+  return { links: keys.map((k) => (k && known.get(k)?.base_id === baseId ? signedLinkOf(ports, k) : null)) };
 }

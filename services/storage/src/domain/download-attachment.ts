@@ -1,6 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import { appError } from '@tabula/http';
-import { clientOf } from '@tabula/http';
+import { appError, clientOf } from '@tabula/http';
 import { dataAttachmentEndpoints, storageMetaEndpoints } from '@tabula/contracts';
 import { isSafeKey } from '../adapters/blob-store';
 import { objectsByKeys, type ObjectRow } from '../repositories/object.repository';
@@ -19,8 +18,10 @@ const notFound = () => appError('ERR_FILE_NOT_FOUND', 'Attachment not found in t
 
 /**
  * GET /api/v2/downloadAttachment/...: the caller must read the table's base
- * (meta tells which), and the row's cell must still hold the attachment
- * (data tells); only then are the bytes served.
+ * (meta tells which), the object must belong to that base, and the row's cell
+ * must still hold the attachment (data tells); only then are the bytes
+ * served. A cell of an external source may hold any path (written outside the
+ * API): another base's object answers like a missing one.
  */
 export async function findRecordAttachment(ports: StoragePorts, principal: Principal, cell: AttachmentCell): Promise<ObjectRow> {
   const ref = /^https?:\/\//i.test(cell.urlOrPath) ? { url: cell.urlOrPath } : { path: cell.urlOrPath.replace(/^\/+/, '') };
@@ -32,7 +33,7 @@ export async function findRecordAttachment(ports: StoragePorts, principal: Princ
   await ports.baseAccess.authorizeVisible(principal, table.base.id, 'data.read',
     () => appError('ERR_TABLE_NOT_FOUND', `Table '${cell.modelId}' not found`));
   const row = (await objectsByKeys(ports.db, [key])).get(key);
-  if (!row) throw notFound();
+  if (!row || row.base_id !== table.base.id) throw notFound();
   const stored = storedValueOf(ports, key);
   const values = [stored.path ?? stored.url ?? '', `download/${key}`].filter((v, i, all) => v && all.indexOf(v) === i);
   const data = clientOf(ports.services, dataAttachmentEndpoints);

@@ -8,6 +8,16 @@ export const MAX_REDIRECTS = 3;
 
 const notAllowed = (message: string) => appError('ERR_URL_NOT_ALLOWED', message);
 
+/**
+ * The one answer for every failure to get a URL's bytes (refused, reset,
+ * timed out, unresolvable, TLS, a non-2xx status): which of them happened
+ * would map internal hosts and ports. The detail rides along as `cause`, for
+ * the server log only (upload-by-url.ts).
+ */
+export function fetchFailed(cause: unknown): AppError {
+  return Object.assign(appError('ERR_UPLOAD_URL_FAILED', 'Could not fetch the URL'), { cause });
+}
+
 /** A `data:` URL decoded in process (size checked before decoding). */
 export function decodeDataUrl(raw: string, limit: number): IncomingFile {
   const m = /^data:([^,;]*)((?:;[^,;=]+=[^,;]*)*)(;base64)?,(.*)$/s.exec(raw);
@@ -36,10 +46,7 @@ async function open(dispatcher: Dispatcher, url: URL, signal: AbortSignal): Prom
   try {
     return await request(url, { dispatcher, method: 'GET', signal, headers: { accept: '*/*', 'user-agent': 'Tabula-Storage' } });
   } catch (err) {
-    const blocked = refusalOfBlocked(err);
-    if (blocked) throw blocked;
-    if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') throw appError('ERR_UPLOAD_URL_TIMEOUT', `Fetching ${url.host} timed out`);
-    throw appError('ERR_UPLOAD_URL_FAILED', `Could not fetch ${url.host}: ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`);
+    throw refusalOfBlocked(err) ?? fetchFailed(err);
   }
 }
 
@@ -64,7 +71,7 @@ export async function fetchUrl(dispatcher: Dispatcher, raw: string, limit: numbe
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       res.body.resume();
-      throw appError('ERR_UPLOAD_URL_FAILED', `${url.host} answered ${res.statusCode}`);
+      throw fetchFailed(new Error(`${url.host} answered ${res.statusCode}`));
     }
     const declared = Number(res.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) { res.body.destroy(); throw tooLarge(limit); }

@@ -56,14 +56,31 @@ export async function objectsByKeys(db: Knex, keys: string[]): Promise<Map<strin
   return new Map(rows.map((r) => [r.key, r]));
 }
 
-/** Records that objects were written to a column (and to its base); they are referenced again. */
-export async function recordUses(db: Knex, objectIds: string[], use: { baseId: string; tableId: string; columnId: string }): Promise<void> {
-  if (!objectIds.length) return;
-  await db.transaction(async (trx) => {
-    await ObjectUseModel.query(trx).insert(objectIds.map((id) => ({ object_id: id, base_id: use.baseId, table_id: use.tableId, column_id: use.columnId })))
-      .onConflict(['object_id', 'table_id', 'column_id']).ignore();
-    await ObjectModel.query(trx).whereIn('id', objectIds).patch({ unreferenced_since: null, base_id: trx.raw('coalesce(base_id, ?)', [use.baseId]) as unknown as string });
-  });
+/** {@link objectsByKeys}, the rows locked until the transaction ends (in id order: concurrent claims never deadlock). */
+export async function lockObjectsByKeys(trx: Knex.Transaction, keys: string[]): Promise<Map<string, ObjectRow>> {
+  const unique = [...new Set(keys)];
+  if (!unique.length) return new Map();
+  const rows = await ObjectModel.query(trx).whereIn('key', unique).orderBy('id').forUpdate();
+  return new Map(rows.map((r) => [r.key, r]));
+}
+
+/** One object written to one column. */
+export interface ObjectUse {
+  objectId: string;
+  columnId: string;
+}
+
+/**
+ * Records that objects were written to columns of a table of a base: they are
+ * referenced again, and those of no base yet join this one. Run inside the
+ * claim's transaction, which has locked the rows.
+ */
+export async function recordUses(trx: Knex.Transaction, uses: ObjectUse[], where: { baseId: string; tableId: string }): Promise<void> {
+  if (!uses.length) return;
+  const rows = uses.map((u) => ({ object_id: u.objectId, base_id: where.baseId, table_id: where.tableId, column_id: u.columnId }));
+  await ObjectUseModel.query(trx).insert(rows).onConflict(['object_id', 'table_id', 'column_id']).ignore();
+  const ids = [...new Set(uses.map((u) => u.objectId))];
+  await ObjectModel.query(trx).whereIn('id', ids).patch({ unreferenced_since: null, base_id: trx.raw('coalesce(base_id, ?)', [where.baseId]) as unknown as string });
 }
 
 /** Files and bytes of a base. */

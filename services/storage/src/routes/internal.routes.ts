@@ -8,6 +8,6 @@ import type { StoragePorts } from '../ports';
 export function internalRouter(ports: StoragePorts): Router {
   const router = new Router();
   route(router, storageAttachmentsClaim, (ctx) => claimAttachments(ports, ctx.input.body));
-  route(router, storageAttachmentsSign, (ctx) => signAttachments(ports, ctx.input.body.items));
+  route(router, storageAttachmentsSign, (ctx) => signAttachments(ports, ctx.input.body));
   return router;
 }

@@ -45,7 +45,7 @@ export async function updateAllRecords(ports: DataPorts, principal: Principal, r
   const { handle } = await openTable(ports, principal, ref, 'data.write');
   const filter = allFilter(handle, query);
   const [values] = prepareRows(handle, [body], { mode: 'update', userId: userIdOf(principal) }, false);
-  await claimAttachments(ports, handle, [body]);
+  await claimAttachments(ports, handle, [body], principal);
   return runWrite(ports, handle, { op: 'updateAll', rows: [body as Record<string, unknown>], principal }, async (trx) => {
     const { keys, previous } = await matchingKeys(trx, handle, filter, query.skipPks);
     if (!keys.length) return { result: 0 };
