@@ -43,8 +43,13 @@ const deleteRowOf: Partial<Record<Caller, string>> = {};
 function expected(endpointId: string, caller: Caller): Outcome {
   const spec = ROUTE_CLASSES[endpointId];
   if (caller === 'anonymous') return 'unauthenticated';
-  // Account-level endpoints refuse every API token (401 ERR_API_TOKEN_NOT_ALLOWED).
-  if (caller === "B's base token" && !allEndpoints().find((e) => e.id === endpointId)?.auth.callers.includes('baseToken')) return 'unauthenticated';
+  const auth = allEndpoints().find((e) => e.id === endpointId)?.auth;
+  if (caller === "B's base token" && auth && !auth.callers.includes('baseToken')) {
+    // Session-only endpoints refuse every API token (401 ERR_API_TOKEN_NOT_ALLOWED); account endpoints
+    // (integrations) refuse base-scoped ones: as a missing resource when scoped by one, else 403.
+    if (!auth.callers.includes('orgToken')) return 'unauthenticated';
+    return auth.scope ? 'hidden' : 'forbidden';
+  }
   if (caller === 'tenant B' || caller === "B's base token") return 'hidden';
   if (caller === 'owner') return 'allowed';
   const role = MEMBER_ROLE[caller] as BaseRole;
