@@ -66,14 +66,14 @@ describe('who sees what (Authentication rule 6)', () => {
     }
   });
 
-  it('a plain user: no config, 403 on list and on changes', async () => {
-    const res = await h.http.get(`${M}/${id}?includeConfig=true`).set(h.as(users.viewer)).expect(200);
-    expect(res.body.config).toBeUndefined();
+  it('a plain user: every integration is missing to them (issue 28), 403 on list and create', async () => {
+    const res = await h.http.get(`${M}/${id}?includeConfig=true`).set(h.as(users.viewer));
+    expect([res.status, res.body.error]).toEqual([404, 'ERR_INTEGRATION_NOT_FOUND']);
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
     expect((await h.http.get(M).set(h.as(users.viewer))).status).toBe(403);
     expect((await create(h.as(users.viewer), { title: 'Nope' })).status).toBe(403);
-    expect((await h.http.patch(`${M}/${id}`).set(h.as(users.viewer)).send({ title: 'x' })).status).toBe(403);
-    expect((await h.http.delete(`${M}/${id}`).set(h.as(users.viewer))).status).toBe(403);
+    expect((await h.http.patch(`${M}/${id}`).set(h.as(users.viewer)).send({ title: 'x' })).status).toBe(404);
+    expect((await h.http.delete(`${M}/${id}`).set(h.as(users.viewer))).status).toBe(404);
   });
 
   it('without includeConfig nobody gets the config; anonymous gets 401', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { integrationIdParams, jsonObject } from './integration.schemas';
-import { USERS } from '../endpoint/access';
+import { manageIntegration } from './integration.access';
 
 const tags = ['Integrations'];
 
@@ -15,7 +15,7 @@ export const storeRecordSchema = z.object({
 
 /** POST /api/v2/integrations/{integrationId}/store */
 export const integrationStore = defineEndpoint({
-  id: 'integrationStore', method: 'POST', path: '/api/v2/integrations/{integrationId}/store', service: 'integrations', auth: { callers: USERS }, tags,
+  id: 'integrationStore', method: 'POST', path: '/api/v2/integrations/{integrationId}/store', service: 'integrations', auth: manageIntegration, tags,
   summary: 'Read the integration\'s own records: list (limit/offset), get (key; 404 when absent) or sum (fields)',
   params: integrationIdParams,
   body: z.discriminatedUnion('op', [
@@ -28,16 +28,16 @@ export const integrationStore = defineEndpoint({
     storeRecordSchema,
     z.record(z.string(), z.number()),
   ]),
-  errors: [403, 404],
+  errors: [404],
 });
 
 /** POST /api/v2/integrations/{integrationId}/{endpoint} */
 export const integrationEndpointCall = defineEndpoint({
-  id: 'integrationEndpointCall', method: 'POST', path: '/api/v2/integrations/{integrationId}/{endpoint}', service: 'integrations', auth: { callers: USERS }, tags,
+  id: 'integrationEndpointCall', method: 'POST', path: '/api/v2/integrations/{integrationId}/{endpoint}', service: 'integrations', auth: manageIntegration, tags,
   summary: 'Call an endpoint of the integration (database: testConnection, listTables, listColumns; ai: chat)',
   params: integrationIdParams.extend({ endpoint: z.string().min(1).max(64) }),
   body: jsonObject,
   response: z.unknown(),
-  errors: [403, 404, 502, 504],
+  errors: [404, 502, 504],
   example: { request: { messages: [{ role: 'user', content: 'Hello' }] } },
 });

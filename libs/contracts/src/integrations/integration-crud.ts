@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { pagingQuery } from '../common/paging';
 import { flagQuery, INTEGRATION_TYPES, integrationIdParams, integrationSchema, jsonObject } from './integration.schemas';
-import { USERS } from '../endpoint/access';
+import { manageIntegration, manageIntegrations } from './integration.access';
 
 const tags = ['Integrations'];
 
 /** GET /api/v2/meta/integrations */
 export const integrationList = defineEndpoint({
-  id: 'integrationList', method: 'GET', path: '/api/v2/meta/integrations', service: 'integrations', auth: { callers: USERS }, tags,
+  id: 'integrationList', method: 'GET', path: '/api/v2/meta/integrations', service: 'integrations', auth: manageIntegrations, tags,
   summary: 'List the integrations of the workspace (org creator or above)',
   query: z.object({
     type: z.enum(INTEGRATION_TYPES).optional().describe('Only integrations of this type'),
@@ -23,16 +23,16 @@ export const integrationList = defineEndpoint({
 
 /** GET /api/v2/meta/integrations/{integrationId} */
 export const integrationGet = defineEndpoint({
-  id: 'integrationGet', method: 'GET', path: '/api/v2/meta/integrations/{integrationId}', service: 'integrations', auth: { callers: USERS }, tags,
-  summary: 'Read one integration; config only on request (whole to its creator, masked to other org admins)',
+  id: 'integrationGet', method: 'GET', path: '/api/v2/meta/integrations/{integrationId}', service: 'integrations', auth: manageIntegration, tags,
+  summary: 'Read one integration (org creator or above); config only on request (whole to its creator, masked to other org admins)',
   params: integrationIdParams,
   query: z.object({ includeConfig: flagQuery, includeSources: flagQuery }),
-  response: integrationSchema, errors: [403, 404],
+  response: integrationSchema, errors: [404],
 });
 
 /** POST /api/v2/meta/integrations */
 export const integrationCreate = defineEndpoint({
-  id: 'integrationCreate', method: 'POST', path: '/api/v2/meta/integrations', service: 'integrations', auth: { callers: USERS }, tags,
+  id: 'integrationCreate', method: 'POST', path: '/api/v2/meta/integrations', service: 'integrations', auth: manageIntegrations, tags,
   summary: 'Create an integration; its config is validated against its type schema and encrypted at rest',
   body: z.object({
     title: z.string().trim().min(1, 'title is required').max(128, 'title must be at most 128 characters'),
@@ -51,7 +51,7 @@ export const integrationCreate = defineEndpoint({
 
 /** PATCH /api/v2/meta/integrations/{integrationId} */
 export const integrationUpdate = defineEndpoint({
-  id: 'integrationUpdate', method: 'PATCH', path: '/api/v2/meta/integrations/{integrationId}', service: 'integrations', auth: { callers: USERS }, tags,
+  id: 'integrationUpdate', method: 'PATCH', path: '/api/v2/meta/integrations/{integrationId}', service: 'integrations', auth: manageIntegration, tags,
   summary: 'Update title, meta, flags; config is merged into the stored one',
   params: integrationIdParams,
   body: z.object({
@@ -67,7 +67,7 @@ export const integrationUpdate = defineEndpoint({
 
 /** DELETE /api/v2/meta/integrations/{integrationId} */
 export const integrationDelete = defineEndpoint({
-  id: 'integrationDelete', method: 'DELETE', path: '/api/v2/meta/integrations/{integrationId}', service: 'integrations', auth: { callers: USERS }, tags,
+  id: 'integrationDelete', method: 'DELETE', path: '/api/v2/meta/integrations/{integrationId}', service: 'integrations', auth: manageIntegration, tags,
   summary: 'Delete; refused while sources use it unless force=true (which detaches them)',
   params: integrationIdParams,
   query: z.object({ force: flagQuery }),

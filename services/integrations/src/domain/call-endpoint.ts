@@ -1,8 +1,7 @@
 import { appError, errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { IntegrationsPorts } from '../ports';
-import { assertMayManage } from './integration-access';
-import { definitionOf, loadVisible, openConfig } from './load-integration';
+import type { IntegrationInScope } from './integration-scope';
+import { definitionOf, openConfig } from './load-integration';
 import { callDatabaseEndpoint } from './endpoints/database-endpoints';
 import { chat } from './endpoints/ai-chat';
 
@@ -10,9 +9,8 @@ import { chat } from './endpoints/ai-chat';
  * `POST /api/v2/integrations/{id}/{endpoint}`: an endpoint of the integration's
  * sub-type. Unknown endpoint → 404; disabled integration → 400.
  */
-export async function callEndpoint(ports: IntegrationsPorts, principal: Principal, id: string, endpoint: string, body: Record<string, unknown>) {
-  assertMayManage(principal);
-  const row = await loadVisible(ports, id, principal);
+export async function callEndpoint(ports: IntegrationsPorts, scope: IntegrationInScope, endpoint: string, body: Record<string, unknown>) {
+  const row = scope.value;
   const definition = definitionOf(row);
   if (!definition.endpoints.includes(endpoint)) {
     throw errors.notFound('ERR_INTEGRATION_ENDPOINT_NOT_FOUND', `Integration type ${row.type}/${row.sub_type} has no endpoint '${endpoint}'`);

@@ -1,19 +1,18 @@
 import { withOutbox } from '@tabula/events';
 import { errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { IntegrationsPorts } from '../ports';
 import { deleteIntegration as deleteRow } from '../repositories/integration.repository';
 import { enqueueIntegrationEvent } from '../events/integration-event.producer';
 import { assertMayEdit } from './integration-access';
-import { loadVisible } from './load-integration';
+import type { IntegrationInScope } from './integration-scope';
 
 /**
  * Deletes an integration. While sources are built on it: 400 unless `force`,
  * which deletes anyway; meta detaches those sources on the deleted event (they
  * keep the connection they were built with).
  */
-export async function deleteIntegration(ports: IntegrationsPorts, principal: Principal, id: string, force: boolean): Promise<boolean> {
-  const row = await loadVisible(ports, id, principal);
+export async function deleteIntegration(ports: IntegrationsPorts, scope: IntegrationInScope, force: boolean): Promise<boolean> {
+  const { value: row, principal } = scope;
   assertMayEdit(row, principal);
   const { list } = await ports.meta.metaIntegrationSources({ params: { integrationId: row.id } });
   if (list.length > 0 && !force) {

@@ -1,20 +1,19 @@
-import { errors } from '@tabula/http';
-import { isSuper, type Principal } from '@tabula/auth';
+import { errors, type AppError } from '@tabula/http';
+import type { Principal } from '@tabula/auth';
 import type { IntegrationRow } from '../repositories/integration.repository';
 
-/** How much of a config a caller may see. */
-export type ConfigVisibility = 'whole' | 'masked' | 'none';
+/**
+ * Who may manage integrations at all (org creator or above, never a
+ * base-scoped token) is declared on the contracts (`integration.manage`);
+ * what stays here are the rules on one integration.
+ */
 
-/** Org creators and super admins manage integrations (Authentication rule 6, NocoDB's ACL). */
-export function isOrgCreator(principal: Principal): boolean {
-  return isSuper(principal) || principal.roles.includes('org-level-creator');
-}
+/** How much of a config a caller sees. */
+export type ConfigVisibility = 'whole' | 'masked';
 
-/** 403 unless the caller may manage and list integrations. */
-export function assertMayManage(principal: Principal): void {
-  if (!isOrgCreator(principal)) {
-    throw errors.forbidden(`Forbidden - role '${principal.roles.join(',') || 'none'}' may not manage integrations (org-level-creator or above)`);
-  }
+/** 404 of an integration id: also the answer for one the caller may not know exists. */
+export function integrationNotFound(id: string): AppError {
+  return errors.notFound('ERR_INTEGRATION_NOT_FOUND', `Integration '${id}' not found`);
 }
 
 /** Private integrations exist for their creator alone. */
@@ -22,10 +21,9 @@ export function canSee(row: IntegrationRow, principal: Principal): boolean {
   return !row.is_private || row.created_by === principal.id;
 }
 
-/** Creator: whole; other org admins (creator or above): masked; anyone else: none. */
+/** Its creator sees the whole config; other managers see it with the secrets masked. */
 export function configVisibility(row: IntegrationRow, principal: Principal): ConfigVisibility {
-  if (row.created_by === principal.id) return 'whole';
-  return isOrgCreator(principal) ? 'masked' : 'none';
+  return row.created_by === principal.id ? 'whole' : 'masked';
 }
 
 /**
@@ -39,8 +37,7 @@ export function assertMayKeepSecrets(row: IntegrationRow, principal: Principal, 
   throw errors.forbidden(`Forbidden - only the integration's creator may keep its stored secrets; enter ${inherited.join(', ')} again`);
 }
 
-/** Only the creator edits a private integration; public ones any org creator. */
+/** Only the creator edits a private integration; public ones any manager. */
 export function assertMayEdit(row: IntegrationRow, principal: Principal): void {
-  assertMayManage(principal);
   if (row.is_private && row.created_by !== principal.id) throw errors.forbidden('Forbidden - a private integration can only be changed by its creator');
 }

@@ -1,19 +1,16 @@
 import { errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { EndpointInput, integrationStore } from '@tabula/contracts';
 import type { IntegrationsPorts } from '../ports';
 import { countStoreRecords, getStoreRecord, listStoreRecords, sumStoreFields, type StoreRow } from '../repositories/store.repository';
-import { assertMayManage } from './integration-access';
-import { loadVisible } from './load-integration';
+import type { IntegrationInScope } from './integration-scope';
 
 function present(row: StoreRow) {
   return { key: row.key, value: row.value, created_at: new Date(row.created_at).toISOString(), updated_at: new Date(row.updated_at).toISOString() };
 }
 
 /** `POST /api/v2/integrations/{id}/store`: list | get | sum over the integration's own records. */
-export async function storeOp(ports: IntegrationsPorts, principal: Principal, id: string, body: EndpointInput<typeof integrationStore>['body']) {
-  assertMayManage(principal);
-  const row = await loadVisible(ports, id, principal);
+export async function storeOp(ports: IntegrationsPorts, scope: IntegrationInScope, body: EndpointInput<typeof integrationStore>['body']) {
+  const row = scope.value;
   if (body.op === 'get') {
     const found = await getStoreRecord(ports.db, row.id, body.key);
     if (!found) throw errors.notFound('ERR_STORE_RECORD_NOT_FOUND', `No record '${body.key}' in the store of integration '${row.id}'`);

@@ -8,7 +8,8 @@ import { mergeConfig, inheritedSecrets } from './config-paths';
 import { enqueueIntegrationEvent } from '../events/integration-event.producer';
 import { presentIntegration } from '../presenters/integration.presenter';
 import { assertMayEdit, assertMayKeepSecrets } from './integration-access';
-import { definitionOf, loadVisible, openConfig } from './load-integration';
+import type { IntegrationInScope } from './integration-scope';
+import { definitionOf, openConfig } from './load-integration';
 import { takeDefault } from './create-integration';
 
 type UpdateBody = EndpointInput<typeof integrationUpdate>['body'];
@@ -31,8 +32,8 @@ function patchOf(ports: IntegrationsPorts, principal: Principal, row: Integratio
 }
 
 /** PATCH: title, meta, flags and config (merged). Private integrations only by their creator. */
-export async function updateIntegration(ports: IntegrationsPorts, principal: Principal, id: string, body: UpdateBody) {
-  const row = await loadVisible(ports, id, principal);
+export async function updateIntegration(ports: IntegrationsPorts, scope: IntegrationInScope, body: UpdateBody) {
+  const { value: row, principal } = scope;
   assertMayEdit(row, principal);
   const { patch, configChanged } = patchOf(ports, principal, row, body);
   await withOutbox(ports.db, ports.relay, async (trx) => {
