@@ -39,7 +39,8 @@ export type CompareKind = 'text' | 'number' | 'checkbox' | 'date' | 'datetime' |
  * - `dtCompare`: ID, ForeignKey: compare as text or number by their dt.
  * - `noLookup`: Formula, ForeignKey: a lookup or rollup may not read them.
  * - `primaryValue`: may become a new table's display value when none is marked.
- * - `unindexable`: long or structured values: an index over them is refused.
+ * - `unindexable`: values arbitrarily long or structured: a B-tree index over
+ *   them is refused (and would refuse long values).
  * - `scaled`: Decimal, Currency, Duration: dtxs (scale) defaults to 2.
  * - `integerKey`: Number, AutoNumber: an integer row id part (ID by its dt).
  * - `formulaNumber`, `formulaText`, `formulaDatetime`: the formula type a
