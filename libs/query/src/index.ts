@@ -7,8 +7,11 @@ export type { ColumnMeta, ComputedColumn, Dialect } from './column/column.types'
 export { ColumnIndex } from './column/column-index';
 export { columnKind, isLinkColumn, type ColumnKind } from './column/column-kind';
 export {
-  UIDT_CATALOGUE, CREATABLE_UIDTS, uidtEntry, isVirtualUidt, isAutoUidt, systemColumnOf, valueRuleOf,
-  type Uidt, type UidtEntry, type UidtKind, type Storage, type ValueRule, type CompareKind, type DialectTypes,
+  UIDT_CATALOGUE, CREATABLE_UIDTS, uidtEntry, isVirtualUidt, isAutoUidt, systemColumnOf, valueRuleOf, uidtsIn,
+  isLinkUidt, isThroughLinkUidt, isRelationUidt, isSelectUidt, isDtCompareUidt, isNoLookupUidt, isPrimaryValueUidt,
+  isUnindexableUidt, isScaledUidt, isIntegerKeyUidt, isFormulaNumberUidt, isFormulaTextUidt, isFormulaDatetimeUidt,
+  isSwaggerStringUidt, isJsonNumberUidt, isJsonParsedUidt, isPgJsonNumberUidt, isPgJsonTextUidt,
+  type Uidt, type UidtEntry, type UidtGroup, type UidtKind, type Storage, type ValueRule, type CompareKind, type DialectTypes,
 } from './column/uidt-catalogue';
 export type {
   ComparisonOp, DateSubOp, FilterCondition, FilterGroup, FilterNode, IsArgument, LogicalOp,

@@ -1,22 +1,20 @@
 import type { ColumnMeta } from './column.types';
-import { uidtEntry, type CompareKind } from './uidt-catalogue';
+import { isDtCompareUidt, isLinkUidt, uidtEntry, type CompareKind } from './uidt-catalogue';
 
 /** How a column compares in SQL; decides value coercion and the SQL per operator. */
 export type ColumnKind = CompareKind;
-
-const LINK_UIDTS = new Set(['LinkToAnotherRecord', 'Links']);
 
 /** The comparison kind of a column, from its uidt's catalogue entry (and dt for ID and key columns). */
 export function columnKind(column: ColumnMeta): ColumnKind {
   const { uidt } = column;
   if (column.computed) return column.computed.kind;
-  if (uidt === 'ID' || uidt === 'ForeignKey') return isTextDt(column.dt) ? 'text' : 'number';
+  if (isDtCompareUidt(uidt)) return isTextDt(column.dt) ? 'text' : 'number';
   return uidtEntry(uidt)?.compare ?? 'text';
 }
 
 /** True for LinkToAnotherRecord / Links columns (the only ones with count sorts). */
 export function isLinkColumn(column: ColumnMeta): boolean {
-  return LINK_UIDTS.has(column.uidt);
+  return isLinkUidt(column.uidt);
 }
 
 function isTextDt(dt: string | undefined): boolean {

@@ -2,8 +2,9 @@
  * The one catalogue of column types (uidts): per uidt, whether it has a column of
  * its own (physical), none (virtual) or points at a system column (system); its
  * storage on PostgreSQL, MySQL/MariaDB and SQLite; the value rule that checks
- * and coerces client values; and how it compares in a filter. Meta's DDL and
- * default checks, data's column roles and value coercion, the query compiler
+ * and coerces client values; how it compares in a filter; and the named groups
+ * it belongs to ({@link UidtGroup}). Meta's DDL and default checks, data's
+ * column roles, value coercion and presenters, the query and formula compilers
  * and hooks' condition evaluator all read it (compat-notes "Tables and columns").
  */
 
@@ -26,6 +27,34 @@ export type ValueRule =
 
 /** How a column compares in SQL (and in memory); `virtual` has no column to compare. */
 export type CompareKind = 'text' | 'number' | 'checkbox' | 'date' | 'datetime' | 'time' | 'json' | 'virtual';
+
+/**
+ * A named group of uidts, declared on each member's entry below. Where two uses
+ * need different members they are different groups, named for the use:
+ * - `link`: LinkToAnotherRecord, Links: the columns that relate two tables.
+ * - `throughLink`: Lookup, Rollup: read the related rows through a link column.
+ * - `relation`: link, throughLink and ForeignKey (a link's key): never change
+ *   type, never copied with a table.
+ * - `select`: SingleSelect, MultiSelect: take options, no dtxp.
+ * - `dtCompare`: ID, ForeignKey: compare as text or number by their dt.
+ * - `noLookup`: Formula, ForeignKey: a lookup or rollup may not read them.
+ * - `primaryValue`: may become a new table's display value when none is marked.
+ * - `unindexable`: values arbitrarily long or structured: a B-tree index over
+ *   them is refused (and would refuse long values).
+ * - `scaled`: Decimal, Currency, Duration: dtxs (scale) defaults to 2.
+ * - `integerKey`: Number, AutoNumber: an integer row id part (ID by its dt).
+ * - `formulaNumber`, `formulaText`, `formulaDatetime`: the formula type a
+ *   reference to the column has (Checkbox, Date and ID are typed apart).
+ * - `swaggerString`: a plain `{type: 'string'}` in the base's swagger document.
+ * - `jsonNumber`: records present the value as a JSON number (ID apart).
+ * - `jsonParsed`: Attachment, JSON: records parse the stored JSON text.
+ * - `pgJsonNumber`, `pgJsonText`: pg prints the value into a record's JSON as a
+ *   number or a string when its dt is numeric or textual (ID either way).
+ */
+export type UidtGroup =
+  | 'link' | 'throughLink' | 'relation' | 'select' | 'dtCompare' | 'noLookup' | 'primaryValue' | 'unindexable'
+  | 'scaled' | 'integerKey' | 'formulaNumber' | 'formulaText' | 'formulaDatetime' | 'swaggerString'
+  | 'jsonNumber' | 'jsonParsed' | 'pgJsonNumber' | 'pgJsonText';
 
 /** One type per dialect: the `dt` recorded in metadata. */
 export interface DialectTypes {
@@ -51,6 +80,8 @@ export interface UidtEntry {
   noDefault?: boolean;
   /** Part of the spec's uidt list (a client may create it); false for internal ones. */
   creatable: boolean;
+  /** The named groups the uidt belongs to. */
+  groups?: readonly UidtGroup[];
 }
 
 const STORAGE_TYPES: Record<Storage, DialectTypes> = {
@@ -70,7 +101,7 @@ const STORAGE_TYPES: Record<Storage, DialectTypes> = {
   uuid: { pg: 'uuid', mysql: 'char', sqlite: 'char' },
 };
 
-type Extra = Partial<Pick<UidtEntry, 'auto' | 'noDefault'>>;
+type Extra = Partial<Pick<UidtEntry, 'auto' | 'noDefault' | 'groups'>>;
 
 function physical(storage: Storage, value: ValueRule, compare: CompareKind, extra: Extra = {}, mysql?: Storage): UidtEntry {
   const types = { ...STORAGE_TYPES[storage], ...(mysql ? { mysql: STORAGE_TYPES[mysql].mysql } : {}) };
@@ -81,58 +112,60 @@ function virtual(compare: CompareKind = 'virtual', extra: Extra = {}): UidtEntry
   return { kind: 'virtual', value: 'none', compare, creatable: true, ...extra };
 }
 
-function system(systemColumn: string, compare: CompareKind): UidtEntry {
-  return { kind: 'system', systemColumn, value: 'none', compare, auto: true, noDefault: true, creatable: true };
+function system(systemColumn: string, compare: CompareKind, extra: Extra = {}): UidtEntry {
+  return { kind: 'system', systemColumn, value: 'none', compare, auto: true, noDefault: true, creatable: true, ...extra };
 }
+
+const g = (...groups: UidtGroup[]): Extra => ({ groups });
 
 /**
  * Every uidt. Short texts are varchar(255) on MySQL so they can be indexed
  * (TEXT needs a key prefix for UNIQUE); PostgreSQL and SQLite keep them TEXT.
  */
 export const UIDT_CATALOGUE = {
-  SingleLineText: physical('text', 'text', 'text', {}, 'varchar'),
-  LongText: physical('text', 'text', 'text'),
-  Email: physical('varchar', 'email', 'text'),
-  URL: physical('text', 'url', 'text'),
-  PhoneNumber: physical('varchar', 'phone', 'text'),
-  Number: physical('bigint', 'integer', 'number'),
-  Decimal: physical('decimal', 'decimal', 'number'),
-  Currency: physical('decimal', 'decimal', 'number'),
-  Percent: physical('double', 'decimal', 'number'),
-  Duration: physical('decimal', 'duration', 'number'),
-  Rating: physical('smallint', 'rating', 'number'),
-  Date: physical('date', 'date', 'date'),
-  DateTime: physical('datetime', 'datetime', 'datetime'),
-  Time: physical('time', 'time', 'time'),
-  Year: physical('integer', 'year', 'number'),
-  SingleSelect: physical('text', 'singleSelect', 'text', {}, 'varchar'),
-  MultiSelect: physical('text', 'multiSelect', 'text'),
-  LinkToAnotherRecord: virtual(),
-  Links: virtual(),
-  Lookup: virtual(),
-  Rollup: virtual(),
-  Attachment: physical('text', 'attachment', 'json', { noDefault: true }),
+  SingleLineText: physical('text', 'text', 'text', g('primaryValue', 'formulaText', 'swaggerString', 'pgJsonText'), 'varchar'),
+  LongText: physical('text', 'text', 'text', g('primaryValue', 'unindexable', 'formulaText', 'swaggerString', 'pgJsonText')),
+  Email: physical('varchar', 'email', 'text', g('primaryValue', 'formulaText', 'pgJsonText')),
+  URL: physical('text', 'url', 'text', g('primaryValue', 'formulaText', 'pgJsonText')),
+  PhoneNumber: physical('varchar', 'phone', 'text', g('primaryValue', 'formulaText', 'swaggerString', 'pgJsonText')),
+  Number: physical('bigint', 'integer', 'number', g('primaryValue', 'integerKey', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
+  Decimal: physical('decimal', 'decimal', 'number', g('primaryValue', 'scaled', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
+  Currency: physical('decimal', 'decimal', 'number', g('scaled', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
+  Percent: physical('double', 'decimal', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),
+  Duration: physical('decimal', 'duration', 'number', g('scaled', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
+  Rating: physical('smallint', 'rating', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),
+  Date: physical('date', 'date', 'date', g('primaryValue')),
+  DateTime: physical('datetime', 'datetime', 'datetime', g('primaryValue', 'formulaDatetime')),
+  Time: physical('time', 'time', 'time', g('formulaText')),
+  Year: physical('integer', 'year', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),
+  SingleSelect: physical('text', 'singleSelect', 'text', g('select', 'primaryValue', 'formulaText', 'pgJsonText'), 'varchar'),
+  MultiSelect: physical('text', 'multiSelect', 'text', g('select', 'unindexable', 'formulaText', 'pgJsonText')),
+  LinkToAnotherRecord: virtual('virtual', g('link', 'relation')),
+  Links: virtual('virtual', g('link', 'relation')),
+  Lookup: virtual('virtual', g('throughLink', 'relation')),
+  Rollup: virtual('virtual', g('throughLink', 'relation')),
+  Attachment: physical('text', 'attachment', 'json', { noDefault: true, ...g('unindexable', 'jsonParsed') }),
   Checkbox: physical('boolean', 'boolean', 'checkbox'),
   QrCode: virtual('virtual', { noDefault: true }),
   Barcode: virtual('virtual', { noDefault: true }),
-  JSON: physical('json', 'json', 'json'),
-  ID: physical('increments', 'raw', 'number', { auto: true, noDefault: true }),
-  AutoNumber: physical('integer', 'raw', 'number', { auto: true, noDefault: true }),
-  CreatedTime: system('created_at', 'datetime'),
-  LastModifiedTime: system('updated_at', 'datetime'),
-  User: physical('varchar', 'text', 'text'),
-  Collaborator: physical('varchar', 'raw', 'text'),
-  CreatedBy: system('created_by', 'text'),
-  LastModifiedBy: system('updated_by', 'text'),
-  Formula: virtual(),
+  JSON: physical('json', 'json', 'json', g('unindexable', 'formulaText', 'jsonParsed')),
+  ID: physical('increments', 'raw', 'number', { auto: true, noDefault: true, ...g('dtCompare', 'pgJsonNumber', 'pgJsonText') }),
+  AutoNumber: physical('integer', 'raw', 'number', { auto: true, noDefault: true, ...g('integerKey', 'formulaNumber', 'jsonNumber', 'pgJsonNumber') }),
+  CreatedTime: system('created_at', 'datetime', g('formulaDatetime')),
+  LastModifiedTime: system('updated_at', 'datetime', g('formulaDatetime')),
+  User: physical('varchar', 'text', 'text', g('formulaText', 'swaggerString')),
+  Collaborator: physical('varchar', 'raw', 'text', g('swaggerString')),
+  CreatedBy: system('created_by', 'text', g('formulaText', 'swaggerString')),
+  LastModifiedBy: system('updated_by', 'text', g('formulaText', 'swaggerString')),
+  Formula: virtual('virtual', g('noLookup')),
   Button: virtual('virtual', { noDefault: true }),
-  GeoData: physical('text', 'geoData', 'text'),
-  Geometry: physical('varchar', 'text', 'text'),
-  AI: physical('text', 'raw', 'text'),
-  UUID: physical('uuid', 'uuid', 'text', { auto: true }),
+  GeoData: physical('text', 'geoData', 'text', g('unindexable', 'formulaText', 'swaggerString')),
+  Geometry: physical('varchar', 'text', 'text', g('swaggerString')),
+  AI: physical('text', 'raw', 'text', g('unindexable', 'swaggerString')),
+  UUID: physical('uuid', 'uuid', 'text', { auto: true, ...g('primaryValue', 'formulaText', 'pgJsonText') }),
   // Internal uidts: never created by a client, met in metadata (link keys, introspected tables).
-  Count: { kind: 'virtual', value: 'none', compare: 'virtual', creatable: false },
-  ForeignKey: { kind: 'physical', value: 'raw', compare: 'number', creatable: false },
+  Count: { kind: 'virtual', value: 'none', compare: 'virtual', creatable: false, groups: ['formulaNumber'] },
+  ForeignKey: { kind: 'physical', value: 'raw', compare: 'number', creatable: false, groups: ['relation', 'dtCompare', 'noLookup'] },
   SpecificDBType: { kind: 'physical', value: 'text', compare: 'text', creatable: false },
 } as const satisfies Record<string, UidtEntry>;
 
@@ -175,3 +208,55 @@ export function isAutoUidt(uidt: string): boolean {
 export function valueRuleOf(uidt: string): ValueRule {
   return uidtEntry(uidt)?.value ?? 'raw';
 }
+
+const GROUP_MEMBERS = new Map<UidtGroup, Set<string>>();
+for (const [uidt, entry] of ENTRIES) {
+  for (const group of entry.groups ?? []) GROUP_MEMBERS.set(group, (GROUP_MEMBERS.get(group) ?? new Set()).add(uidt));
+}
+
+/** The uidts of a group, in catalogue order (for SQL `IN` lists). */
+export function uidtsIn(group: UidtGroup): readonly string[] {
+  return [...(GROUP_MEMBERS.get(group) ?? [])];
+}
+
+function inGroup(group: UidtGroup): (uidt: string) => boolean {
+  const members = GROUP_MEMBERS.get(group) ?? new Set<string>();
+  return (uidt) => members.has(uidt);
+}
+
+/** Group `link` (LinkToAnotherRecord, Links); see {@link UidtGroup} for each group's members and use. */
+export const isLinkUidt = inGroup('link');
+/** Group `throughLink` (Lookup, Rollup). */
+export const isThroughLinkUidt = inGroup('throughLink');
+/** Group `relation` (links, lookups, rollups and link keys). */
+export const isRelationUidt = inGroup('relation');
+/** Group `select` (SingleSelect, MultiSelect). */
+export const isSelectUidt = inGroup('select');
+/** Group `dtCompare` (ID, ForeignKey). */
+export const isDtCompareUidt = inGroup('dtCompare');
+/** Group `noLookup` (Formula, ForeignKey). */
+export const isNoLookupUidt = inGroup('noLookup');
+/** Group `primaryValue`. */
+export const isPrimaryValueUidt = inGroup('primaryValue');
+/** Group `unindexable`. */
+export const isUnindexableUidt = inGroup('unindexable');
+/** Group `scaled` (Decimal, Currency, Duration). */
+export const isScaledUidt = inGroup('scaled');
+/** Group `integerKey` (Number, AutoNumber). */
+export const isIntegerKeyUidt = inGroup('integerKey');
+/** Group `formulaNumber`. */
+export const isFormulaNumberUidt = inGroup('formulaNumber');
+/** Group `formulaText`. */
+export const isFormulaTextUidt = inGroup('formulaText');
+/** Group `formulaDatetime` (DateTime, CreatedTime, LastModifiedTime). */
+export const isFormulaDatetimeUidt = inGroup('formulaDatetime');
+/** Group `swaggerString`. */
+export const isSwaggerStringUidt = inGroup('swaggerString');
+/** Group `jsonNumber`. */
+export const isJsonNumberUidt = inGroup('jsonNumber');
+/** Group `jsonParsed` (Attachment, JSON). */
+export const isJsonParsedUidt = inGroup('jsonParsed');
+/** Group `pgJsonNumber`. */
+export const isPgJsonNumberUidt = inGroup('pgJsonNumber');
+/** Group `pgJsonText`. */
+export const isPgJsonTextUidt = inGroup('pgJsonText');

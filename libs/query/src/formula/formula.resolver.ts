@@ -1,5 +1,6 @@
 import type { ColumnMeta, Dialect } from '../column/column.types';
 import { Fragment } from '../compile/sql-fragment';
+import { isFormulaDatetimeUidt, isFormulaNumberUidt, isFormulaTextUidt } from '../column/uidt-catalogue';
 import type { FormulaType } from './formula.ast';
 import { formulaError } from './formula.error';
 import { parseFormula } from './formula.parser';
@@ -9,18 +10,14 @@ import { tpl, type Compiled } from './formula.sql';
 /** A column a formula may reference; Formula columns carry their text in colOptions.formula. */
 export type FormulaColumn = ColumnMeta & { colOptions?: { formula?: string; formula_raw?: string } & Record<string, unknown> };
 
-const NUMBER = new Set(['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'AutoNumber', 'Year', 'Count']);
-const TEXT = new Set(['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'SingleSelect', 'MultiSelect', 'JSON', 'Time', 'UUID', 'GeoData', 'User', 'CreatedBy', 'LastModifiedBy']);
-const DATETIME = new Set(['DateTime', 'CreatedTime', 'LastModifiedTime']);
-
 /** The formula type of a physical column, or undefined when formulas cannot use it. */
 export function formulaTypeOf(column: ColumnMeta): FormulaType | undefined {
   if (column.uidt === 'ID') return column.dt && /char|text|uuid/i.test(column.dt) ? 'string' : 'number';
-  if (NUMBER.has(column.uidt)) return 'number';
-  if (TEXT.has(column.uidt)) return 'string';
+  if (isFormulaNumberUidt(column.uidt)) return 'number';
+  if (isFormulaTextUidt(column.uidt)) return 'string';
   if (column.uidt === 'Checkbox') return 'boolean';
   if (column.uidt === 'Date') return 'date';
-  if (DATETIME.has(column.uidt)) return 'datetime';
+  if (isFormulaDatetimeUidt(column.uidt)) return 'datetime';
   return undefined;
 }
 

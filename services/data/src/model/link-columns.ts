@@ -1,5 +1,5 @@
 import type { ColumnInfo, TableContext, TableInfo } from '@tabula/contracts';
-import { Fragment, ident } from '@tabula/query';
+import { Fragment, ident, isLinkUidt } from '@tabula/query';
 import { dialectOf } from './source-dialect';
 
 /** Link relation types (NocoDB). */
@@ -35,12 +35,6 @@ export interface LinkPlan {
 }
 
 const plans = new WeakMap<ColumnInfo, LinkPlan>();
-const LINK_UIDTS = new Set(['Links', 'LinkToAnotherRecord']);
-
-/** True for link columns. */
-export function isLinkUidt(uidt: string): boolean {
-  return LINK_UIDTS.has(uidt);
-}
 
 interface LinkOptions {
   type: LinkType; fk_related_model_id: string; fk_child_column_id: string; fk_parent_column_id: string;

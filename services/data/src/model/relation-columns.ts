@@ -1,5 +1,5 @@
 import type { ColumnInfo, TableContext } from '@tabula/contracts';
-import { Fragment, columnKind, formulaTypeOf, type ComputedColumn, type FormulaColumn, type FormulaType } from '@tabula/query';
+import { Fragment, columnKind, formulaTypeOf, isThroughLinkUidt, type ComputedColumn, type FormulaColumn, type FormulaType } from '@tabula/query';
 import { dialectOf } from './source-dialect';
 import { linkPlanOf, relatedFrom } from './link-columns';
 
@@ -58,7 +58,7 @@ function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[]): Rela
 
 /** The table's Lookup and Rollup columns (given its planned link columns), each with a synthetic SELECT alias. */
 export function relationColumns(context: TableContext, links: ColumnInfo[]): ColumnInfo[] {
-  return context.table.columns.filter((c) => c.uidt === 'Lookup' || c.uidt === 'Rollup').flatMap((c) => {
+  return context.table.columns.filter((c) => isThroughLinkUidt(c.uidt)).flatMap((c) => {
     const plan = planOf(context, c, links);
     if (!plan) return [];
     const column: ColumnInfo = { ...c, column_name: `__nc_rel_${c.id}`, rqd: false, unique: false, pk: false, ai: false };

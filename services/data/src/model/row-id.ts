@@ -1,5 +1,6 @@
 import { AppError, appError } from '@tabula/http';
 import type { ColumnInfo } from '@tabula/contracts';
+import { isIntegerKeyUidt } from '@tabula/query';
 import type { TableModel } from './table-model';
 
 /** A primary-key lookup: physical column name → value. */
@@ -19,7 +20,7 @@ export function splitRowId(rowId: string): string[] {
 /** The value of a key part for its column; undefined when it cannot match (an integer key never matches text). */
 function keyValue(column: ColumnInfo, raw: unknown): string | number | undefined {
   if (raw === null || raw === undefined || typeof raw === 'object' || typeof raw === 'boolean') return undefined;
-  const numeric = column.uidt === 'ID' && !/char|text|uuid|string/i.test(column.dt ?? '') || column.uidt === 'Number' || column.uidt === 'AutoNumber';
+  const numeric = column.uidt === 'ID' && !/char|text|uuid|string/i.test(column.dt ?? '') || isIntegerKeyUidt(column.uidt);
   if (!numeric) return String(raw);
   const n = typeof raw === 'number' ? raw : /^-?\d{1,16}$/.test(String(raw).trim()) ? Number(String(raw).trim()) : NaN;
   return Number.isSafeInteger(n) ? n : undefined;

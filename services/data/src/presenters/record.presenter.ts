@@ -1,7 +1,7 @@
 import type { ColumnInfo } from '@tabula/contracts';
 import { parseInstant, utcText } from '../values/date.coercers';
 import { isCreatedAt, isUpdatedAt } from '../model/column-roles';
-import { presentFormulaValue } from '@tabula/query';
+import { isJsonNumberUidt, isJsonParsedUidt, presentFormulaValue } from '@tabula/query';
 import { formulaPlanOf } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
 import { relationPlanOf, type RelationValuePlan } from '../model/relation-columns';
@@ -10,8 +10,6 @@ import { relationPlanOf, type RelationValuePlan } from '../model/relation-column
 export type ApiRecord = Record<string, unknown>;
 
 type Format = (value: unknown) => unknown;
-
-const NUMERIC = new Set(['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'Year', 'AutoNumber']);
 
 function presentDateTime(value: unknown): string | unknown {
   // pg hands timestamps over as Date objects: format them without re-parsing.
@@ -58,10 +56,10 @@ function formatOf(column: ColumnInfo): Format {
   if (formula) return (v) => (formula.compiled ? presentFormulaValue(formula.compiled.type, v) : null);
   if (column.uidt === 'DateTime' || isCreatedAt(column) || isUpdatedAt(column)) return presentDateTime;
   if (column.uidt === 'Date') return (v) => (v instanceof Date ? utcText(v).slice(0, 10) : String(v).slice(0, 10));
-  if (NUMERIC.has(column.uidt)) return asNumber;
+  if (isJsonNumberUidt(column.uidt)) return asNumber;
   if (column.uidt === 'ID') return (v) => (typeof v === 'string' && /^\d+$/.test(v) ? asNumber(v) : v);
   if (column.uidt === 'Checkbox') return (v) => v === true || v === 1 || v === '1' || v === 't' || v === 'true';
-  if (column.uidt === 'Attachment' || column.uidt === 'JSON') return (v) => parseJson(v, column.uidt === 'Attachment');
+  if (isJsonParsedUidt(column.uidt)) return (v) => parseJson(v, column.uidt === 'Attachment');
   return (v) => v;
 }
 

@@ -1,4 +1,5 @@
 import type { ColumnInfo } from '@tabula/contracts';
+import { isPgJsonNumberUidt, isPgJsonTextUidt } from '@tabula/query';
 import { isCreatedAt, isUpdatedAt } from '../model/column-roles';
 import { formulaPlanOf } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
@@ -10,8 +11,6 @@ export interface SqlPart {
   bindings: unknown[];
 }
 
-const NUMERIC = new Set(['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'Year', 'AutoNumber', 'ID']);
-const TEXT = new Set(['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'SingleSelect', 'MultiSelect', 'ID', 'UUID']);
 /** Wider tables take the JS path (bounds the statement's expression depth). */
 const MAX_COLUMNS = 100;
 
@@ -37,9 +36,9 @@ function valueSql(c: ColumnInfo): SqlPart | undefined {
   }
   if (c.uidt === 'Date') return dt === 'date' ? { sql: orNull(`'"' || to_char(??, 'YYYY-MM-DD') || '"'`), bindings: id } : undefined;
   if (c.uidt === 'Checkbox') return dt === 'boolean' ? { sql: `case when ?? then 'true' else 'false' end`, bindings: id } : undefined;
-  if (NUMERIC.has(c.uidt) && /^(smallint|integer|bigint|int)\b/.test(dt)) return { sql: orNull('??::text'), bindings: id };
-  if (NUMERIC.has(c.uidt) && /^(numeric|decimal|double precision|real)\b/.test(dt)) return { sql: orNull('to_json(??)::text'), bindings: id };
-  if (TEXT.has(c.uidt) && /^(text|character varying|varchar|character|char|uuid)\b/.test(dt)) return { sql: orNull('to_json(??)::text'), bindings: id };
+  if (isPgJsonNumberUidt(c.uidt) && /^(smallint|integer|bigint|int)\b/.test(dt)) return { sql: orNull('??::text'), bindings: id };
+  if (isPgJsonNumberUidt(c.uidt) && /^(numeric|decimal|double precision|real)\b/.test(dt)) return { sql: orNull('to_json(??)::text'), bindings: id };
+  if (isPgJsonTextUidt(c.uidt) && /^(text|character varying|varchar|character|char|uuid)\b/.test(dt)) return { sql: orNull('to_json(??)::text'), bindings: id };
   return undefined;
 }
 

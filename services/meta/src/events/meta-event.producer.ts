@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { enqueueEvent } from '@tabula/events';
+import { isLinkUidt, isThroughLinkUidt } from '@tabula/query';
 import {
   BaseChangedSchema, ChangeAction, ColumnChangedSchema, TableChangedSchema, ViewChangedSchema,
   encodeEvent, timestampNow, topics, type ColumnRelation,
@@ -48,7 +49,6 @@ export interface ColumnEventSubject {
   col_options?: Record<string, unknown> | null;
 }
 
-const LINKS = new Set(['LinkToAnotherRecord', 'Links']);
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /**
@@ -58,14 +58,14 @@ const text = (v: unknown) => (typeof v === 'string' ? v : '');
  */
 async function relationOf(trx: Knex, column: ColumnEventSubject): Promise<Omit<Partial<ColumnRelation>, '$typeName'> | undefined> {
   const o = column.col_options ?? {};
-  if (column.uidt && LINKS.has(column.uidt)) {
+  if (column.uidt && isLinkUidt(column.uidt)) {
     return {
       type: text(o.type), relatedTableId: text(o.fk_related_model_id), childColumnId: text(o.fk_child_column_id),
       parentColumnId: text(o.fk_parent_column_id), mmTableId: text(o.fk_mm_model_id),
       mmChildColumnId: text(o.fk_mm_child_column_id), mmParentColumnId: text(o.fk_mm_parent_column_id),
     };
   }
-  if (column.uidt !== 'Lookup' && column.uidt !== 'Rollup') return undefined;
+  if (!column.uidt || !isThroughLinkUidt(column.uidt)) return undefined;
   const relationColumnId = text(o.fk_relation_column_id);
   const link = relationColumnId
     ? await trx.withSchema(META_SCHEMA).from('columns').where({ id: relationColumnId }).first('col_options') as { col_options?: Record<string, unknown> | null } | undefined

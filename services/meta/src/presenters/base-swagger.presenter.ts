@@ -1,5 +1,5 @@
 import type { ColumnInfo } from '@tabula/contracts';
-import { isAutoUidt, isVirtualUidt } from '@tabula/query';
+import { isAutoUidt, isSwaggerStringUidt, isVirtualUidt } from '@tabula/query';
 
 type Schema = Record<string, unknown>;
 
@@ -11,13 +11,12 @@ export interface SwaggerTable {
 }
 
 const HIDDEN = new Set(['created_by', 'updated_by', 'nc_order']);
-const STRING_TYPES = new Set(['SingleLineText', 'LongText', 'PhoneNumber', 'GeoData', 'Geometry', 'AI', 'User', 'Collaborator', 'CreatedBy', 'LastModifiedBy']);
 const DATE_TIME = { type: 'string', description: 'YYYY-MM-DD HH:mm:ss+00:00', example: '2024-01-31 21:30:00+00:00' };
 
 /** The JSON Schema of a column's value as the records API answers it (compat-notes "Records (v1)"). */
 export function valueSchema(c: ColumnInfo): Schema {
   const options = c.colOptions?.options?.map((o) => o.title) ?? [];
-  if (STRING_TYPES.has(c.uidt)) return { type: 'string' };
+  if (isSwaggerStringUidt(c.uidt)) return { type: 'string' };
   switch (c.uidt) {
     case 'Email': return { type: 'string', format: 'email' };
     case 'URL': return { type: 'string', description: 'URL' };

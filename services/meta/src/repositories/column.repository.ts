@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { BaseModel, type RowOf } from '@tabula/db';
+import { uidtsIn } from '@tabula/query';
 import { META_SCHEMA } from './meta-db';
 
 /** A row of meta.columns. */
@@ -82,15 +83,15 @@ export async function deleteColumn(db: Knex, id: string): Promise<void> {
 
 /** The link columns of a base (any table). */
 export async function linkColumnsOfBase(db: Knex, baseId: string): Promise<ColumnRow[]> {
-  return ColumnModel.query(db).where({ base_id: baseId }).whereIn('uidt', ['Links', 'LinkToAnotherRecord']);
+  return ColumnModel.query(db).where({ base_id: baseId }).whereIn('uidt', uidtsIn('link'));
 }
 
 /** The lookup and rollup columns of a base (any table). */
 export async function lookupRollupColumnsOfBase(db: Knex, baseId: string): Promise<ColumnRow[]> {
-  return ColumnModel.query(db).where({ base_id: baseId }).whereIn('uidt', ['Lookup', 'Rollup']);
+  return ColumnModel.query(db).where({ base_id: baseId }).whereIn('uidt', uidtsIn('throughLink'));
 }
 
 /** The link columns (any base) whose junction table is `tableId`. */
 export async function linkColumnsThrough(db: Knex, tableId: string): Promise<ColumnRow[]> {
-  return ColumnModel.query(db).whereIn('uidt', ['Links', 'LinkToAnotherRecord']).whereRaw("col_options::jsonb->>'fk_mm_model_id' = ?", [tableId]);
+  return ColumnModel.query(db).whereIn('uidt', uidtsIn('link')).whereRaw("col_options::jsonb->>'fk_mm_model_id' = ?", [tableId]);
 }

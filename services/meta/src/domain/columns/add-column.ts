@@ -13,14 +13,14 @@ import { newId } from '@tabula/db';
 import { requireTable } from '../access';
 import type { ColumnFields } from './column-input';
 import { buildColumnDraft } from './column-draft';
-import { LINK_UIDTS } from './link-column';
+import { isLinkUidt, isThroughLinkUidt } from '@tabula/query';
 import { addLinkColumnIn } from './add-link-column';
 import { addRelationColumnIn } from './add-relation-column';
 
 /** Adds one column inside the caller's transactions (shared with bulk). */
 export async function addColumnIn(ddl: SourceHandle, trx: Knex, table: TableRow, fields: ColumnFields, principal: Principal): Promise<ColumnRow> {
-  if (LINK_UIDTS.has(fields.uidt)) return addLinkColumnIn(ddl, trx, table, fields, principal);
-  if (fields.uidt === 'Lookup' || fields.uidt === 'Rollup') return addRelationColumnIn(trx, table, fields, principal);
+  if (isLinkUidt(fields.uidt)) return addLinkColumnIn(ddl, trx, table, fields, principal);
+  if (isThroughLinkUidt(fields.uidt)) return addRelationColumnIn(trx, table, fields, principal);
   const existing = await listColumns(trx, table.id);
   const draft = buildColumnDraft(fields, {
     tableId: table.id, baseId: table.base_id, dialect: ddl.dialect, existing,
@@ -42,7 +42,7 @@ export async function addColumnIn(ddl: SourceHandle, trx: Knex, table: TableRow,
  * would tell that the id exists).
  */
 export async function assertLinkTargetVisible(ports: MetaPorts, principal: Principal, fields: Record<string, unknown>): Promise<void> {
-  if (!LINK_UIDTS.has(String(fields.uidt))) return;
+  if (!isLinkUidt(String(fields.uidt))) return;
   const childId = fields.childId ?? (fields.colOptions as Record<string, unknown> | undefined)?.fk_related_model_id;
   if (typeof childId !== 'string' || !childId) return;
   await requireTable(ports, principal, childId, 'base.read');

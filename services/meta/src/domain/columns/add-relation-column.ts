@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
-import { formulaTypeOf } from '@tabula/query';
+import { formulaTypeOf, isNoLookupUidt } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
 import { insertColumns, listColumns, type ColumnRow } from '../../repositories/column.repository';
 import type { TableRow } from '../../repositories/table.repository';
@@ -41,7 +41,7 @@ async function optionsOf(trx: Knex, body: Record<string, unknown>, existing: Col
   const key = body.uidt === 'Lookup' ? 'fk_lookup_column_id' : 'fk_rollup_column_id';
   const target = related.find((c) => c.id === pick(body, key));
   if (!target) throw errors.badRequest(`${String(body.uidt)}: ${key} must name a column of the related table`);
-  if (!target.column_name || target.uidt === 'Formula' || target.uidt === 'ForeignKey') {
+  if (!target.column_name || isNoLookupUidt(target.uidt)) {
     throw errors.badRequest(`${String(body.uidt)}: column '${target.title}' is computed and cannot be looked up or rolled up`);
   }
   const type = targetType(target);

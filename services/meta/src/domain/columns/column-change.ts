@@ -1,4 +1,5 @@
 import { errors } from '@tabula/http';
+import { isLinkUidt, isThroughLinkUidt } from '@tabula/query';
 import type { ColumnRow } from '../../repositories/column.repository';
 import type { Dialect } from '../../ddl/dialect';
 import { isVirtual, physicalTypeOf, systemPointer } from '../../ddl/uidt';
@@ -43,7 +44,7 @@ export function patchedColumn(before: ColumnRow, patch: ColumnPatch, existing: C
     ? formulaOptions(formulaTextOf(patch as Record<string, unknown>) ?? before.col_options?.formula_raw, after, existing, dialect)
     : optionsOf({ ...patch, uidt }, uidt === before.uidt || before.uidt.endsWith('Select') ? before.col_options : null);
   // A relation's colOptions (link, lookup, rollup) are fixed at creation; a patch renames or describes it only.
-  if (['Links', 'LinkToAnotherRecord', 'Lookup', 'Rollup'].includes(uidt)) after.col_options = before.col_options;
+  if (isLinkUidt(uidt) || isThroughLinkUidt(uidt)) after.col_options = before.col_options;
   const problem = cdfProblem(uidt, after.cdf, after.col_options?.options?.map((o) => o.title) ?? []);
   if (problem) throw errors.badRequest(problem);
   return after;

@@ -1,5 +1,6 @@
 import { errors } from '@tabula/http';
 import { newId } from '@tabula/db';
+import { isScaledUidt, isSelectUidt } from '@tabula/query';
 import type { ColumnRow } from '../../repositories/column.repository';
 import type { Dialect } from '../../ddl/dialect';
 import { ALL_UIDTS, UNSUPPORTED_UIDTS, isVirtual, physicalTypeOf, systemPointer } from '../../ddl/uidt';
@@ -27,10 +28,6 @@ export interface DraftContext {
   order: number;
 }
 
-function isSelect(uidt: string): boolean {
-  return uidt === 'SingleSelect' || uidt === 'MultiSelect';
-}
-
 /** Checks a title against the table's other columns (case-insensitive, like NocoDB). */
 export function checkTitleFree(title: string, existing: ColumnRow[], selfId?: string): void {
   if (existing.some((c) => c.id !== selfId && c.title.toLowerCase() === title.toLowerCase())) {
@@ -40,7 +37,7 @@ export function checkTitleFree(title: string, existing: ColumnRow[], selfId?: st
 
 /** Select options of a column body (colOptions, else legacy dtxp). */
 export function optionsOf(fields: Partial<ColumnFields>, current: ColumnRow['col_options'] = null): ColumnRow['col_options'] {
-  if (!isSelect(fields.uidt ?? '')) return null;
+  if (!isSelectUidt(fields.uidt ?? '')) return null;
   const given = fields.colOptions?.options ?? (fields.dtxp !== undefined ? optionsFromDtxp(fields.dtxp) : undefined);
   if (!given) return current ?? { options: [] };
   return { options: normaliseOptions(given, current?.options ?? []) };
@@ -65,8 +62,8 @@ export function buildColumnDraft(fields: ColumnFields, ctx: DraftContext): Colum
   const type = physicalTypeOf(ctx.dialect, fields.uidt);
   const draft: ColumnRow = {
     id, fk_model_id: ctx.tableId, base_id: ctx.baseId, title: fields.title, column_name: columnName, uidt: fields.uidt,
-    dt: type?.dt ?? null, dtxp: isSelect(fields.uidt) ? null : (fields.dtxp == null ? null : String(fields.dtxp)),
-    dtxs: fields.dtxs == null ? (['Decimal', 'Currency', 'Duration'].includes(fields.uidt) ? '2' : null) : String(fields.dtxs),
+    dt: type?.dt ?? null, dtxp: isSelectUidt(fields.uidt) ? null : (fields.dtxp == null ? null : String(fields.dtxp)),
+    dtxs: fields.dtxs == null ? (isScaledUidt(fields.uidt) ? '2' : null) : String(fields.dtxs),
     pk: false, pv: !!fields.pv, rqd: !!fields.rqd, unique: !!fields.unique, ai: false, au: !!fields.au,
     system: false, cdf: fields.cdf == null || fields.cdf === '' ? null : String(fields.cdf),
     meta: (fields.meta as Record<string, unknown> | null | undefined) ?? null, order: ctx.order,

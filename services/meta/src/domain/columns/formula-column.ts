@@ -1,5 +1,5 @@
 import { AppError, appError, errors } from '@tabula/http';
-import { Fragment, compileFormula, isQueryError, parseFormula, fieldReferences, type FormulaColumn, type FormulaType } from '@tabula/query';
+import { Fragment, compileFormula, isQueryError, isThroughLinkUidt, parseFormula, fieldReferences, type FormulaColumn, type FormulaType } from '@tabula/query';
 
 type Compiled = { sql: Fragment; type: FormulaType };
 import type { ColumnRow } from '../../repositories/column.repository';
@@ -59,7 +59,7 @@ function toIdForm(text: string, columns: ColumnRow[]): string {
 function typeOnly(column: FormulaColumn): Compiled | undefined {
   if (column.uidt === 'Links') return { sql: new Fragment('NULL', []), type: 'number' };
   const type = (column.colOptions as { result_type?: string } | undefined)?.result_type;
-  if ((column.uidt === 'Lookup' || column.uidt === 'Rollup') && type) return { sql: new Fragment('NULL', []), type: type as Compiled['type'] };
+  if (isThroughLinkUidt(column.uidt) && type) return { sql: new Fragment('NULL', []), type: type as Compiled['type'] };
   return undefined;
 }
 

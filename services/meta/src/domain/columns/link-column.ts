@@ -1,14 +1,12 @@
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import { newId } from '@tabula/db';
+import { isLinkUidt } from '@tabula/query';
 import type { ColumnRow } from '../../repositories/column.repository';
 import { findTable, type TableRow } from '../../repositories/table.repository';
 import type { KeyedTable } from '../../ddl/link-ddl';
 import { checkTitleFree } from './column-draft';
 import { uniqueName } from '../rules/name-rules';
-
-/** The uidts of link columns. */
-export const LINK_UIDTS = new Set(['LinkToAnotherRecord', 'Links']);
 
 /** Relation kinds (NocoDB): has-many, belongs-to, many-to-many, one-to-one. */
 export type LinkType = 'hm' | 'bt' | 'mm' | 'oo';
@@ -31,7 +29,7 @@ export interface LinkOptions extends Record<string, unknown> {
 
 /** True for LinkToAnotherRecord and Links columns. */
 export function isLink(column: Pick<ColumnRow, 'uidt'>): boolean {
-  return LINK_UIDTS.has(column.uidt);
+  return isLinkUidt(column.uidt);
 }
 
 /** The relation of a link column. */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { errors } from '@tabula/http';
+import { isRelationUidt } from '@tabula/query';
 import { inSourceAndMetaTransaction } from '../../sources/source-transaction';
 import { clearPrimaryValue, findColumn, listColumns, updateColumn as updateRow, type ColumnRow } from '../../repositories/column.repository';
 import type { TableRow } from '../../repositories/table.repository';
@@ -14,12 +15,10 @@ import type { ColumnPatch } from './column-input';
 import { patchedColumn } from './column-change';
 import { prepareTypeChange, rewriteRenamedOptions } from './convert-values';
 
-const RELATION_UIDTS = new Set(['Links', 'LinkToAnotherRecord', 'Lookup', 'Rollup', 'ForeignKey']);
-
 /** A relation column cannot become another type, nor a column a relation one: delete and create instead. */
 function refuseRelationTypeChange(before: ColumnRow, patch: ColumnPatch): void {
   if (patch.uidt === undefined || patch.uidt === before.uidt) return;
-  if (RELATION_UIDTS.has(before.uidt) || RELATION_UIDTS.has(patch.uidt)) {
+  if (isRelationUidt(before.uidt) || isRelationUidt(patch.uidt)) {
     throw errors.badRequest(`Column '${before.title}' cannot change type from ${before.uidt} to ${patch.uidt}: delete it and create a new column`);
   }
 }

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { newId } from '@tabula/db';
+import { isRelationUidt } from '@tabula/query';
 import { listColumns, type ColumnRow } from '../../repositories/column.repository';
 import { listTables, nextTableOrder, type TableRow } from '../../repositories/table.repository';
 import type { SourceRow } from '../../repositories/source.repository';
@@ -41,8 +42,6 @@ async function copyRows(from: SourceHandle, fromName: string, to: SourceHandle, 
   }
 }
 
-const RELATION_UIDTS = new Set(['Links', 'LinkToAnotherRecord', 'Lookup', 'Rollup', 'ForeignKey']);
-
 /**
  * Creates the copy's physical table and copies its rows (unless
  * `excludeData`); a failure drops what it created and rethrows. The copy is
@@ -55,7 +54,7 @@ export async function copyPhysicalTable(
   const target = ports.sources.handleOf(to.source);
   const id = newId('m');
   // Relations are not copied: links, their keys, lookups and rollups point at the original tables.
-  const sourceColumns = (await listColumns(ports.db, from.table.id)).filter((c) => !RELATION_UIDTS.has(c.uidt));
+  const sourceColumns = (await listColumns(ports.db, from.table.id)).filter((c) => !isRelationUidt(c.uidt));
   const columnMap = new Map<string, string>();
   const columns: ColumnRow[] = sourceColumns.map((c) => {
     columnMap.set(c.id, newId('c'));

@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
 import { newId } from '@tabula/db';
+import { isPrimaryValueUidt } from '@tabula/query';
 import { insertTable, type TableRow } from '../../repositories/table.repository';
 import { insertColumns, type ColumnRow } from '../../repositories/column.repository';
 import { insertView, insertViewColumns, type ViewRow } from '../../repositories/view.repository';
 import { enqueueTableEvent, enqueueViewEvent } from '../../events/meta-event.producer';
-
-const PV_CANDIDATES = new Set(['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'Number', 'Decimal', 'Date', 'DateTime', 'SingleSelect', 'UUID']);
 
 /** Marks the first suitable non-system column as primary value, unless one is already marked. */
 export function choosePrimaryValue(columns: ColumnRow[]): void {
@@ -15,7 +14,7 @@ export function choosePrimaryValue(columns: ColumnRow[]): void {
     for (const c of columns) if (c.pv) { c.pv = !seen; seen = true; }
     return;
   }
-  const candidate = columns.find((c) => !c.system && !c.pk && PV_CANDIDATES.has(c.uidt)) ?? columns.find((c) => c.pk);
+  const candidate = columns.find((c) => !c.system && !c.pk && isPrimaryValueUidt(c.uidt)) ?? columns.find((c) => c.pk);
   if (candidate) candidate.pv = true;
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { appError, errors } from '@tabula/http';
 import { isUniqueViolation, newId } from '@tabula/db';
+import { isLinkUidt, isUnindexableUidt } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
 import type { createIndexSchema, tableIndexSchema } from '@tabula/contracts';
 import type { MetaPorts } from '../../ports';
@@ -10,9 +11,6 @@ import { isPhysical, systemPointer } from '../../ddl/uidt';
 import { requireTable, type TableScope } from '../access';
 
 type TableIndex = z.infer<typeof tableIndexSchema>;
-
-/** Types whose values can be arbitrarily long or structured: a B-tree over them is refused (and would refuse long values). */
-const NOT_INDEXABLE = new Set(['LongText', 'JSON', 'Attachment', 'MultiSelect', 'GeoData', 'AI']);
 
 /** The physical column a metadata column reads (CreatedTime → created_at), or undefined when it has none. */
 function physicalName(column: ColumnRow): string | undefined {
@@ -27,7 +25,7 @@ function originOf(index: PhysicalIndex, tableId: string, byId: Map<string, Colum
   if (index.name.startsWith(AUTO_PREFIX)) return 'view';
   if (index.name === `${tableId}_order_idx`) return 'system';
   if (index.name.startsWith('ix_') || index.name.startsWith('fk_')) return 'link';
-  if (index.name.startsWith('uq_')) return byId.get(index.name.slice(3))?.uidt === 'LinkToAnotherRecord' || byId.get(index.name.slice(3))?.uidt === 'Links' ? 'link' : 'unique';
+  if (index.name.startsWith('uq_')) return isLinkUidt(byId.get(index.name.slice(3))?.uidt ?? '') ? 'link' : 'unique';
   return 'other';
 }
 
@@ -56,7 +54,7 @@ function resolveColumns(refs: string[], columns: ColumnRow[]): ColumnRow[] {
     const column = columns.find((c) => c.id === ref) ?? columns.find((c) => c.title === ref);
     if (!column) throw errors.badRequest(`Column '${ref}' not found in this table`);
     if (!physicalName(column)) throw errors.badRequest(`Column '${column.title}' is virtual (${column.uidt}): it has nothing to index`);
-    if (NOT_INDEXABLE.has(column.uidt)) throw errors.badRequest(`Column '${column.title}' (${column.uidt}) cannot be indexed`);
+    if (isUnindexableUidt(column.uidt)) throw errors.badRequest(`Column '${column.title}' (${column.uidt}) cannot be indexed`);
     return column;
   });
   if (new Set(picked.map((c) => c.id)).size !== picked.length) throw errors.badRequest('A column appears twice in the index');
@@ -118,7 +116,7 @@ export async function ensureViewIndexes(ports: MetaPorts, scope: TableScope, col
     for (const id of wanted) {
       const column = columns.find((c) => c.id === id);
       const name = column && physicalName(column);
-      if (!column || !name || NOT_INDEXABLE.has(column.uidt)) continue;
+      if (!column || !name || isUnindexableUidt(column.uidt)) continue;
       if (scope.handle.dialect === 'pg' && (column.dt ?? '').toLowerCase() === 'text') continue;
       existing ??= await listPhysicalIndexes(scope.handle, scope.table.table_name);
       if (existing.some((i) => i.columns[0] === name)) continue;

@@ -4,6 +4,7 @@ import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { newId } from '@tabula/db';
+import { isLinkUidt } from '@tabula/query';
 import { findColumn } from '../../repositories/column.repository';
 import { deleteSort as deleteRow, findSort, insertSort, listSorts as listRows, nextSortOrder, shiftSorts, updateSort as updateRow } from '../../repositories/sort.repository';
 import type { ViewRow } from '../../repositories/view.repository';
@@ -16,7 +17,7 @@ import { createSortSchema, singlePage, updateSortSchema } from '@tabula/contract
 async function checkSortColumn(ports: MetaPorts, view: ViewRow, columnId: string, dir: string): Promise<void> {
   const column = await findColumn(ports.db, columnId);
   if (!column || column.fk_model_id !== view.fk_model_id) throw errors.notFound('ERR_FIELD_NOT_FOUND', `Field '${columnId}' not found`);
-  if (dir.startsWith('count-') && !['LinkToAnotherRecord', 'Links'].includes(column.uidt)) {
+  if (dir.startsWith('count-') && !isLinkUidt(column.uidt)) {
     throw errors.badRequest(`Direction '${dir}' applies only to link columns; '${column.title}' is ${column.uidt}`);
   }
 }
