@@ -56,8 +56,8 @@ export function callerKindOf(principal: Principal | undefined): CallerKind {
 /** The refusal of a caller kind the endpoint does not admit (when no scope hides the resource). */
 function refusal(kind: CallerKind, endpoint: AnyEndpoint): Error {
   const { callers } = endpoint.auth;
-  if (kind === 'anonymous') return errors.unauthorized();
   if (callers.includes('service')) return errors.forbidden('Internal endpoint');
+  if (kind === 'anonymous') return errors.unauthorized();
   if (kind === 'service') return errors.forbidden('Forbidden - services call internal endpoints only');
   if (kind !== 'session' && callers.length === 1 && callers[0] === 'session') return errors.apiTokenNotAllowed();
   return errors.forbidden('Forbidden - a base-scoped API token cannot act on the workspace');
