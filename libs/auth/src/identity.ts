@@ -131,7 +131,7 @@ export function identityMiddleware(secret: string): Middleware {
 }
 
 
-/** The authenticated principal of a request (after requireUser/requireService). */
+/** The authenticated principal of a request (routes admit callers from their contract; 401 when there is none). */
 export function principalOf(ctx: { state: Record<string, unknown> }): Principal {
   const p = ctx.state.principal as Principal | undefined;
   if (!p) throw errors.unauthorized();
