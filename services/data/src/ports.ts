@@ -22,6 +22,9 @@ export interface DataPorts extends CommonPorts {
   syncHooks: SyncHooksClient;
   /** Meta's internal API (table contexts, base candidates), typed. */
   meta: MetaClient;
-  /** Storage's internal attachment API (claim on write, sign on read), typed. */
+  /**
+   * Storage's internal attachment API (claim on write, sign on read), typed. Built at start-up; the
+   * claim and sign adapters still build their own client until they move to this port (see attachments/).
+   */
   storage: StorageClient;
 }

@@ -1,4 +1,5 @@
-import { appError } from '@tabula/http';
+import { appError, clientOf } from '@tabula/http';
+import { storageInternalEndpoints } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
 import type { DataPorts } from '../ports';
 import { attachmentColumns, bodyValue, itemsOf } from './attachment-cells';
@@ -11,10 +12,11 @@ import { attachmentColumns, bodyValue, itemsOf } from './attachment-cells';
 export async function claimAttachments(ports: DataPorts, handle: TableHandle, bodies: unknown[]): Promise<void> {
   const columns = attachmentColumns(handle.model.columns);
   if (!columns.length) return;
+  const storage = clientOf(ports.services, storageInternalEndpoints);
   for (const column of columns) {
     const items = bodies.flatMap((b) => itemsOf(bodyValue(b, column))).map((i) => ({ path: i.path, url: i.url }));
     if (!items.length) continue;
-    const { unknown } = await ports.storage.storageAttachmentsClaim({
+    const { unknown } = await storage.storageAttachmentsClaim({
       body: { baseId: handle.baseId, tableId: handle.tableId, columnId: column.id, items },
     });
     if (unknown.length) {

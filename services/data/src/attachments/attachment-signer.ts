@@ -1,4 +1,5 @@
-import type { ColumnInfo } from '@tabula/contracts';
+import { clientOf } from '@tabula/http';
+import { storageInternalEndpoints, type ColumnInfo } from '@tabula/contracts';
 import type { ApiRecord } from '../presenters/record.presenter';
 import type { DataPorts } from '../ports';
 import { attachmentColumns, itemsOf, type CellItem } from './attachment-cells';
@@ -20,6 +21,7 @@ export async function signAttachments(ports: DataPorts, columns: ColumnInfo[], r
   }
   if (!items.length) return;
   for (const item of items) { delete item.signedPath; delete item.signedUrl; }
-  const { links } = await ports.storage.storageAttachmentsSign({ body: { items: items.map((i) => ({ path: i.path, url: i.url })) } });
+  const storage = clientOf(ports.services, storageInternalEndpoints);
+  const { links } = await storage.storageAttachmentsSign({ body: { items: items.map((i) => ({ path: i.path, url: i.url })) } });
   links.forEach((link, i) => { if (link) Object.assign(items[i], link); });
 }
