@@ -1,5 +1,6 @@
 import pino from 'pino';
-import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
+import { hooksInternal } from '@tabula/contracts';
+import { clientOf, type ServiceClient, type ServiceRequest, type ServiceResponse } from '@tabula/http';
 import { SyncHooksClient, type CommittedChange } from '../../services/data/src/adapters/sync-hooks.client';
 import type { TableHandle } from '../../services/data/src/context/table-handle';
 
@@ -32,7 +33,7 @@ const change = (id: string): CommittedChange[] => [{ eventId: id, type: 'records
 describe('security: sync hooks', () => {
   it('defect 15: one table\'s refused dispatch-sync pauses that table only, never other tenants\' sync hooks', async () => {
     const hooks = new HooksStandIn('evil');
-    const client = new SyncHooksClient(hooks, pino({ level: 'silent' }), 2_000);
+    const client = new SyncHooksClient(clientOf(hooks, hooksInternal), pino({ level: 'silent' }), 2_000);
     await client.dispatch(handleOf('evil'), change('e1'));
     await client.dispatch(handleOf('victim'), change('v1'));
     await client.dispatch(handleOf('other'), change('o1'));
@@ -42,7 +43,7 @@ describe('security: sync hooks', () => {
 
   it('defect 15: when the hooks service is down (several tables fail), calls pause for everyone and the bus delivers', async () => {
     const hooks = new HooksStandIn('none');
-    const client = new SyncHooksClient(hooks, pino({ level: 'silent' }), 60_000);
+    const client = new SyncHooksClient(clientOf(hooks, hooksInternal), pino({ level: 'silent' }), 60_000);
     hooks.down = true;
     for (const table of ['a', 'b', 'c']) await client.dispatch(handleOf(table), change(table));
     await client.dispatch(handleOf('d'), change('d'));

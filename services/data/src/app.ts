@@ -2,13 +2,14 @@ import type Koa from 'koa';
 import { AppError, type ErrorMapper } from '@tabula/http';
 import { isQueryError } from '@tabula/query';
 import { standardServiceApp } from '@tabula/runtime';
+import { contractAuthorizer } from '@tabula/auth';
 import type { DataPorts } from './ports';
 import { recordsRouter } from './routes/records.routes';
 import { bulkRouter } from './routes/bulk.routes';
 import { internalRouter } from './routes/internal.routes';
 import { attachmentsInternalRouter } from './routes/attachments-internal.routes';
 import { nestedRouter } from './routes/nested.routes';
-
+import { dataScopes } from './domain/table-access';
 
 /** The query library's errors carry their own status and code. */
 const queryErrorMapper: ErrorMapper = (err) =>
@@ -16,8 +17,12 @@ const queryErrorMapper: ErrorMapper = (err) =>
 
 /** Builds the data service app; never listens, reads no environment. */
 export function createApp(ports: DataPorts): Koa {
+  const authorizer = contractAuthorizer(ports.baseAccess, dataScopes(ports));
   return standardServiceApp(ports, {
-    routers: [bulkRouter(ports), recordsRouter(ports), nestedRouter(ports), internalRouter(ports), attachmentsInternalRouter(ports)],
+    routers: [
+      bulkRouter(ports, authorizer), recordsRouter(ports, authorizer), nestedRouter(ports, authorizer),
+      internalRouter(ports), attachmentsInternalRouter(ports),
+    ],
     errorMappers: [queryErrorMapper],
     bodyLimit: 50 * 1024 * 1024,
   });

@@ -6,6 +6,7 @@ import type { SourceRegistry } from '@tabula/db';
 import type { RowCounter } from './domain/row-counter';
 import type { SyncHooksClient } from './adapters/sync-hooks.client';
 import type { OutboxFlusher } from './events/outbox-flusher';
+import type { MetaClient, StorageClient } from './adapters/service-clients';
 
 /** What the data service is handed at start-up. */
 export interface DataPorts extends CommonPorts {
@@ -19,4 +20,11 @@ export interface DataPorts extends CommonPorts {
   outboxFlusher: OutboxFlusher;
   /** Delivers `async: false` hooks before a write answers. */
   syncHooks: SyncHooksClient;
+  /** Meta's internal API (table contexts, base candidates), typed. */
+  meta: MetaClient;
+  /**
+   * Storage's internal attachment API (claim on write, sign on read), typed. Built at start-up; the
+   * claim and sign adapters still build their own client until they move to this port (see attachments/).
+   */
+  storage: StorageClient;
 }

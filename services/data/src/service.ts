@@ -12,6 +12,7 @@ import { metaCacheConsumer } from './consumers/meta-cache.consumer';
 import { SyncHooksClient } from './adapters/sync-hooks.client';
 import { OutboxFlusher } from './events/outbox-flusher';
 import { hookEventsConsumer } from './consumers/hook-events.consumer';
+import { dataClientsOf } from './adapters/service-clients';
 
 /**
  * Builds the data ports. The outbox relay reads `dataDb`: default sources'
@@ -21,13 +22,14 @@ export function buildDataPorts(common: CommonPorts, config: DataConfig): DataPor
   const sources = new SourceRegistry(common.dataDb, { preparedPerConnection: config.SVC_PG_PREPARED_PER_CONNECTION });
   const relay = new OutboxRelay({ knex: common.dataDb, schema: DATA_SCHEMA, bus: common.bus });
   observeOutbox(common.metrics, relay);
+  const clients = dataClientsOf(common.services);
   return {
-    ...common, config, sources,
-    tables: new TableResolver(common.services, sources, config.SVC_TABLE_CACHE_TTL_MS),
+    ...common, config, sources, meta: clients.meta, storage: clients.storage,
+    tables: new TableResolver(clients.meta, sources, config.SVC_TABLE_CACHE_TTL_MS),
     counter: new RowCounter(config.SVC_EXACT_COUNT_MAX_ROWS),
     relay,
     outboxFlusher: new OutboxFlusher(relay, common.logger, config.SVC_OUTBOX_FLUSH_DELAY_MS),
-    syncHooks: new SyncHooksClient(common.services, common.logger, undefined, config.SVC_SYNC_HOOKS_CACHE_TTL_MS),
+    syncHooks: new SyncHooksClient(clients.hooks, common.logger, undefined, config.SVC_SYNC_HOOKS_CACHE_TTL_MS),
   };
 }
 

@@ -1,9 +1,11 @@
 import request from 'supertest';
 import knexFactory from 'knex';
-import { RecordsChangedSchema, decodeEvent, type ColumnInfo, type TableContext } from '@tabula/contracts';
+import { RecordsChangedSchema, decodeEvent, recordsOfTable, type ColumnInfo, type TableContext } from '@tabula/contracts';
+import { contractAuthorizer } from '@tabula/auth';
 import { startDataHarness, type DataHarness } from './data-app.harness';
 import { createTasksTable, tasksContext } from './table.fixture';
 import { insertRecordsAs } from '../src/domain/insert-records';
+import { dataScopes, type TableInScope } from '../src/domain/table-access';
 import { MAX_INSERT_BATCH } from '../src/repositories/insert-batcher';
 import type { ApiRecord } from '../src/presenters/record.presenter';
 
@@ -273,14 +275,18 @@ describe('the one-statement insert', () => {
 
 /**
  * Single inserts that reach the statement in the same turn of the event loop,
- * as concurrent requests do under load: the insert use case called for each
- * body in one tick (the table is open and its sequence known already, so
- * nothing waits on I/O before the statement). Settles each in input order.
+ * as concurrent requests do under load: the route's guard then the insert use
+ * case called for each body in one tick (the table is open, the role and the
+ * sequence known already, so nothing waits on I/O before the statement).
+ * Settles each in input order.
  */
 function sameTurnInserts(bodies: Record<string, unknown>[], users = [editor]): Promise<PromiseSettledResult<ApiRecord>[]> {
+  const authorizer = contractAuthorizer(h.ports.baseAccess, dataScopes(h.ports));
+  const input = { params: { orgs: 'noco', baseName: 'pbase0000000001', tableName: 'Plain' }, query: {}, body: undefined };
   return Promise.allSettled(bodies.map(async (b, i) => {
     const principal = { kind: 'user' as const, roles: [], ...users[i % users.length] };
-    return (await insertRecordsAs(h.ports, principal, { baseName: 'pbase0000000001', tableName: 'Plain' }, [b], { bulk: false })).records()[0];
+    const scope = await authorizer.authorize(recordsOfTable.create, principal, input) as TableInScope;
+    return (await insertRecordsAs(h.ports, scope, [b], { bulk: false })).records()[0];
   }));
 }
 

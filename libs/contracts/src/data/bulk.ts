@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { allQuerySchema, insertQuerySchema, recordBodySchema, recordSchema, recordsBodySchema } from './record-query';
 import { USERS } from '../endpoint/access';
+import { tableRefScope } from './table-scope';
 
 const params = z.object({ orgs: z.string(), baseName: z.string(), tableName: z.string() });
 const BULK = '/api/v1/db/data/bulk/{orgs}/{baseName}/{tableName}';
-const common = { service: 'data', auth: { callers: USERS }, tags: ['Bulk'], params, errors: [403, 404, 413, 422] } as const;
+const common = { service: 'data', auth: { callers: USERS, permission: 'data.write', scope: tableRefScope }, tags: ['Bulk'], params, errors: [403, 404, 413, 422] } as const;
 const keys = z.array(recordSchema.nullable());
 
 export const bulkUpdateAll = defineEndpoint({

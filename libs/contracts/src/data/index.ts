@@ -7,6 +7,7 @@ import { readRecord as recordExists } from './read-record';
 import { nestedAdd, nestedExcludedList, nestedList, nestedRemove } from './nested-records';
 
 export * from './record-query';
+export * from './table-scope';
 export * from './records';
 export * from './bulk';
 export * from './read-record.internal';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { pagingQuery } from '../common/paging';
 import { USERS } from '../endpoint/access';
+import { tableRefScope } from './table-scope';
 
 const NESTED = '/api/v1/db/data/{orgs}/{baseName}/{tableName}/{rowId}/{relationType}/{columnName}';
 
@@ -32,17 +33,20 @@ const recordPage = z.object({
   pageInfo: z.object({ totalRows: z.number(), page: z.number(), pageSize: z.number(), isFirstPage: z.boolean(), isLastPage: z.boolean() }),
 });
 const message = z.object({ msg: z.string() });
+/** Listing links needs data.read in the table's base; linking and unlinking data.write. */
+const read = { callers: USERS, permission: 'data.read', scope: tableRefScope } as const;
+const write = { callers: USERS, permission: 'data.write', scope: tableRefScope } as const;
 
 /** GET .../{rowId}/{relationType}/{columnName}: the records linked to the row. */
 export const nestedList = defineEndpoint({
-  id: 'dataNestedList', method: 'GET', path: NESTED, service: 'data', auth: { callers: USERS }, tags: ['Records'],
+  id: 'dataNestedList', method: 'GET', path: NESTED, service: 'data', auth: read, tags: ['Records'],
   summary: 'Records linked to a record through a link column (paged, where/sort/fields)',
   params: nestedParams, query: nestedQuery, response: recordPage, errors: [404],
 });
 
 /** GET .../exclude: the related records not linked to the row (link candidates). */
 export const nestedExcludedList = defineEndpoint({
-  id: 'dataNestedExcludedList', method: 'GET', path: `${NESTED}/exclude`, service: 'data', auth: { callers: USERS }, tags: ['Records'],
+  id: 'dataNestedExcludedList', method: 'GET', path: `${NESTED}/exclude`, service: 'data', auth: read, tags: ['Records'],
   summary: 'Related records not yet linked to a record', params: nestedParams, query: nestedQuery, response: recordPage, errors: [404],
 });
 
@@ -50,12 +54,12 @@ const refParams = nestedParams.extend({ refRowId: z.string() });
 
 /** POST .../{refRowId}: links two records (404 when either does not exist; nothing written). */
 export const nestedAdd = defineEndpoint({
-  id: 'dataNestedAdd', method: 'POST', path: `${NESTED}/{refRowId}`, service: 'data', auth: { callers: USERS }, tags: ['Records'],
+  id: 'dataNestedAdd', method: 'POST', path: `${NESTED}/{refRowId}`, service: 'data', auth: write, tags: ['Records'],
   summary: 'Link a record', params: refParams, response: message, errors: [404],
 });
 
 /** DELETE .../{refRowId}: unlinks two records (400 ERR_NOT_LINKED when they are not linked). */
 export const nestedRemove = defineEndpoint({
-  id: 'dataNestedRemove', method: 'DELETE', path: `${NESTED}/{refRowId}`, service: 'data', auth: { callers: USERS }, tags: ['Records'],
+  id: 'dataNestedRemove', method: 'DELETE', path: `${NESTED}/{refRowId}`, service: 'data', auth: write, tags: ['Records'],
   summary: 'Unlink a record', params: refParams, response: message, errors: [404],
 });

@@ -1,5 +1,6 @@
 import pino from 'pino';
-import type { ServiceClient, ServiceRequest, ServiceResponse } from '@tabula/http';
+import { hooksInternal } from '@tabula/contracts';
+import { clientOf, type ServiceClient, type ServiceRequest, type ServiceResponse } from '@tabula/http';
 import { SyncHooksClient, type CommittedChange } from './sync-hooks.client';
 import type { TableHandle } from '../context/table-handle';
 
@@ -23,7 +24,7 @@ const change = (op = 'insert'): CommittedChange[] => [{ eventId: 'e', type: 'rec
 
 describe('sync hooks: the cached "no sync hooks" flag', () => {
   let now = 0;
-  const make = (hooks: HooksStandIn) => new SyncHooksClient(hooks, pino({ level: 'silent' }), 2_000, 10_000, () => now);
+  const make = (hooks: HooksStandIn) => new SyncHooksClient(clientOf(hooks, hooksInternal), pino({ level: 'silent' }), 2_000, 10_000, () => now);
 
   it('asks once per table and change kind, then makes no call until a hook event drops the flag', async () => {
     const hooks = new HooksStandIn();
@@ -70,7 +71,7 @@ describe('sync hooks: the cached "no sync hooks" flag', () => {
 
 describe('sync hooks: the cached "no before hook" answer', () => {
   let now = 0;
-  const make = (hooks: HooksStandIn) => new SyncHooksClient(hooks, pino({ level: 'silent' }), 2_000, 10_000, () => now);
+  const make = (hooks: HooksStandIn) => new SyncHooksClient(clientOf(hooks, hooksInternal), pino({ level: 'silent' }), 2_000, 10_000, () => now);
 
   it('unknown means "may have"; hooks\' "none" holds until a hook event or the TTL drops it', async () => {
     const hooks = new HooksStandIn();

@@ -1,8 +1,8 @@
-import { hooksInternal } from '@tabula/contracts';
-import { AppError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
+import { AppError } from '@tabula/http';
 import type { Logger } from '@tabula/telemetry';
 import type { TableHandle } from '../context/table-handle';
 import type { CommittedChange } from '../events/records-event.producer';
+import type { HooksClient } from './service-clients';
 
 export type { CommittedChange } from '../events/records-event.producer';
 
@@ -53,14 +53,10 @@ export class SyncHooksClient {
   private readonly noBeforeHooks = new Map<string, number>();
   private generation = 0;
 
-  private readonly hooks: EndpointClient<typeof hooksInternal>;
-
   constructor(
-    services: ServiceClient, private readonly logger: Logger, private readonly pauseMs = 2_000,
+    private readonly hooks: HooksClient, private readonly logger: Logger, private readonly pauseMs = 2_000,
     private readonly flagTtlMs = 10_000, private readonly now = () => Date.now(),
-  ) {
-    this.hooks = clientOf(services, hooksInternal);
-  }
+  ) {}
 
   /** Drops the cached answers of a table (a hook of it was created, changed or deleted), or of every table. */
   invalidate(tableId?: string): void {

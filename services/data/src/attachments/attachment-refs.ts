@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { clientOf, errors } from '@tabula/http';
-import { storageMetaEndpoints } from '@tabula/contracts';
+import { errors } from '@tabula/http';
 import { parseRowId, recordNotFound } from '../model/row-id';
 import { tableOf, whereKeys } from '../repositories/records.repository';
 import type { DataPorts } from '../ports';
@@ -19,8 +18,7 @@ export interface RefsQuery {
  * holds, in one row or in any. A LIKE narrows the rows, the JSON decides.
  */
 export async function attachmentRefs(ports: DataPorts, query: RefsQuery): Promise<{ referenced: string[] }> {
-  const meta = clientOf(ports.services, storageMetaEndpoints);
-  const context = await meta.tableContext({ params: { tableId: query.tableId } });
+  const context = await ports.meta.tableContext({ params: { tableId: query.tableId } });
   const handle = await ports.tables.resolve(context.base.id, query.tableId);
   const column = handle.model.columns.find((c) => c.id === query.columnId && c.uidt === 'Attachment');
   if (!column) throw errors.notFound('ERR_COLUMN_NOT_FOUND', `Attachment column '${query.columnId}' not found`);

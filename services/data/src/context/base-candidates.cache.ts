@@ -1,6 +1,5 @@
-import { metaInternalEndpoints } from '@tabula/contracts';
-import { clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 import type { BaseCandidates } from '@tabula/auth';
+import type { MetaClient } from '../adapters/service-clients';
 
 /**
  * Which live bases a `{baseName}` could mean (meta `GET /internal/bases/:ref/candidates`),
@@ -11,11 +10,7 @@ export class BaseCandidatesCache {
   private readonly entries = new Map<string, { value: BaseCandidates; until: number }>();
   private generation = 0;
 
-  private readonly meta: EndpointClient<typeof metaInternalEndpoints>;
-
-  constructor(services: ServiceClient, private readonly ttlMs: number, private readonly maxEntries = 10_000) {
-    this.meta = clientOf(services, metaInternalEndpoints);
-  }
+  constructor(private readonly meta: Pick<MetaClient, 'baseCandidates'>, private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
 
   /** The candidates of a reference, from the cache or meta. */
   async get(ref: string): Promise<BaseCandidates> {

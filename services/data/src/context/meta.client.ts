@@ -1,13 +1,6 @@
-import { metaInternal, type TableContext } from '@tabula/contracts';
-import { AppError, clientOf, errors, type ServiceClient } from '@tabula/http';
-
-/** The typed client of meta's internal API, as data uses it. */
-export type MetaClient = ReturnType<typeof metaClientOf>;
-
-/** Builds the meta client (`clientOf` over meta's internal contracts). */
-export function metaClientOf(services: ServiceClient) {
-  return clientOf(services, metaInternal);
-}
+import type { TableContext } from '@tabula/contracts';
+import { AppError, errors } from '@tabula/http';
+import type { MetaClient } from '../adapters/service-clients';
 
 /** Meta's 4xx answers pass through (404 names the missing base or table); anything else is "unavailable". */
 async function asked<T>(call: () => Promise<T>): Promise<T> {

@@ -1,10 +1,10 @@
 import { ColumnIndex, type ColumnMeta } from '@tabula/query';
 import type { ColumnInfo } from '@tabula/contracts';
-import type { ServiceClient } from '@tabula/http';
 import { buildTableModel, type TableModel } from '../model/table-model';
 import { computedOf } from '../model/formula-columns';
 import type { SourceRegistry, SourceHandle } from '@tabula/db';
-import { fetchTableContext, fetchTableContextById, metaClientOf, type MetaClient } from './meta.client';
+import { fetchTableContext, fetchTableContextById } from './meta.client';
+import type { MetaClient } from '../adapters/service-clients';
 import { TableContextCache } from './table-context.cache';
 import { BaseCandidatesCache } from './base-candidates.cache';
 import { resolveBaseRef, type BaseAccess, type Principal } from '@tabula/auth';
@@ -35,12 +35,9 @@ export class TableResolver {
   /** Base references → candidate bases (dropped with every meta event: bases are created and renamed rarely). */
   readonly baseRefs: BaseCandidatesCache;
 
-  private readonly meta: MetaClient;
-
-  constructor(services: ServiceClient, private readonly sources: SourceRegistry, ttlMs: number) {
+  constructor(private readonly meta: MetaClient, private readonly sources: SourceRegistry, ttlMs: number) {
     this.cache = new TableContextCache<TableHandle>(ttlMs);
-    this.baseRefs = new BaseCandidatesCache(services, ttlMs);
-    this.meta = metaClientOf(services);
+    this.baseRefs = new BaseCandidatesCache(meta, ttlMs);
   }
 
   /** The table with this id (its base learned from meta, then cached like any ref). */

@@ -1,9 +1,8 @@
-import type { Principal } from '@tabula/auth';
 import { keyOfBody, parseRowId, recordNotFound, type KeyWhere } from '../model/row-id';
 import { deleteByKeys } from '../repositories/records.repository';
 import { readBack } from './record-reader';
 import { runWrite } from './write-runner';
-import { openTable, type TableRef } from './table-access';
+import { openTable, type TableInScope } from './table-access';
 import { checkBulkSize } from './bulk/bulk-limits';
 import type { DataPorts } from '../ports';
 
@@ -11,8 +10,9 @@ import type { DataPorts } from '../ports';
  * DELETE .../{rowId}: 1 when deleted; 404 ERR_RECORD_NOT_FOUND when there is no
  * such row, as a read of it answers (issue 9 item 17; NocoDB answers 0).
  */
-export async function deleteRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string): Promise<number> {
-  const { handle } = await openTable(ports, principal, ref, 'data.write');
+export async function deleteRecord(ports: DataPorts, scope: TableInScope, rowId: string): Promise<number> {
+  const { principal } = scope;
+  const { handle } = openTable(scope);
   const key = parseRowId(handle.model, rowId);
   if (!key) throw recordNotFound(rowId);
   return runWrite(ports, handle, { op: 'delete', rows: [], previousRows: [{ ...key }], principal }, async (trx) => {
@@ -27,9 +27,10 @@ export async function deleteRecord(ports: DataPorts, principal: Principal, ref: 
  * DELETE bulk: body `[{<pk>: value}, …]`; one transaction; answers one entry
  * per requested record: the deleted record's key, or null when it did not exist.
  */
-export async function bulkDeleteRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown): Promise<(Record<string, unknown> | null)[]> {
+export async function bulkDeleteRecords(ports: DataPorts, scope: TableInScope, bodies: unknown): Promise<(Record<string, unknown> | null)[]> {
   checkBulkSize(ports, bodies);
-  const { handle } = await openTable(ports, principal, ref, 'data.write');
+  const { principal } = scope;
+  const { handle } = openTable(scope);
   const keys = bodies.map((b) => (b && typeof b === 'object' ? keyOfBody(handle.model, b as Record<string, unknown>) : undefined));
   const valid = keys.filter((k): k is KeyWhere => !!k);
   if (!valid.length) return keys.map(() => null);

@@ -1,4 +1,3 @@
-import type { Principal } from '@tabula/auth';
 import type { ApiRecord } from '../presenters/record.presenter';
 import { insertRows, uniformKeys } from '../repositories/record-insert.repository';
 import { insertWithOutbox } from '../repositories/insert-with-outbox.repository';
@@ -10,7 +9,7 @@ import { checkUnique } from './unique-check';
 import { keyOf, readBack } from './record-reader';
 import { presentRecord, recordsJson, rememberJson } from '../presenters/record.presenter';
 import { runOneStatementWrite, runWrite } from './write-runner';
-import { openTable, type TableRef } from './table-access';
+import { openTable, type TableInScope } from './table-access';
 import { checkBulkSize } from './bulk/bulk-limits';
 import type { DataPorts } from '../ports';
 import type { TableHandle } from '../context/table-handle';
@@ -42,8 +41,8 @@ function hasFormulas(model: TableHandle['model']): boolean {
  * insertWithOutbox); otherwise one transaction inserts all rows (one statement
  * RETURNING the stored rows on pg/sqlite; re-read on mysql) and the event.
  */
-export async function insertRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<ApiRecord[]> {
-  return (await insertRecordsAs(ports, principal, ref, bodies, options)).records();
+export async function insertRecords(ports: DataPorts, scope: TableInScope, bodies: unknown[], options: InsertOptions): Promise<ApiRecord[]> {
+  return (await insertRecordsAs(ports, scope, bodies, options)).records();
 }
 
 /** Inserted records as objects and as JSON text, each made on first use (from the other). */
@@ -62,9 +61,10 @@ function fromRecords(records: ApiRecord[]): InsertedRecords {
  * {@link insertRecords} answering both forms lazily: the bulk route sends the
  * database's JSON text as is, and nothing parses it unless a sync hook needs the rows.
  */
-export async function insertRecordsAs(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], options: InsertOptions): Promise<InsertedRecords> {
+export async function insertRecordsAs(ports: DataPorts, scope: TableInScope, bodies: unknown[], options: InsertOptions): Promise<InsertedRecords> {
   if (options.bulk) checkBulkSize(ports, bodies);
-  const { handle } = await openTable(ports, principal, ref, 'data.write');
+  const { principal } = scope;
+  const { handle } = openTable(scope);
   const rows = prepareRows(handle, bodies, { mode: 'insert', userId: userIdOf(principal) }, options.bulk);
   await claimAttachments(ports, handle, bodies, principal);
   if (!rows.length) return fromRecords([]);

@@ -1,8 +1,7 @@
 import { pageInfo as pageInfoOf, resolvePaging, type PageInfo, type PagingInput } from '@tabula/contracts';
-import type { Principal } from '@tabula/auth';
 import { presentRecord, type ApiRecord } from '../presenters/record.presenter';
 import { countRows, selectPage } from '../repositories/records.repository';
-import { openTable, type TableRef } from './table-access';
+import { openTable, type TableInScope } from './table-access';
 import { signAttachments } from '../attachments/attachment-signer';
 import { cachedReadOptions, readKey, readOptions, readFilter, type ReadQuery } from './read-options';
 import type { DataPorts } from '../ports';
@@ -20,8 +19,8 @@ export interface RecordPage {
 }
 
 /** GET .../{tableName}: one page of records with pageInfo. */
-export async function listRecords(ports: DataPorts, principal: Principal, ref: TableRef, query: ListQuery): Promise<RecordPage> {
-  const { handle, view } = await openTable(ports, principal, ref, 'data.read');
+export async function listRecords(ports: DataPorts, scope: TableInScope, query: ListQuery): Promise<RecordPage> {
+  const { handle, view } = openTable(scope);
   const key = readKey(view, query);
   const options = cachedReadOptions(handle, view, query, key);
   const { limit, offset } = resolvePaging(query, { limit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, max: ports.config.SVC_DB_QUERY_LIMIT_MAX });
@@ -40,8 +39,8 @@ export async function listRecords(ports: DataPorts, principal: Principal, ref: T
 }
 
 /** GET .../find-one: the first matching record, or null. */
-export async function findOneRecord(ports: DataPorts, principal: Principal, ref: TableRef, query: ReadQuery): Promise<ApiRecord | null> {
-  const { handle, view } = await openTable(ports, principal, ref, 'data.read');
+export async function findOneRecord(ports: DataPorts, scope: TableInScope, query: ReadQuery): Promise<ApiRecord | null> {
+  const { handle, view } = openTable(scope);
   const options = readOptions(handle, view, query);
   const [row] = await selectPage(handle.source.knex, handle, { ...options, limit: 1, offset: 0 });
   if (!row) return null;
@@ -51,7 +50,7 @@ export async function findOneRecord(ports: DataPorts, principal: Principal, ref:
 }
 
 /** GET .../count: `{ count }` of the records matching view filter, where and filterArrJson (always exact). */
-export async function countRecords(ports: DataPorts, principal: Principal, ref: TableRef, query: ReadQuery): Promise<{ count: number }> {
-  const { handle, view } = await openTable(ports, principal, ref, 'data.read');
+export async function countRecords(scope: TableInScope, query: ReadQuery): Promise<{ count: number }> {
+  const { handle, view } = openTable(scope);
   return { count: await countRows(handle.source.knex, handle, readFilter(handle, view, query)) };
 }

@@ -1,4 +1,3 @@
-import type { Principal } from '@tabula/auth';
 import { parseRowId, recordNotFound } from '../model/row-id';
 import { viewColumns } from '../model/table-model';
 import type { ApiRecord } from '../presenters/record.presenter';
@@ -9,7 +8,7 @@ import { filtered, selectByKeys, selectRecordJsonByKey, tableOf, whereKeys } fro
 import type { KeyWhere } from '../model/row-id';
 import { readBack } from './record-reader';
 import { readFilter } from './read-options';
-import { openTable, type TableRef } from './table-access';
+import { openTable, type TableInScope } from './table-access';
 import type { DataPorts } from '../ports';
 import { signAttachments } from '../attachments/attachment-signer';
 
@@ -24,8 +23,8 @@ export type ReadAnswer = { json: string } | { record: ApiRecord };
  * the record's JSON text and it is sent as is: no row parsing, no presenting,
  * no JSON.stringify. Otherwise the row is read and presented in JS.
  */
-export async function readRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string): Promise<ReadAnswer> {
-  const { handle, view } = await openTable(ports, principal, ref, 'data.read');
+export async function readRecord(ports: DataPorts, scope: TableInScope, rowId: string): Promise<ReadAnswer> {
+  const { handle, view } = openTable(scope);
   const key = parseRowId(handle.model, rowId);
   if (!key) throw recordNotFound(rowId);
   if (view && !(await existsInView(handle, view, key))) throw recordNotFound(rowId);
@@ -57,8 +56,8 @@ async function readPresented(ports: DataPorts, handle: TableHandle, key: KeyWher
 }
 
 /** GET .../{rowId}/exist: true when the row exists (and passes the view's filters). */
-export async function recordExists(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string): Promise<boolean> {
-  const { handle, view } = await openTable(ports, principal, ref, 'data.read');
+export async function recordExists(scope: TableInScope, rowId: string): Promise<boolean> {
+  const { handle, view } = openTable(scope);
   const key = parseRowId(handle.model, rowId);
   if (!key) return false;
   if (view) return existsInView(handle, view, key);

@@ -1,16 +1,21 @@
-import { appError } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
-import type { ViewInfo } from '@tabula/contracts';
+import { appError, type AccessScope } from '@tabula/http';
+import type { ScopeResolvers } from '@tabula/auth';
+import type { TableRefId, ViewInfo } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
 import { findView } from '../model/table-model';
 import type { DataPorts } from '../ports';
 
-/** A table as a route names it: `{baseName}/{tableName}[/views/{viewName}]`. */
-export interface TableRef {
-  baseName: string;
-  tableName: string;
+/** A table as a route names it: `{baseName}/{tableName}[/views/{viewName}]` (the contracts' `tableRef` scope id). */
+export type TableRef = TableRefId;
+
+/** What the guard resolved for a data route: the table (cached handle) and the view its path names, if any. */
+export interface TableTarget {
+  handle: TableHandle;
   viewName?: string;
 }
+
+/** A table the guard authorized: its base holds the contract's permission (data.read or data.write). */
+export type TableInScope = AccessScope<TableTarget>;
 
 /** The resolved table and view of a request. */
 export interface OpenTable {
@@ -18,9 +23,37 @@ export interface OpenTable {
   view?: ViewInfo;
 }
 
-/** Resolves the table (cached), checks the caller's base role for the action, finds the view. */
-export async function openTable(ports: DataPorts, principal: Principal, ref: TableRef, action: 'data.read' | 'data.write'): Promise<OpenTable> {
-  const handle = await ports.tables.resolveFor(ports.baseAccess, principal, ref.baseName, ref.tableName);
-  await ports.baseAccess.authorizeVisible(principal, handle.baseId, action, () => appError('ERR_BASE_NOT_FOUND', `Base '${ref.baseName}' not found`));
-  return { handle, view: ref.viewName ? findView(handle.model, ref.viewName) : undefined };
+/** The answer for a base the caller may not see: the same as for a base that does not exist. */
+export function baseNotFound(ref: TableRef): Error {
+  return appError('ERR_BASE_NOT_FOUND', `Base '${ref.baseName}' not found`);
+}
+
+/**
+ * What the data contracts are scoped by: `tableRef`, the table a route names.
+ * The base title is resolved among the bases the caller may access and the
+ * table comes from the cached resolver: the guard's lookup is the one the
+ * use case serves from (the handle travels in the scope; nothing resolves it
+ * again). A caller without a role in the table's base gets {@link baseNotFound}.
+ */
+export function dataScopes(ports: DataPorts): ScopeResolvers {
+  return {
+    tableRef: {
+      missing: (id) => baseNotFound(id as TableRef),
+      resolve: async (principal, id) => {
+        const ref = id as TableRef;
+        const handle = await ports.tables.resolveFor(ports.baseAccess, principal, ref.baseName, ref.tableName);
+        return { baseId: handle.baseId, value: { handle, viewName: ref.viewName } };
+      },
+    },
+  };
+}
+
+/**
+ * The authorized table and the view its route names. The view is looked up
+ * here, after the permission (a caller refused the table learns nothing of
+ * its views): 404 ERR_VIEW_NOT_FOUND for an unknown one.
+ */
+export function openTable(scope: TableInScope): OpenTable {
+  const { handle, viewName } = scope.value;
+  return { handle, view: viewName ? findView(handle.model, viewName) : undefined };
 }

@@ -1,5 +1,4 @@
 import { appError } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { ApiRecord } from '../presenters/record.presenter';
 import { keyOfBody, parseRowId, recordNotFound, type KeyWhere } from '../model/row-id';
 import { atIndex } from '../values/value-errors';
@@ -9,26 +8,27 @@ import { prepareRows, userIdOf } from './row-preparer';
 import { checkUnique } from './unique-check';
 import { keyText, readBack } from './record-reader';
 import { runWrite } from './write-runner';
-import { openTable, type TableRef } from './table-access';
+import { openTable, type TableInScope } from './table-access';
 import { checkBulkSize } from './bulk/bulk-limits';
 import type { DataPorts } from '../ports';
 import { applyLinkFields, linkFieldsOf } from './links/link-fields';
 import { claimAttachments } from '../attachments/attachment-claims';
 
 /** PATCH .../{rowId}: updates one record, answers it re-read (404 when missing). */
-export async function updateRecord(ports: DataPorts, principal: Principal, ref: TableRef, rowId: string, body: unknown): Promise<ApiRecord> {
-  const [record] = await updateMany(ports, principal, ref, [body], { bulk: false, rowId });
+export async function updateRecord(ports: DataPorts, scope: TableInScope, rowId: string, body: unknown): Promise<ApiRecord> {
+  const [record] = await updateMany(ports, scope, [body], { bulk: false, rowId });
   return record;
 }
 
 /** PATCH bulk: every body carries its key; all rows or none are updated (404 naming the index of a missing one). */
-export function bulkUpdateRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown): Promise<ApiRecord[]> {
+export function bulkUpdateRecords(ports: DataPorts, scope: TableInScope, bodies: unknown): Promise<ApiRecord[]> {
   checkBulkSize(ports, bodies);
-  return updateMany(ports, principal, ref, bodies, { bulk: true });
+  return updateMany(ports, scope, bodies, { bulk: true });
 }
 
-async function updateMany(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown[], opt: { bulk: boolean; rowId?: string }): Promise<ApiRecord[]> {
-  const { handle } = await openTable(ports, principal, ref, 'data.write');
+async function updateMany(ports: DataPorts, scope: TableInScope, bodies: unknown[], opt: { bulk: boolean; rowId?: string }): Promise<ApiRecord[]> {
+  const { principal } = scope;
+  const { handle } = openTable(scope);
   const keys: KeyWhere[] = bodies.map((body, i) => {
     const key = opt.rowId !== undefined ? parseRowId(handle.model, opt.rowId) : keyOfBody(handle.model, (body ?? {}) as Record<string, unknown>);
     if (key) return key;

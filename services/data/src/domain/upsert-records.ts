@@ -1,4 +1,3 @@
-import type { Principal } from '@tabula/auth';
 import type { ApiRecord } from '../presenters/record.presenter';
 import { keyOfBody, type KeyWhere } from '../model/row-id';
 import { selectByKeys, updateByKeys } from '../repositories/records.repository';
@@ -7,7 +6,7 @@ import { assignOrder, orderSequenceOf, prepareRows, userIdOf } from './row-prepa
 import { checkUnique } from './unique-check';
 import { keyOf, keyText, readBack } from './record-reader';
 import { runWrite } from './write-runner';
-import { openTable, type TableRef } from './table-access';
+import { openTable, type TableInScope } from './table-access';
 import { checkBulkSize } from './bulk/bulk-limits';
 import { atIndex } from '../values/value-errors';
 import type { DataPorts } from '../ports';
@@ -20,9 +19,10 @@ import { claimAttachments } from '../attachments/attachment-claims';
  * events (bulkInsert for the new rows, bulkUpdate for the others) so insert and
  * update hooks each see their rows.
  */
-export async function upsertRecords(ports: DataPorts, principal: Principal, ref: TableRef, bodies: unknown): Promise<ApiRecord[]> {
+export async function upsertRecords(ports: DataPorts, scope: TableInScope, bodies: unknown): Promise<ApiRecord[]> {
   checkBulkSize(ports, bodies);
-  const { handle } = await openTable(ports, principal, ref, 'data.write');
+  const { principal } = scope;
+  const { handle } = openTable(scope);
   const userId = userIdOf(principal);
   await claimAttachments(ports, handle, bodies, principal);
   const givenKeys = bodies.map((b) => (b && typeof b === 'object' ? keyOfBody(handle.model, b as Record<string, unknown>) : undefined));

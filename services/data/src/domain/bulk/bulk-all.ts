@@ -1,5 +1,4 @@
 import { parseFilterArrJson, parseWhere, andFilters, filterFromRows } from '@tabula/query';
-import type { Principal } from '@tabula/auth';
 import type { TableHandle } from '../../context/table-handle';
 import { findView } from '../../model/table-model';
 import { rowIdOf } from '../../model/row-id';
@@ -10,7 +9,7 @@ import { checkUnique } from '../unique-check';
 import { readBack } from '../record-reader';
 import { flattenFilters } from '../read-options';
 import { runWrite } from '../write-runner';
-import { openTable, type TableRef } from '../table-access';
+import { openTable, type TableInScope } from '../table-access';
 import { checkWipeGuard } from './bulk-limits';
 import type { DataPorts } from '../../ports';
 import { claimAttachments } from '../../attachments/attachment-claims';
@@ -41,8 +40,9 @@ async function matchingKeys(db: Db, handle: TableHandle, filter: ReturnType<type
 }
 
 /** PATCH bulk .../all?where=: sets the body's fields on every matching row; answers the number updated. */
-export async function updateAllRecords(ports: DataPorts, principal: Principal, ref: TableRef, body: unknown, query: AllQuery): Promise<number> {
-  const { handle } = await openTable(ports, principal, ref, 'data.write');
+export async function updateAllRecords(ports: DataPorts, scope: TableInScope, body: unknown, query: AllQuery): Promise<number> {
+  const { principal } = scope;
+  const { handle } = openTable(scope);
   const filter = allFilter(handle, query);
   const [values] = prepareRows(handle, [body], { mode: 'update', userId: userIdOf(principal) }, false);
   await claimAttachments(ports, handle, [body], principal);
@@ -60,8 +60,9 @@ export async function updateAllRecords(ports: DataPorts, principal: Principal, r
 }
 
 /** DELETE bulk .../all?where=[&viewId=]: deletes every matching row; answers the number deleted. */
-export async function deleteAllRecords(ports: DataPorts, principal: Principal, ref: TableRef, query: AllQuery): Promise<number> {
-  const { handle } = await openTable(ports, principal, ref, 'data.write');
+export async function deleteAllRecords(ports: DataPorts, scope: TableInScope, query: AllQuery): Promise<number> {
+  const { principal } = scope;
+  const { handle } = openTable(scope);
   const filter = allFilter(handle, query);
   return runWrite(ports, handle, { op: 'deleteAll', rows: [], principal }, async (trx) => {
     const { keys, previous } = await matchingKeys(trx, handle, filter, query.skipPks);

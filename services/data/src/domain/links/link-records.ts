@@ -7,6 +7,7 @@ import type { RecordsChange } from '../../events/records-event.producer';
 import { readBack } from '../record-reader';
 import { runWrite } from '../write-runner';
 import { openLink, requireRow, type OpenLink } from './link-scope';
+import type { TableInScope } from '../table-access';
 import type { NestedRef } from './nested-records';
 import type { DataPorts } from '../../ports';
 
@@ -51,8 +52,9 @@ export async function linkChanges(trx: Db, link: OpenLink, key: KeyWhere, refKey
   ];
 }
 
-async function changeLink(ports: DataPorts, principal: Principal, ref: NestedRef & { refRowId: string }, mode: 'link' | 'unlink') {
-  const link = await openLink(ports, principal, ref, ref.columnName, 'data.write');
+async function changeLink(ports: DataPorts, scope: TableInScope, ref: NestedRef & { refRowId: string }, mode: 'link' | 'unlink') {
+  const { principal } = scope;
+  const link = await openLink(ports, scope, ref.columnName);
   return runWrite(ports, link.handle, undefined, async (trx) => {
     const key = await requireRow(trx, link.handle, ref.rowId);
     const refKey = await requireRow(trx, link.related, ref.refRowId);
@@ -67,11 +69,11 @@ async function changeLink(ports: DataPorts, principal: Principal, ref: NestedRef
 }
 
 /** POST .../{rowId}/{relationType}/{columnName}/{refRowId}: links two records (404 when either is missing). */
-export function linkRecord(ports: DataPorts, principal: Principal, ref: NestedRef & { refRowId: string }) {
-  return changeLink(ports, principal, ref, 'link');
+export function linkRecord(ports: DataPorts, scope: TableInScope, ref: NestedRef & { refRowId: string }) {
+  return changeLink(ports, scope, ref, 'link');
 }
 
 /** DELETE .../{rowId}/{relationType}/{columnName}/{refRowId}: unlinks them (400 when they are not linked). */
-export function unlinkRecord(ports: DataPorts, principal: Principal, ref: NestedRef & { refRowId: string }) {
-  return changeLink(ports, principal, ref, 'unlink');
+export function unlinkRecord(ports: DataPorts, scope: TableInScope, ref: NestedRef & { refRowId: string }) {
+  return changeLink(ports, scope, ref, 'unlink');
 }

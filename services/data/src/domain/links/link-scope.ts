@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import { appError } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { ColumnInfo } from '@tabula/contracts';
 import type { TableHandle } from '../../context/table-handle';
 import { linkPlanOf, type LinkPlan } from '../../model/link-columns';
 import { parseRowId, recordNotFound, type KeyWhere } from '../../model/row-id';
 import { selectByKeys, tableOf, type Db } from '../../repositories/records.repository';
-import { openTable, type TableRef } from '../table-access';
+import { openTable, type TableInScope } from '../table-access';
 import type { DataPorts } from '../../ports';
 
 /** A link of a table resolved for a nested route: both tables, the column and its plan. */
@@ -17,9 +16,9 @@ export interface OpenLink {
   plan: LinkPlan;
 }
 
-/** Opens the table and the link column named by a nested route (404 for an unknown column). */
-export async function openLink(ports: DataPorts, principal: Principal, ref: TableRef, columnRef: string, action: 'data.read' | 'data.write'): Promise<OpenLink> {
-  const { handle } = await openTable(ports, principal, ref, action);
+/** Opens the authorized table's link column named by a nested route (404 for an unknown column) and its related table. */
+export async function openLink(ports: DataPorts, scope: TableInScope, columnRef: string): Promise<OpenLink> {
+  const { handle } = openTable(scope);
   const column = handle.model.byKey.get(columnRef);
   const plan = column ? linkPlanOf(column) : undefined;
   if (!column || !plan) throw appError('ERR_COLUMN_NOT_FOUND', `Link column '${columnRef}' not found in table '${handle.model.context.table.title}'`);
