@@ -31,18 +31,33 @@ function app(): Koa {
   const koa = new Koa();
   koa.use(errorMiddleware({ error: () => undefined, warn: () => undefined } as never));
   koa.use(jsonBody({ limit: 1024 }));
+  // Stands in for the identity middleware: the local client's header is a service, `x-test-user` a user.
+  koa.use(async (ctx, next) => {
+    if (ctx.get('x-tabula-identity') === 'identity') ctx.state.principal = { kind: 'service', id: 'data', roles: [] };
+    if (ctx.get('x-test-user')) ctx.state.principal = { kind: 'user', id: ctx.get('x-test-user'), roles: [] };
+    await next();
+  });
   koa.use(router.routes());
   return koa;
 }
 
 describe('endpoint contracts', () => {
   it('validates input onto ctx.input and answers with the contract status', async () => {
-    const res = await request(app().callback()).post('/api/v1/notes').send({ text: 'hi' });
+    const res = await request(app().callback()).post('/api/v1/notes').set('x-test-user', 'us1').send({ text: 'hi' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: 'n1', text: 'hi' });
-    const bad = await request(app().callback()).post('/api/v1/notes').send({ text: 'x'.repeat(11) });
+    const bad = await request(app().callback()).post('/api/v1/notes').set('x-test-user', 'us1').send({ text: 'x'.repeat(11) });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ERR_INVALID_REQUEST_BODY');
+  });
+
+  it('admits only the callers the contract declares, before reading the input', async () => {
+    const anonymous = await request(app().callback()).post('/api/v1/notes').send({ text: 'x'.repeat(11) });
+    expect([anonymous.status, anonymous.body.error]).toEqual([401, 'ERR_AUTHENTICATION_REQUIRED']);
+    const userOnInternal = await request(app().callback()).get('/internal/notes/a').set('x-test-user', 'us1');
+    expect([userOnInternal.status, userOnInternal.body.message]).toEqual([403, 'Internal endpoint']);
+    const serviceOnPublic = await request(app().callback()).post('/api/v1/notes').set('x-tabula-identity', 'identity').send({ text: 'hi' });
+    expect(serviceOnPublic.status).toBe(403);
   });
 
   it('the typed client fills the path, parses the answer and rethrows errors with their code', async () => {
