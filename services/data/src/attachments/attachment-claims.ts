@@ -1,6 +1,5 @@
 import type { Principal } from '@tabula/auth';
-import { appError, clientOf } from '@tabula/http';
-import { storageInternalEndpoints } from '@tabula/contracts';
+import { appError } from '@tabula/http';
 import type { TableHandle } from '../context/table-handle';
 import type { DataPorts } from '../ports';
 import { attachmentColumns, bodyValue, itemsOf } from './attachment-cells';
@@ -18,8 +17,7 @@ export async function claimAttachments(ports: DataPorts, handle: TableHandle, bo
   const items = columns.flatMap((column) => bodies.flatMap((b) => itemsOf(bodyValue(b, column)))
     .map((i) => ({ columnId: column.id, title: column.title, path: i.path, url: i.url })));
   if (!items.length) return;
-  const storage = clientOf(ports.services, storageInternalEndpoints);
-  const { refused } = await storage.storageAttachmentsClaim({
+  const { refused } = await ports.storage.storageAttachmentsClaim({
     body: {
       baseId: handle.baseId, tableId: handle.tableId, userId: principal.kind === 'user' ? principal.id : undefined,
       items: items.map(({ columnId, path, url }) => ({ columnId, path, url })),

@@ -1,5 +1,4 @@
-import { clientOf } from '@tabula/http';
-import { storageInternalEndpoints, type ColumnInfo } from '@tabula/contracts';
+import type { ColumnInfo } from '@tabula/contracts';
 import type { ApiRecord } from '../presenters/record.presenter';
 import type { DataPorts } from '../ports';
 import { attachmentColumns, itemsOf, type CellItem } from './attachment-cells';
@@ -24,7 +23,6 @@ export async function signAttachments(ports: DataPorts, baseId: string, columns:
   }
   if (!items.length) return;
   for (const item of items) { delete item.signedPath; delete item.signedUrl; }
-  const storage = clientOf(ports.services, storageInternalEndpoints);
-  const { links } = await storage.storageAttachmentsSign({ body: { baseId, items: items.map((i) => ({ path: i.path, url: i.url })) } });
+  const { links } = await ports.storage.storageAttachmentsSign({ body: { baseId, items: items.map((i) => ({ path: i.path, url: i.url })) } });
   links.forEach((link, i) => { if (link) Object.assign(items[i], link); });
 }
