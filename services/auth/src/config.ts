@@ -35,8 +35,12 @@ export const authConfigSchema = z.object({
   SVC_AUTH_MAX_FORGOT_PER_IP: envInt(50, 1),
   /** Length of a rate-limit window in seconds (15 minutes). */
   SVC_AUTH_RATE_WINDOW_SECONDS: envInt(900, 1),
-  /** Prefix of the rate-limit keys in Redis (lets several deployments or test runs share one Redis). */
-  SVC_AUTH_RATE_KEY_PREFIX: z.string().min(1).default('tabula:auth:rl:'),
+  /**
+   * Prefix of the rate-limit keys in Redis after the deployment's own
+   * (`<EVENT_TOPIC_PREFIX>.auth:rl:<counter>`), so deployments sharing a Redis
+   * never share counters; a test run may add its own.
+   */
+  SVC_AUTH_RATE_KEY_PREFIX: z.string().min(1).default('auth:rl:'),
   /** Lifetime of a refresh token in days. */
   SVC_REFRESH_TOKEN_DAYS: envInt(30, 1),
 });
