@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envInt } from '@tabula/config';
 
-/** Who may sign up (README "Sign-up"): anyone; the first user and invited e-mails; the first user only. */
+/** Who may sign up (docs/sign-up.md): anyone; the first user and invited e-mails; the first user only. */
 export const SIGNUP_MODES = ['open', 'invite', 'closed'] as const;
 
 /** One of {@link SIGNUP_MODES}. */
