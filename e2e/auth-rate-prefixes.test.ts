@@ -24,7 +24,7 @@ describeWithBackend('redis', 'auth rate limits of two deployments on one Redis (
   beforeAll(async () => {
     await admin.connect();
     for (const prefix of prefixes) {
-      stacks.push(await startAuthStack({ REDIS_URL: backendUrl('redis'), EVENT_TOPIC_PREFIX: prefix, SVC_AUTH_RATE_KEY_PREFIX: shared, SVC_AUTH_MAX_SIGNUPS_PER_IP: '2' }));
+      stacks.push(await startAuthStack({ REDIS_URL: backendUrl('redis') as string, EVENT_TOPIC_PREFIX: prefix, SVC_AUTH_RATE_KEY_PREFIX: shared, SVC_AUTH_MAX_SIGNUPS_PER_IP: '2' }));
     }
   }, 120_000);
   afterAll(async () => {

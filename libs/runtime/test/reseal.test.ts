@@ -34,7 +34,8 @@ describe('resealStale (the start-up re-seal)', () => {
       const sealed = [box, v2, older][i % 3].seal({ n: i });
       return { id, secret: sealed };
     });
-    await pools[0].batchInsert('things', [...rows, { id: 'tnull', secret: null }], 100);
+    const stored: Array<{ id: string; secret: string | null }> = [...rows, { id: 'tnull', secret: null }];
+    await pools[0].batchInsert('things', stored, 100);
     const ring = new AtRestRing(PURPOSE, [B, A], [FORMER]);
 
     const reports = await Promise.all(pools.map((pool) => resealStale(pool, ring, column, 50)));
