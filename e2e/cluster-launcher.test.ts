@@ -44,7 +44,7 @@ async function launch(): Promise<Launched> {
     ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(gatewayPort), SERVICE_PORT_BASE: String(base),
     AUTH_PORT: String(authPort), META_SERVICE_URL: `http://127.0.0.1:${metaPort}`, LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true',
   };
-  for (const name of ['SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'TABULA_MODE', 'npm_lifecycle_event', 'AUTH_SERVICE_URL']) delete env[name];
+  for (const name of ['SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SVC_ENCRYPTION_KEYS', 'TABULA_MODE', 'npm_lifecycle_event', 'AUTH_SERVICE_URL']) delete env[name];
   const child = spawn(process.execPath, entryArgs('scripts/start-cluster.ts'), { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => { output += chunk; });

@@ -22,7 +22,7 @@ describeWithBackend('redis', 'service process: SIGTERM right after /healthz answ
       env: {
         ...process.env, TABULA_MODE: 'cluster', DATABASE_URL: database.url, EVENT_BUS: 'redis', REDIS_URL: backendUrl('redis'),
         EVENT_TOPIC_PREFIX: `t${randomBytes(5).toString('hex')}`, SVC_INTERNAL_SECRET: randomBytes(48).toString('base64url'),
-        SVC_JWT_SECRET: randomBytes(48).toString('base64url'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true',
+        SVC_JWT_SECRET: randomBytes(48).toString('base64url'), SVC_ENCRYPTION_KEYS: randomBytes(32).toString('base64url'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -63,7 +63,7 @@ describe('settings are validated at start, every problem in one message', () => 
     expect(result.code).toBe(1);
     const fatal = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { level: string; problems?: string[] }).find((l) => l.level === 'fatal');
     expect(fatal?.problems?.map((p) => p.split(':')[0]).sort()).toEqual(
-      ['DATABASE_URL', 'LOG_LEVEL', 'REDIS_URL', 'SVC_AUTH_MAX_FAILURES_PER_IP', 'SVC_INTERNAL_SECRET', 'SVC_JWT_EXPIRES_IN', 'SVC_JWT_SECRET'],
+      ['DATABASE_URL', 'LOG_LEVEL', 'REDIS_URL', 'SVC_AUTH_MAX_FAILURES_PER_IP', 'SVC_ENCRYPTION_KEYS', 'SVC_INTERNAL_SECRET', 'SVC_JWT_EXPIRES_IN', 'SVC_JWT_SECRET'],
     );
   }, 60_000);
 });

@@ -57,7 +57,7 @@ async function startProcesses(databaseUrl: string, dataDir: string): Promise<{ c
   const env: NodeJS.ProcessEnv = {
     ...process.env, TABULA_MODE: 'cluster', DATABASE_URL: databaseUrl, EVENT_BUS: 'redis', HOST: '127.0.0.1', DATA_DIR: dataDir,
     SVC_INTERNAL_SECRET: randomBytes(32).toString('base64url'), SVC_JWT_SECRET: randomBytes(32).toString('base64url'),
-    LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', AUTH_SERVICE_URL: `http://127.0.0.1:${ports.auth}`, STORAGE_SERVICE_URL: `http://127.0.0.1:${ports.storage}`,
+    SVC_ENCRYPTION_KEYS: randomBytes(32).toString('base64url'), LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', AUTH_SERVICE_URL: `http://127.0.0.1:${ports.auth}`, STORAGE_SERVICE_URL: `http://127.0.0.1:${ports.storage}`,
   };
   const children: ChildProcess[] = [];
   for (const [name, port] of Object.entries(ports)) {

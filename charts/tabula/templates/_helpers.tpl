@@ -59,6 +59,9 @@ app.kubernetes.io/component: {{ .component }}
 {{/* Environment shared by every container: config, secret files, service URLs, OTel. */}}
 {{- define "tabula.env" -}}
 {{- $root := . -}}
+{{- if not (has "SVC_ENCRYPTION_KEYS" .Values.secrets.keys) -}}
+{{- fail "secrets.keys must list SVC_ENCRYPTION_KEYS: every pod needs the at-rest key ring from the Secret (a pod's DATA_DIR is not kept, so a generated key would be lost)" -}}
+{{- end -}}
 {{- range $key := .Values.secrets.keys }}
 - name: {{ $key }}_FILE
   value: /var/run/secrets/tabula/{{ $key }}

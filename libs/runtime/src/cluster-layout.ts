@@ -1,5 +1,6 @@
 import { ConfigError } from '@tabula/config';
 import { persistentSecret } from './secrets';
+import { ENCRYPTION_KEY_FILE } from './at-rest-keys';
 
 /** The services of `start:cluster`, in start order, with their offset from SERVICE_PORT_BASE. */
 export const clusterServiceOffsets: Record<string, number> = {
@@ -54,9 +55,10 @@ function serviceProcess(name: string, base: number, env: NodeJS.ProcessEnv, prob
  * The local cluster's layout from the environment. Service ports come from
  * `<NAME>_PORT` or `SERVICE_PORT_BASE` (default 8100: auth 8101 … hooks 8107);
  * a `<NAME>_SERVICE_URL` that is set is kept (the service listens on its port);
- * otherwise it is derived. `SVC_INTERNAL_SECRET`/`SVC_JWT_SECRET`, when unset,
- * are generated once and kept under DATA_DIR (the files standalone uses), so a
- * restart keeps users signed in. Throws with every problem listed.
+ * otherwise it is derived. `SVC_INTERNAL_SECRET`/`SVC_JWT_SECRET`/`SVC_ENCRYPTION_KEYS`,
+ * when unset, are generated once and kept under DATA_DIR (the files standalone
+ * uses), so a restart keeps users signed in and sealed values readable. Throws
+ * with every problem listed.
  */
 export function clusterLayout(input: NodeJS.ProcessEnv): ClusterLayout {
   const env: NodeJS.ProcessEnv = { ...input };
@@ -82,6 +84,7 @@ export function clusterLayout(input: NodeJS.ProcessEnv): ClusterLayout {
   const dataDir = env.DATA_DIR ?? './data';
   env.SVC_INTERNAL_SECRET = env.SVC_INTERNAL_SECRET || persistentSecret(dataDir, 'internal-secret');
   env.SVC_JWT_SECRET = env.SVC_JWT_SECRET || persistentSecret(dataDir, 'jwt-secret');
+  if (!env.SVC_ENCRYPTION_KEYS && !env.SVC_ENCRYPTION_KEYS_FILE) env.SVC_ENCRYPTION_KEYS = persistentSecret(dataDir, ENCRYPTION_KEY_FILE);
   env.TABULA_MODE = 'cluster';
   env.TABULA_LAUNCHER = 'cluster';
   return { processes, env };

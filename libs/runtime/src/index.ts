@@ -6,6 +6,8 @@ export * from './service-process';
 export * from './standalone';
 export * from './lifecycle';
 export * from './secrets';
+export * from './at-rest-keys';
+export * from './reseal';
 export * from './service-app';
 export * from './access-invalidation';
 export * from './role-lookup';

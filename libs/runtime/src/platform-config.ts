@@ -1,10 +1,23 @@
 import { z } from 'zod';
 import {
-  ConfigError, envBoolean, envDuration, envHostPortList, envInt, envPort, envUrl, eventBusKind, logLevel, loadConfig,
+  ConfigError, envBoolean, envDuration, envHostPortList, envInt, envList, envPort, envUrl, eventBusKind, logLevel, loadConfig,
 } from '@tabula/config';
 
 const postgresUrl = envUrl(['postgres', 'postgresql']);
 const httpUrl = envUrl(['http', 'https']);
+
+/** Shortest key of SVC_ENCRYPTION_KEYS (`openssl rand -base64 32` gives 44 characters). */
+export const ENCRYPTION_KEY_MIN_LENGTH = 32;
+
+/** SVC_ENCRYPTION_KEYS: comma-separated keys, newest first; the message never shows a key. */
+const encryptionKeys = envList().superRefine((keys, ctx) => {
+  keys.forEach((key, i) => {
+    if (key.length < ENCRYPTION_KEY_MIN_LENGTH) {
+      ctx.addIssue({ code: 'custom', message: `each key must be at least ${ENCRYPTION_KEY_MIN_LENGTH} characters; key ${i + 1} of ${keys.length} has ${key.length}` });
+    }
+  });
+  if (new Set(keys).size !== keys.length) ctx.addIssue({ code: 'custom', message: 'a key is listed twice' });
+});
 
 /**
  * Settings every service process shares (README lists each one). Parsed once in
@@ -34,6 +47,12 @@ export const platformConfigSchema = z.object({
   EVENT_EPHEMERAL_GROUP_TTL_MIN: envInt(15, 1, 10_080),
   /** Signs the identity the gateway forwards to services (cluster: required). */
   SVC_INTERNAL_SECRET: z.string().min(32).optional(),
+  /**
+   * The at-rest key ring, newest first: seals source credentials, hook secrets,
+   * integration configs and signs attachment links (cluster: required;
+   * standalone: generated once under DATA_DIR/encryption-key). Empty when unset.
+   */
+  SVC_ENCRYPTION_KEYS: encryptionKeys,
   /** Signs user JWTs (cluster: required; standalone: generated under DATA_DIR). */
   SVC_JWT_SECRET: z.string().min(16).optional(),
   /** Lifetime of user JWTs: 10h, 7d, 30m, 3600 (seconds). */
@@ -68,6 +87,7 @@ function crossCheck(env: NodeJS.ProcessEnv): string[] {
     if (!set('DATABASE_URL')) problems.push('DATABASE_URL: required in cluster mode');
     if (!set('SVC_INTERNAL_SECRET')) problems.push('SVC_INTERNAL_SECRET: required in cluster mode');
     if (!set('SVC_JWT_SECRET')) problems.push('SVC_JWT_SECRET: required in cluster mode');
+    if (!set('SVC_ENCRYPTION_KEYS')) problems.push('SVC_ENCRYPTION_KEYS: required in cluster mode (e.g. the output of `openssl rand -base64 32`)');
     if (bus === 'memory') problems.push('EVENT_BUS: memory cannot connect separate processes; use redis or kafka');
   }
   if (bus === 'redis' && !set('REDIS_URL')) problems.push('REDIS_URL: required when EVENT_BUS=redis');

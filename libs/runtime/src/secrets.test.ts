@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { KeyRing, SecretBox, deriveSigningKey, keyMaterial, persistentSecret } from './secrets';
+import { KeyRing, SecretBox, deriveSigningKey, persistentSecret } from './secrets';
 
 const MATERIAL = 'material-one-0123456789';
 
-describe('persistent secrets and key material', () => {
+describe('persistent secrets', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tabula-secrets-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -15,14 +15,6 @@ describe('persistent secrets and key material', () => {
     expect(persistentSecret(dir, 'x-key')).toBe(first);
     expect(readFileSync(path.join(dir, 'x-key'), 'utf8')).toBe(first);
     expect(statSync(path.join(dir, 'x-key')).mode & 0o777).toBe(0o600);
-  });
-
-  it('takes the service setting, else the configured internal secret, else the persistent file', () => {
-    const configured = { platform: { SVC_INTERNAL_SECRET: 'i'.repeat(32), DATA_DIR: dir }, internalSecret: 'i'.repeat(32) };
-    const generated = { platform: { SVC_INTERNAL_SECRET: undefined, DATA_DIR: dir }, internalSecret: 'per-process' };
-    expect(keyMaterial(configured, 'own-setting', 'y-key')).toBe('own-setting');
-    expect(keyMaterial(configured, undefined, 'y-key')).toBe('i'.repeat(32));
-    expect(keyMaterial(generated, undefined, 'y-key')).toBe(persistentSecret(dir, 'y-key'));
   });
 });
 

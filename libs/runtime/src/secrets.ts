@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { PlatformConfig } from './platform-config';
 
 /**
- * Generated persistent secrets and the keys derived from them: one mechanism
- * for every service (meta's source credentials, hooks' signing secrets,
- * integrations' configs, storage's download links, the platform's JWT and
- * internal secrets).
+ * Generated persistent secrets (the platform's JWT and internal secrets, the
+ * at-rest ring key in standalone) and the former at-rest formats: `SecretBox`
+ * (`v1`, meta and hooks) and `KeyRing` (`v2`, integrations) with keys derived
+ * by sha256(`<purpose>:<material>`). They only open values sealed before
+ * SVC_ENCRYPTION_KEYS (at-rest-keys.ts), which re-seals them.
  */
 
 /**
@@ -22,23 +22,6 @@ export function persistentSecret(dataDir: string, name: string): string {
     writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
   }
   return readFileSync(file, 'utf8').trim();
-}
-
-/** What a service's key material is chosen from. */
-export interface KeySource {
-  platform: Pick<PlatformConfig, 'SVC_INTERNAL_SECRET' | 'DATA_DIR'>;
-  internalSecret: string;
-}
-
-/**
- * A service's key material: its own setting when given, else the configured
- * internal secret, else (standalone without one, which generates an internal
- * secret per process) a secret kept under DATA_DIR in `fileName`, so what was
- * sealed or signed still opens after a restart.
- */
-export function keyMaterial(source: KeySource, configured: string | undefined, fileName: string): string {
-  if (configured) return configured;
-  return source.platform.SVC_INTERNAL_SECRET ? source.internalSecret : persistentSecret(source.platform.DATA_DIR, fileName);
 }
 
 /** A 256-bit key for one purpose from key material: sha256(`<purpose>:<material>`). */

@@ -24,7 +24,7 @@ describe('loadSettings', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(error!.problems.map((p) => p.split(':')[0]).sort()).toEqual([
-      'DATABASE_URL', 'EVENT_TOPIC_PREFIX', 'LOG_LEVEL', 'PORT', 'REDIS_URL', 'SVC_BULK_MAX_RECORDS', 'SVC_INTERNAL_SECRET',
+      'DATABASE_URL', 'EVENT_TOPIC_PREFIX', 'LOG_LEVEL', 'PORT', 'REDIS_URL', 'SVC_BULK_MAX_RECORDS', 'SVC_ENCRYPTION_KEYS', 'SVC_INTERNAL_SECRET',
       'SVC_JWT_EXPIRES_IN', 'SVC_JWT_SECRET', 'SVC_REFRESH_TOKEN_DAYS',
     ]);
     expect(error!.message.split('\n')[0]).toBe('Invalid configuration:');

@@ -61,6 +61,7 @@ export async function startTestCluster(
   const base: NodeJS.ProcessEnv = {
     ...process.env, TABULA_MODE: 'cluster', DATABASE_URL: databaseUrl, EVENT_BUS: 'redis', HOST: '127.0.0.1',
     SVC_INTERNAL_SECRET: randomBytes(48).toString('base64url'), SVC_JWT_SECRET: randomBytes(48).toString('base64url'),
+    SVC_ENCRYPTION_KEYS: randomBytes(32).toString('base64url'),
     // Its own streams and consumer groups: clusters of tests running in parallel on one Redis never share a group.
     EVENT_TOPIC_PREFIX: `t${randomBytes(5).toString('hex')}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', OTEL_SDK_DISABLED: 'true', ...env,

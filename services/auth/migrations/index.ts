@@ -62,6 +62,18 @@ async function createAccess(db: Knex, schema: string): Promise<void> {
   });
 }
 
+/** Invitations of e-mails with no account yet (SVC_SIGNUP=invite), accepted at their sign-up. */
+async function createInvitations(db: Knex, schema: string): Promise<void> {
+  await db.schema.withSchema(schema).createTable('invitations', (t) => {
+    t.string('email', 255).notNullable();
+    t.string('base_id', 64).notNullable().index();
+    t.string('role', 32).notNullable();
+    t.string('invited_by', 20);
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    t.primary(['email', 'base_id']);
+  });
+}
+
 /** The auth schema's migrations, in order. */
 export const migrations: Migration[] = [
   {
@@ -73,4 +85,5 @@ export const migrations: Migration[] = [
   },
   { name: '002_outbox', up: (db, schema) => outboxMigration(db, schema) },
   { name: '003_processed_events', up: (db, schema) => processedEventsMigration(db, schema) },
+  { name: '004_invitations', up: (db, schema) => createInvitations(db, schema) },
 ];

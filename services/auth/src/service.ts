@@ -5,7 +5,7 @@ import { createApp } from './app';
 import type { AuthPorts } from './ports';
 import { migrations } from '../migrations';
 import { MemoryRateLimiter, type RateLimiter } from './adapters/rate-limiter';
-import { RedisRateLimiter } from './adapters/redis-rate-limiter';
+import { RedisRateLimiter, rateKeyPrefix } from './adapters/redis-rate-limiter';
 import { baseDeletedConsumer} from './consumers/base-deleted.consumer';
 import { OutboxMailer, SmtpMailer, type Mailer } from './adapters/mailer';
 import { AUTH_SCHEMA } from './repositories/schema';
@@ -14,7 +14,9 @@ import { BackgroundTasks } from './adapters/background-tasks';
 async function buildPorts(common: CommonPorts, config: AuthConfig): Promise<AuthPorts> {
   const { platform } = common;
   // Counters must be shared by replicas in cluster mode, hence Redis whenever it is configured.
-  const rateLimiter: RateLimiter = platform.REDIS_URL ? await RedisRateLimiter.connect(platform.REDIS_URL, config.SVC_AUTH_RATE_KEY_PREFIX) : new MemoryRateLimiter();
+  const rateLimiter: RateLimiter = platform.REDIS_URL
+    ? await RedisRateLimiter.connect(platform.REDIS_URL, rateKeyPrefix(platform.EVENT_TOPIC_PREFIX, config.SVC_AUTH_RATE_KEY_PREFIX))
+    : new MemoryRateLimiter();
   const mailer: Mailer = config.SVC_SMTP_URL
     ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_SMTP_FROM)
     : new OutboxMailer(common.db, common.logger);

@@ -73,7 +73,7 @@ describe('auth internal API', () => {
 });
 
 describe('meta.base.deleted', () => {
-  it('removes the base memberships and base-scoped tokens, once', async () => {
+  it('removes the base memberships, pending invitations and base-scoped tokens, once', async () => {
     const { BaseChangedSchema, ChangeAction, encodeEvent, topics } = await import('@tabula/contracts');
     const signup = await request(server).post('/api/v1/auth/user/signup').send({ email: 'gone@example.com', password: 'password-1' });
     const principal = (await request(server).post('/internal/authenticate').set(asService()).send({ token: signup.body.token, kind: 'jwt' })).body.principal as Principal;
@@ -82,11 +82,14 @@ describe('meta.base.deleted', () => {
     // A super identity needs no membership lookup through the (absent) service network.
     const token = await request(server).post('/api/v1/db/meta/projects/pgone/api-tokens').set(asUser({ id: principal.id, roles: ['super'], via: 'jwt' })).send({});
     expect(token.status).toBe(200);
+    const invitations = () => shared.db('auth.invitations').orderBy('base_id').pluck('base_id');
+    await shared.db('auth.invitations').insert([{ email: 'later@example.com', base_id: 'pgone', role: 'viewer' }, { email: 'later@example.com', base_id: 'pkept', role: 'viewer' }]);
     const payload = encodeEvent(BaseChangedSchema, { eventId: 'e1', action: ChangeAction.DELETED, baseId: 'pgone' });
     await shared.bus.publish([{ topic: topics.meta, key: 'pgone', type: 'meta.base.deleted', payload }]);
     const deadline = Date.now() + 5000;
     while ((await request(server).get(path).set(asService())).status !== 404 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect((await request(server).get(path).set(asService())).status).toBe(404);
     expect((await request(server).post('/internal/authenticate').set(asService()).send({ token: token.body.token, kind: 'api-token' })).status).toBe(401);
+    expect(await invitations()).toEqual(['pkept']);
   });
 });

@@ -3,7 +3,7 @@ import { envBoolean, envInt } from '@tabula/config';
 
 /** Settings of the hooks service (README: Environment). */
 export const hooksConfigSchema = z.object({
-  /** Key material sealing hook secrets at rest; defaults to one derived from the internal secret. */
+  /** Former key material of hook secrets (before SVC_ENCRYPTION_KEYS): opens only what it sealed, re-sealed with the ring at start-up. */
   SVC_HOOKS_ENCRYPTION_KEY: z.string().min(16).optional(),
   /** Allow loopback and private targets (development, tests). Link-local/metadata stay refused. */
   SVC_ALLOW_LOCAL_HOOKS: envBoolean(false),

@@ -1,7 +1,7 @@
 import type { CommonPorts } from '@tabula/runtime';
 import type { Dispatcher } from 'undici';
 import type { HooksConfig } from './config';
-import type { SecretBox } from '@tabula/runtime';
+import type { AtRestRing } from '@tabula/runtime';
 import type { Wake } from './adapters/wake';
 import type { HookCache } from './cache/hook-cache';
 import type { Completions } from './delivery/completions';
@@ -10,8 +10,8 @@ import type { StageMetrics } from './delivery/stage-metrics';
 /** What the hooks service is handed at start-up. */
 export interface HooksPorts extends CommonPorts {
   config: HooksConfig;
-  /** Seals hook signing secrets at rest. */
-  box: SecretBox;
+  /** Seals hook signing secrets at rest (SVC_ENCRYPTION_KEYS). */
+  box: AtRestRing;
   /** The SSRF-guarded HTTP agent (an undici `Dispatcher`, keep-alive pool per target) every hook call goes through. */
   agent: Dispatcher;
   /** Wakes this process's delivery worker when deliveries were scheduled, and hands it fresh ones. */

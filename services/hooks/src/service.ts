@@ -1,4 +1,4 @@
-import { SecretBox, defineService, keyMaterial, type CommonPorts } from '@tabula/runtime';
+import { AtRestRing, defineService, encryptionKeysOf, legacyMaterials, resealOnStart, type CommonPorts } from '@tabula/runtime';
 import { hooksConfigSchema, type HooksConfig } from './config';
 import { createApp } from './app';
 import type { HooksPorts } from './ports';
@@ -8,6 +8,7 @@ import { createSafeAgent } from '@tabula/http';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { recordsConsumer } from './consumers/records.consumer';
 import { HOOKS_SCHEMA } from './repositories/hooks-db';
+import { sealedHookSecrets } from './repositories/hook.repository';
 import { HookCache } from './cache/hook-cache';
 import { HookChangeListener } from './cache/hook-changes';
 import { Completions } from './delivery/completions';
@@ -18,9 +19,10 @@ export const HOOK_SECRETS_PURPOSE = 'tabula-hook-secrets';
 
 /** Builds the hooks ports from the platform's (also used by tests that build the app by hand). */
 export function buildHooksPorts(common: CommonPorts, config: HooksConfig): HooksPorts {
-  const material = keyMaterial(common, config.SVC_HOOKS_ENCRYPTION_KEY, 'hooks-encryption-key');
+  // Sealed with SVC_ENCRYPTION_KEYS; the former keys only open what was sealed before it (re-sealed at start).
+  const legacy = legacyMaterials(common.platform, { configured: config.SVC_HOOKS_ENCRYPTION_KEY ? [config.SVC_HOOKS_ENCRYPTION_KEY] : [], fileName: 'hooks-encryption-key' });
   return {
-    ...common, config, box: new SecretBox(HOOK_SECRETS_PURPOSE, material), wake: new Wake(),
+    ...common, config, box: new AtRestRing(HOOK_SECRETS_PURPOSE, encryptionKeysOf(common.platform), legacy), wake: new Wake(),
     agent: createSafeAgent(config.SVC_ALLOW_LOCAL_HOOKS, { connections: config.SVC_HOOKS_CONNECTIONS_PER_TARGET }),
     hookCache: new HookCache(common.db, { maxTables: config.SVC_HOOKS_CACHE_TABLES, ttlMs: config.SVC_HOOKS_CACHE_TTL_MS }),
     completions: new Completions(common.db),
@@ -37,6 +39,7 @@ export const hooksService = defineService<HooksConfig, HooksPorts>({
   buildPorts: buildHooksPorts,
   createApp,
   async start(ports) {
+    await resealOnStart(ports, ports.box, sealedHookSecrets, 'hooks.hooks.secret_sealed');
     const listener = new HookChangeListener(ports.db, ports.hookCache, ports.logger);
     await listener.start();
     const worker = new DeliveryWorker(ports);

@@ -20,7 +20,7 @@ import { dispatchSync } from '../src/domain/dispatch-sync';
 import { processDelivery } from '../src/delivery/process-delivery';
 import { decodeRecordsEvent, type RecordsEvent } from '../src/domain/records-event';
 import { recordsConsumer } from '../src/consumers/records.consumer';
-import { SecretBox } from '@tabula/runtime';
+import { AtRestRing } from '@tabula/runtime';
 import { stageMetrics } from '../src/delivery/stage-metrics';
 import { Wake } from '../src/adapters/wake';
 import { HookModel, insertHook, updateHook, type HookRow } from '../src/repositories/hook.repository';
@@ -34,7 +34,7 @@ const TABLE = 'tbl_ingest';
 let database: TestDatabase;
 let db: Knex;
 const sink = new Sink();
-const box = new SecretBox('tabula-hook-secrets', 'test-material-0123456789');
+const box = new AtRestRing('tabula-hook-secrets', ['test-ring-key-for-the-ingest-tests-0123456789']);
 let hookSeq = 0;
 
 function config(extra: Partial<HooksConfig> = {}): HooksConfig {

@@ -4,10 +4,10 @@ import { envBoolean } from '@tabula/config';
 /** Settings of the integrations service (README: Environment). */
 export const integrationsConfigSchema = z.object({
   /**
-   * Key ring sealing integration configs at rest (AES-256-GCM): comma-separated
-   * key materials, the first encrypts, all decrypt. Defaults to one key derived
-   * from the internal secret. Rotate: put the new key first, run
-   * `npm run integrations:rotate-keys`, then drop the old key.
+   * Former key ring of integration configs (before SVC_ENCRYPTION_KEYS),
+   * comma-separated: it only opens what it sealed, which integrations re-seals
+   * with SVC_ENCRYPTION_KEYS at start-up (or `npm run integrations:rotate-keys`);
+   * remove it once that has run.
    */
   SVC_INTEGRATIONS_ENCRYPTION_KEY: z.string().min(16).optional(),
   /** Allow database integrations (and AI endpoints) on loopback and private addresses. Link-local/metadata stay refused. */

@@ -15,6 +15,8 @@ import { integrationsService } from '../src/service';
 
 /** The internal secret of the harness (tests forge identities with it). */
 export const INTERNAL = 'internal-secret-for-the-integrations-tests-0123456789';
+/** The at-rest key ring of the harness: fixed, so a restart on the same database (new DATA_DIR) opens what it sealed. */
+export const ENCRYPTION_KEYS = 'encryption-key-for-the-integrations-tests-0123456789';
 
 /** Stands in for meta's internal sources endpoint (a service test must not import meta). */
 export class FakeMeta implements ServiceClient {
@@ -47,7 +49,7 @@ export async function startIntegrationsHarness(options: { env?: Record<string, s
   const database = options.database ?? await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-integrations-'));
   const fullEnv = {
-    TABULA_MODE: 'standalone', DATABASE_URL: database.url, SVC_INTERNAL_SECRET: INTERNAL, SVC_JWT_SECRET: 'jwt-secret-0123456789',
+    TABULA_MODE: 'standalone', DATABASE_URL: database.url, SVC_INTERNAL_SECRET: INTERNAL, SVC_JWT_SECRET: 'jwt-secret-0123456789', SVC_ENCRYPTION_KEYS: ENCRYPTION_KEYS,
     EVENT_BUS: 'memory', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...(options.env ?? {}),
   } as NodeJS.ProcessEnv;
   const platform = loadPlatformConfig(fullEnv);
@@ -58,10 +60,12 @@ export async function startIntegrationsHarness(options: { env?: Record<string, s
   const sub = await shared.bus.subscribe({ group: 'test-integrations', topics: [topics.integrations], handler: async (m) => { events.push(m); } });
   const workers: Worker[] = await prepared.start();
   const server = http.createServer(prepared.app.callback());
-  const as = (p: Partial<Principal> & { id: string }) => ({ 'x-tabula-identity': signIdentity({ kind: 'user', roles: ['org-level-creator'], ...p }, INTERNAL) });
+  // signed with the secret this start was given (a test may change it between restarts)
+  const internal = shared.internalSecret;
+  const as = (p: Partial<Principal> & { id: string }) => ({ 'x-tabula-identity': signIdentity({ kind: 'user', roles: ['org-level-creator'], ...p }, internal) });
   return {
     server, database, meta, dataDir, events, shared, http: request(server), as,
-    service: { 'x-tabula-identity': signIdentity({ kind: 'service', id: 'meta', roles: [] }, INTERNAL) },
+    service: { 'x-tabula-identity': signIdentity({ kind: 'service', id: 'meta', roles: [] }, internal) },
     async stop(stopOptions = {}) {
       await stopWorkers(workers, () => undefined);
       await sub.close();

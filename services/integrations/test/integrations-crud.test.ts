@@ -26,7 +26,7 @@ describe('create, read, encryption at rest', () => {
     const row = await h.shared.db.withSchema('integrations').table('integrations').where({ id: res.body.id }).first();
     const raw = JSON.stringify(row);
     for (const clear of [SECRET, 'db.example.com', 'sales']) expect(raw).not.toContain(clear);
-    expect(row.config_sealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
+    expect(row.config_sealed).toMatch(/^v3\.[A-Za-z0-9_-]{8}\./);
   });
 
   it('lists with type, query, limit/offset and includeDatabaseInfo (never a secret)', async () => {

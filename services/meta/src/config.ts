@@ -4,10 +4,9 @@ import { envBoolean } from '@tabula/config';
 /** Settings of the meta service (README: Environment). */
 export const metaConfigSchema = z.object({
   /**
-   * Key material for encrypting external sources' credentials at rest
-   * (AES-256-GCM, key = SHA-256 of this). Defaults to one derived from the
-   * internal secret; set it explicitly in standalone mode, where the internal
-   * secret may be regenerated on restart.
+   * Former key material of external sources' credentials (before
+   * SVC_ENCRYPTION_KEYS): it only opens what was sealed with it, which meta
+   * re-seals with the ring at start-up; remove it once that has run.
    */
   SVC_META_ENCRYPTION_KEY: z.string().min(16).optional(),
   /** Allow external sources on loopback and private addresses (development, tests, a database beside Tabula); link-local stays refused. */

@@ -1,4 +1,4 @@
-import type { CommonPorts } from '@tabula/runtime';
+import type { AtRestRing, CommonPorts } from '@tabula/runtime';
 import type { OutboxRelay } from '@tabula/events';
 import type { MetaConfig } from './config';
 import type { SourceRegistry } from './sources/source-registry';
@@ -6,6 +6,8 @@ import type { SourceRegistry } from './sources/source-registry';
 /** What the meta service is handed at start-up. */
 export interface MetaPorts extends CommonPorts {
   config: MetaConfig;
+  /** Seals external sources' settings at rest (SVC_ENCRYPTION_KEYS). */
+  box: AtRestRing;
   /** One knex pool per data source. */
   sources: SourceRegistry;
   /** Publishes what our transactions put in the outbox. */

@@ -15,6 +15,8 @@ import { metaService } from '../src/service';
 
 /** The internal secret of the harness (tests forge identities with it). */
 export const INTERNAL = 'internal-secret-for-the-meta-service-tests-0123456789';
+/** The at-rest key ring of the harness: fixed, so a restart on the same database (new DATA_DIR) opens what it sealed. */
+export const ENCRYPTION_KEYS = 'encryption-key-for-the-meta-tests-0123456789';
 
 /**
  * Typed in-memory stand-ins for the auth service's membership endpoints and the
@@ -90,7 +92,7 @@ export async function startMetaHarness(options: MetaHarnessOptions = {}): Promis
   const database = options.database ?? await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-meta-'));
   const fullEnv = {
-    TABULA_MODE: 'standalone', DATABASE_URL: database.url, SVC_INTERNAL_SECRET: INTERNAL, SVC_JWT_SECRET: 'jwt-secret-0123456789',
+    TABULA_MODE: 'standalone', DATABASE_URL: database.url, SVC_INTERNAL_SECRET: INTERNAL, SVC_JWT_SECRET: 'jwt-secret-0123456789', SVC_ENCRYPTION_KEYS: ENCRYPTION_KEYS,
     EVENT_BUS: 'memory', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env,
   } as NodeJS.ProcessEnv;
   const platform = loadPlatformConfig(fullEnv);

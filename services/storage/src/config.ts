@@ -21,7 +21,7 @@ export const storageConfigSchema = z.object({
   SVC_ATTACHMENT_FIELD_SIZE: envInt(20 * MIB, 1),
   /** Lifetime of `/dltemp` links, in seconds. */
   SVC_ATTACHMENT_EXPIRE_SECONDS: envInt(7200, 10),
-  /** Key of the `/dltemp` HMAC; defaults to one derived from the internal secret. */
+  /** Former key of the `/dltemp` HMAC (before SVC_ENCRYPTION_KEYS): verifies links signed before, for one link lifetime after start. */
   SVC_ATTACHMENT_SIGNING_KEY: z.string().min(16).optional(),
   /** Upload by URL may reach loopback and private addresses (development, tests); link-local and metadata stay refused. */
   SVC_ALLOW_LOCAL_UPLOADS: envBoolean(false),

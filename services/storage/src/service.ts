@@ -1,4 +1,4 @@
-import { defineService, deriveSigningKey, keyMaterial, type CommonPorts } from '@tabula/runtime';
+import { defineService, deriveSigningKey, encryptionKeysOf, legacyMaterials, signingKeysOf, type CommonPorts } from '@tabula/runtime';
 import { createSafeAgent } from '@tabula/http';
 import { storageConfigSchema, type StorageConfig } from './config';
 import { createApp } from './app';
@@ -9,15 +9,22 @@ import { LinkSigner } from './domain/link-signer';
 import { STORAGE_SCHEMA } from './repositories/object.repository';
 import { startGarbageCollector } from './domain/garbage-collector';
 
+/** What storage's ring keys sign: `/dltemp` links. */
+export const LINK_SIGNING_PURPOSE = 'tabula.storage.dltemp';
+
 /** Builds the storage ports from the platform's (tests build the app with them too). */
 export function buildStoragePorts(common: CommonPorts, config: StorageConfig): StoragePorts {
-  // links must survive a restart: keyMaterial keeps a generated key under DATA_DIR when nothing is configured
-  const key = deriveSigningKey('tabula.storage.dltemp', keyMaterial(common, config.SVC_ATTACHMENT_SIGNING_KEY, 'storage-signing-key'));
+  // Links are signed with SVC_ENCRYPTION_KEYS (they survive a restart and a change of the internal secret).
+  const keys = signingKeysOf(LINK_SIGNING_PURPOSE, encryptionKeysOf(common.platform));
+  // Links signed before the ring with the former key stay valid until they expire: at most one lifetime after this start.
+  const notAfter = Date.now() + config.SVC_ATTACHMENT_EXPIRE_SECONDS * 1000;
+  const former = legacyMaterials(common.platform, { configured: config.SVC_ATTACHMENT_SIGNING_KEY ? [config.SVC_ATTACHMENT_SIGNING_KEY] : [], fileName: 'storage-signing-key' })
+    .map((material) => ({ secret: deriveSigningKey(LINK_SIGNING_PURPOSE, material), notAfter }));
   const publicUrl = (common.platform.SVC_PUBLIC_URL ?? `http://localhost:${common.platform.PORT}`).replace(/\/+$/, '');
   return {
     ...common, config, publicUrl,
     blobs: createBlobStore(config, common.platform.DATA_DIR),
-    signer: new LinkSigner(key, config.SVC_ATTACHMENT_EXPIRE_SECONDS),
+    signer: new LinkSigner(keys, config.SVC_ATTACHMENT_EXPIRE_SECONDS, Date.now, former),
     fetcher: createSafeAgent(config.SVC_ALLOW_LOCAL_UPLOADS),
   };
 }

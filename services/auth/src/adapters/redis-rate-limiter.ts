@@ -1,6 +1,15 @@
 import { createClient, type RedisClientType } from 'redis';
 import type { RateLimiter } from './rate-limiter';
 
+/**
+ * Where a deployment's counters live in Redis: under its EVENT_TOPIC_PREFIX,
+ * like its streams and consumer groups (`<prefix>.<name>`), so two deployments
+ * on one Redis never count each other's attempts.
+ */
+export function rateKeyPrefix(deploymentPrefix: string, servicePrefix: string): string {
+  return `${deploymentPrefix}.${servicePrefix}`;
+}
+
 /** Cluster: counters shared by every replica in Redis (INCR + EXPIRE NX, TTL for Retry-After). */
 export class RedisRateLimiter implements RateLimiter {
   private constructor(private readonly client: RedisClientType, private readonly prefix: string) {}

@@ -3,12 +3,13 @@ import { defineConsumer, handleOnce } from '@tabula/events';
 import type { AuthPorts } from '../ports';
 import { deleteApiTokensOfBase } from '../repositories/api-token.repository';
 import { removeBaseMembers } from '../repositories/base-member.repository';
+import { removeInvitationsOfBase } from '../repositories/invitation.repository';
 import { AUTH_SCHEMA } from '../repositories/schema';
 
 const CONSUMER = 'auth.base-deleted';
 
 /**
- * Forgets a deleted base's memberships and base-scoped tokens (once per event),
+ * Forgets a deleted base's memberships, invitations and base-scoped tokens (once per event),
  * in one group shared by auth's replicas.
  */
 export const baseDeletedConsumer = defineConsumer<AuthPorts>({
@@ -21,6 +22,7 @@ export const baseDeletedConsumer = defineConsumer<AuthPorts>({
     if (!baseId) return;
     await handleOnce(ports.db, AUTH_SCHEMA, CONSUMER, message.id, async (trx) => {
       await removeBaseMembers(trx, baseId);
+      await removeInvitationsOfBase(trx, baseId);
       await deleteApiTokensOfBase(trx, baseId);
     });
     ports.baseAccess.invalidate(baseId);

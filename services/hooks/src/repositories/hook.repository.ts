@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { BaseModel, type RowOf } from '@tabula/db';
+import { sealedColumn } from '@tabula/runtime';
 import { HOOKS_SCHEMA } from './hooks-db';
 
 /** A stored hook (`hooks.hooks`). */
@@ -78,3 +79,6 @@ export async function hooksOfTables(db: Knex, tableIds: string[]): Promise<HookR
 export async function deleteHooksOfTables(db: Knex, tableIds: string[]): Promise<number> {
   return HookModel.query(db).whereIn('fk_model_id', tableIds).delete();
 }
+
+/** Hook signing secrets, as the start-up re-seal reads and replaces them. */
+export const sealedHookSecrets = sealedColumn(HookModel.tableName, 'secret_sealed');

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { BaseModel, type RowOf } from '@tabula/db';
+import { sealedColumn } from '@tabula/runtime';
 
 /** The integrations service's schema. */
 export const INTEGRATIONS_SCHEMA = 'integrations';
@@ -78,12 +79,5 @@ export async function deleteIntegration(db: Knex, id: string): Promise<void> {
   await IntegrationModel.query(db).where({ id }).delete();
 }
 
-/** Every row's id and sealed config, locked for a rotation batch. */
-export async function sealedConfigsAfter(trx: Knex, afterId: string, limit: number): Promise<Pick<IntegrationRow, 'id' | 'config_sealed'>[]> {
-  return IntegrationModel.query(trx).select('id', 'config_sealed').where('id', '>', afterId).orderBy('id').limit(limit).forUpdate();
-}
-
-/** Replaces a row's sealed config without touching updated_at (rotation is not a change). */
-export async function replaceSealed(trx: Knex, id: string, sealed: string): Promise<void> {
-  await IntegrationModel.query(trx).where({ id }).patch({ config_sealed: sealed });
-}
+/** Integration configs, as the re-seal (start-up, `integrations:rotate-keys`) reads and replaces them. */
+export const sealedIntegrationConfigs = sealedColumn(IntegrationModel.tableName, 'config_sealed');

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { BaseModel, type RowOf } from '@tabula/db';
+import { sealedColumn } from '@tabula/runtime';
 import { META_SCHEMA } from './meta-db';
 
 /** A row of meta.sources (`config` sealed). */
@@ -55,3 +56,6 @@ export async function updateSourceConfig(db: Knex, id: string, sealed: string): 
 export async function detachIntegration(db: Knex, integrationId: string): Promise<void> {
   await SourceModel.query(db).where({ fk_integration_id: integrationId }).patch({ fk_integration_id: null });
 }
+
+/** External sources' sealed settings, as the start-up re-seal reads and replaces them. */
+export const sealedSourceConfigs = sealedColumn(SourceModel.tableName, 'config');

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { SourceRegistry as SourcePools, type SourceHandle } from '@tabula/db';
 import { errors } from '@tabula/http';
-import type { SecretBox } from '@tabula/runtime';
+import type { AtRestRing } from '@tabula/runtime';
 import type { SourceRow } from '../repositories/source.repository';
 
 export { externalKnex } from '@tabula/db';
@@ -22,7 +22,7 @@ const META_POOL_MAX = 5;
 export class SourceRegistry {
   private readonly pools: SourcePools;
 
-  constructor(dataDb: Knex, private readonly box: SecretBox) {
+  constructor(dataDb: Knex, private readonly box: AtRestRing) {
     this.pools = new SourcePools(dataDb, { poolMax: META_POOL_MAX });
   }
 

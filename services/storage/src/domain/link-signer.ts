@@ -6,22 +6,37 @@ export interface SignedGrant {
   expiresAt: number;
 }
 
+/** A former signing key, trusted only for links expiring by `notAfter` (ms): those signed before it was replaced. */
+export interface FormerSigningKey {
+  secret: string;
+  notAfter: number;
+}
+
 /**
  * HMAC-signed, expiring download tokens: `<expiry>.<base64url key>.<sig>`,
  * sig = HMAC-SHA256(secret, "dltemp.<expiry>.<key>"). Nothing else in the
- * token (no header, no file name) is trusted.
+ * token (no header, no file name) is trusted. The first secret signs; every
+ * secret verifies (a key ring: links survive a rotation).
  */
 export class LinkSigner {
-  constructor(private readonly secret: string, private readonly ttlSeconds: number, private readonly now: () => number = Date.now) {}
+  private readonly secrets: string[];
 
-  private mac(expiry: number, key: string): Buffer {
-    return createHmac('sha256', this.secret).update(`dltemp.${expiry}.${key}`).digest();
+  constructor(
+    secrets: string | string[], private readonly ttlSeconds: number, private readonly now: () => number = Date.now,
+    private readonly former: FormerSigningKey[] = [],
+  ) {
+    this.secrets = typeof secrets === 'string' ? [secrets] : secrets;
+    if (this.secrets.length === 0) throw new Error('LinkSigner needs a secret');
+  }
+
+  private mac(secret: string, expiry: number, key: string): Buffer {
+    return createHmac('sha256', secret).update(`dltemp.${expiry}.${key}`).digest();
   }
 
   /** A token for the key, valid for the configured lifetime. */
   sign(key: string): string {
     const expiry = Math.floor(this.now() / 1000) + this.ttlSeconds;
-    return `${expiry}.${Buffer.from(key).toString('base64url')}.${this.mac(expiry, key).toString('base64url')}`;
+    return `${expiry}.${Buffer.from(key).toString('base64url')}.${this.mac(this.secrets[0], expiry, key).toString('base64url')}`;
   }
 
   /** The grant of a token, or why it is refused ('invalid' or 'expired'). */
@@ -33,9 +48,13 @@ export class LinkSigner {
     const given = Buffer.from(m[3], 'base64url');
     // non-canonical base64 (ignored trailing bits) would make tokens malleable
     if (Buffer.from(key).toString('base64url') !== m[2] || given.toString('base64url') !== m[3]) return 'invalid';
-    const expected = this.mac(expiry, key);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+    const trusted = [...this.secrets, ...this.former.filter((f) => expiry * 1000 <= f.notAfter).map((f) => f.secret)];
+    if (!trusted.some((secret) => this.matches(given, this.mac(secret, expiry, key)))) return 'invalid';
     if (expiry * 1000 < this.now()) return 'expired';
     return { key, expiresAt: expiry * 1000 };
+  }
+
+  private matches(given: Buffer, expected: Buffer): boolean {
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 }

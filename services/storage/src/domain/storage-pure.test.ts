@@ -44,6 +44,19 @@ describe('signed links', () => {
       expect(signer.verify(token.slice(0, i) + c + token.slice(i + 1))).toBe('invalid');
     }));
   });
+
+  it('signs with the first key of the ring and verifies with any; a former key only for links expiring by its limit', () => {
+    const older = 'older-ring-key-0123456789abcdef0123';
+    const newer = 'newer-ring-key-0123456789abcdef0123';
+    const old = new LinkSigner(older, 7200, () => now).sign('uploads/b.txt');
+    const rotated = new LinkSigner([newer, older], 7200, () => now);
+    expect(rotated.verify(old)).toEqual({ key: 'uploads/b.txt', expiresAt: now + 7200_000 });
+    expect(new LinkSigner(newer, 7200, () => now).verify(rotated.sign('uploads/b.txt'))).toMatchObject({ key: 'uploads/b.txt' });
+    expect(new LinkSigner(newer, 7200, () => now).verify(old)).toBe('invalid');
+    const former = (notAfter: number) => new LinkSigner(newer, 7200, () => now, [{ secret: older, notAfter }]);
+    expect(former(now + 7200_000).verify(old)).toMatchObject({ key: 'uploads/b.txt' });
+    expect(former(now + 7199_000).verify(old)).toBe('invalid');
+  });
 });
 
 describe('ranges', () => {

@@ -1,21 +1,34 @@
 import { errors } from '@tabula/http';
 import type { AuthPorts } from '../../ports';
 import { baseRoleOf } from '../../repositories/base-member.repository';
-import { findUserByEmail } from '../../repositories/user.repository';
+import { findUserByEmail, type UserRow } from '../../repositories/user.repository';
+import { upsertInvitation } from '../../repositories/invitation.repository';
 import { normaliseEmail } from '../accounts/account-rules';
 import { applyMembership } from './apply-membership';
 import { grantableRole, type MemberActor } from './membership-policy';
 
-/** Invites existing users (comma-separated e-mails) into a base. */
+/**
+ * Invites users (comma-separated e-mails) into a base. An e-mail without an
+ * account is 404 (they must sign up first), except with SVC_SIGNUP=invite:
+ * there the invitation waits, lets that e-mail sign up, and becomes the
+ * membership at its sign-up. Every e-mail is checked before anything is written.
+ */
 export async function inviteMembers(ports: AuthPorts, actor: MemberActor, baseId: string, input: { email: string; roles: string }): Promise<void> {
   const role = grantableRole(actor, input.roles);
   const emails = input.email.split(',').map((e) => e.trim()).filter(Boolean).map(normaliseEmail);
   if (emails.length === 0) throw errors.badRequest('Invalid email');
-  const users = await Promise.all(emails.map(async (email) => {
+  const pendingAllowed = ports.config.SVC_SIGNUP === 'invite';
+  const invitees = await Promise.all(emails.map(async (email): Promise<{ email: string; user?: UserRow }> => {
     const user = await findUserByEmail(ports.db, email);
-    if (!user) throw errors.notFound('ERR_USER_NOT_FOUND', `User '${email}' not found: they must sign up first`);
+    if (!user) {
+      if (pendingAllowed) return { email };
+      throw errors.notFound('ERR_USER_NOT_FOUND', `User '${email}' not found: they must sign up first`);
+    }
     if (await baseRoleOf(ports.db, baseId, user.id)) throw errors.badRequest(`${email} already exists in this base`);
-    return user;
+    return { email, user };
   }));
-  for (const user of users) await applyMembership(ports, baseId, user.id, role, actor.principal);
+  for (const { email, user } of invitees) {
+    if (user) await applyMembership(ports, baseId, user.id, role, actor.principal);
+    else await upsertInvitation(ports.db, { email, base_id: baseId, role, invited_by: actor.principal.id });
+  }
 }
