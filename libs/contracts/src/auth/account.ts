@@ -22,7 +22,7 @@ function accountEndpoints(v: 'v1' | 'v2') {
   return {
     signUp: defineEndpoint({
       id: `authSignUp${s}`, method: 'POST', path: `${p}/user/signup`, service: 'auth', auth: { callers: PUBLIC },
-      summary: 'Sign up', tags: ['Auth'], body: signUpBodySchema, response: tokenSchema, errors: [429],
+      summary: 'Sign up (SVC_SIGNUP: open, invite or closed; 403 when refused)', tags: ['Auth'], body: signUpBodySchema, response: tokenSchema, errors: [403, 429],
       example: { request: { email: 'me@example.com', password: 'a-long-password' }, response: jwtExample },
     }),
     signIn: defineEndpoint({
