@@ -53,13 +53,19 @@ export function callerKindOf(principal: Principal | undefined): CallerKind {
   return 'session';
 }
 
+/** True for endpoints of a user's own session alone (password, tokens): every API token is refused. */
+function sessionOnly(endpoint: AnyEndpoint): boolean {
+  const { callers } = endpoint.auth;
+  return callers.length === 1 && callers[0] === 'session';
+}
+
 /** The refusal of a caller kind the endpoint does not admit (when no scope hides the resource). */
 function refusal(kind: CallerKind, endpoint: AnyEndpoint): Error {
   const { callers } = endpoint.auth;
   if (kind === 'anonymous') return errors.unauthorized();
   if (callers.includes('service')) return errors.forbidden('Internal endpoint');
   if (kind === 'service') return errors.forbidden('Forbidden - services call internal endpoints only');
-  if (kind !== 'session' && callers.length === 1 && callers[0] === 'session') return errors.apiTokenNotAllowed();
+  if (kind !== 'session' && sessionOnly(endpoint)) return errors.apiTokenNotAllowed();
   return errors.forbidden('Forbidden - a base-scoped API token cannot act on the workspace');
 }
 
@@ -70,14 +76,17 @@ const REFUSED = '__tabulaRefused';
  * Before the input is read: refuses a caller kind the endpoint does not admit.
  * A signed-in caller refused from an endpoint with a scope gets, after
  * validation, the answer of a missing resource instead (it may not learn the
- * resource exists).
+ * resource exists); but an API token on a session-only endpoint is refused
+ * at once (401 ERR_API_TOKEN_NOT_ALLOWED, whatever the ids: the answer
+ * depends on the credential alone, so it reveals nothing).
  */
 export function admitCallers(endpoint: AnyEndpoint): Middleware {
   const { callers, scope } = endpoint.auth;
+  const refuseAtOnce = !scope || sessionOnly(endpoint);
   return async (ctx, next) => {
     const kind = callerKindOf(ctx.state.principal as Principal | undefined);
     if (!callers.includes(kind)) {
-      if (kind === 'anonymous' || kind === 'service' || !scope) throw refusal(kind, endpoint);
+      if (kind === 'anonymous' || kind === 'service' || refuseAtOnce) throw refusal(kind, endpoint);
       ctx.state[REFUSED] = true;
     }
     await next();
