@@ -62,8 +62,9 @@ function sessionOnly(endpoint: AnyEndpoint): boolean {
 /** The refusal of a caller kind the endpoint does not admit (when no scope hides the resource). */
 function refusal(kind: CallerKind, endpoint: AnyEndpoint): Error {
   const { callers } = endpoint.auth;
-  if (kind === 'anonymous') return errors.unauthorized();
+  // Internal endpoints answer every caller but a service alike, signed in or not.
   if (callers.includes('service')) return errors.forbidden('Internal endpoint');
+  if (kind === 'anonymous') return errors.unauthorized();
   if (kind === 'service') return errors.forbidden('Forbidden - services call internal endpoints only');
   if (kind !== 'session' && sessionOnly(endpoint)) return errors.apiTokenNotAllowed();
   return errors.forbidden('Forbidden - a base-scoped API token cannot act on the workspace');

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import request from 'supertest';
 import { z } from 'zod';
-import { ACCOUNT, defineEndpoint, SESSION, type principalSchema } from '@tabula/contracts';
+import { ACCOUNT, defineEndpoint, SERVICES, SESSION, type principalSchema } from '@tabula/contracts';
 import { AppError, errorMiddleware, guardedRouter, route, type Authorizer } from '@tabula/http';
 
 type Principal = z.infer<typeof principalSchema>;
@@ -20,6 +20,12 @@ const noteGet = defineEndpoint({
   summary: 'Read a note', tags: ['Notes'], params, response: z.object({ ok: z.boolean() }),
 });
 
+/** An internal endpoint (services only). */
+const noteInternal = defineEndpoint({
+  id: 'noteInternal', method: 'GET', path: '/internal/notes/{noteId}', service: 'comments', auth: { callers: SERVICES },
+  summary: 'Read a note (internal)', tags: ['Notes'], params, response: z.object({ ok: z.boolean() }),
+});
+
 const missing = (id: unknown) => new AppError(404, 'ERR_NOTE_NOT_FOUND', `Note '${String(id)}' not found`);
 /** Admits everyone to every note: only the caller-kind guard is under test. */
 const authorizer: Authorizer = {
@@ -28,10 +34,11 @@ const authorizer: Authorizer = {
   authorize: async (_endpoint, principal) => ({ principal, value: undefined }),
 };
 
-function app(principal: Principal): Koa {
+function app(principal: Principal | undefined): Koa {
   const router = guardedRouter(authorizer);
   route(router, noteDelete, () => ({ ok: true }));
   route(router, noteGet, () => ({ ok: true }));
+  route(router, noteInternal, () => ({ ok: true }));
   const koa = new Koa();
   koa.use(errorMiddleware({ error: () => undefined, warn: () => undefined } as never));
   koa.use(async (ctx, next) => { ctx.state.principal = principal; await next(); });
@@ -53,5 +60,13 @@ describe('caller kinds of a scoped endpoint', () => {
   it('an account endpoint answers a refused base token as a missing resource', async () => {
     const res = await request(app({ ...user, via: 'api-token' as const, tokenId: 't2', baseScope: 'p1' }).callback()).get('/api/v1/notes/n1');
     expect({ status: res.status, error: res.body.error }).toEqual({ status: 404, error: 'ERR_NOTE_NOT_FOUND' });
+  });
+
+  it('an internal endpoint answers 403 to every caller but a service, anonymous included', async () => {
+    for (const principal of [undefined, { ...user, via: 'jwt' as const }]) {
+      const res = await request(app(principal).callback()).get('/internal/notes/n1');
+      expect({ status: res.status, message: res.body.message }).toEqual({ status: 403, message: 'Internal endpoint' });
+    }
+    expect((await request(app({ kind: 'service', id: 'meta', roles: [] }).callback()).get('/internal/notes/n1')).status).toBe(200);
   });
 });
