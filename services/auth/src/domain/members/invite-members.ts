@@ -6,8 +6,9 @@ import { normaliseEmail } from '../accounts/account-rules';
 import { applyMembership } from './apply-membership';
 import { grantableRole, type MemberActor } from './membership-policy';
 
-/** Invites existing users (comma-separated e-mails) into a base. */
-export async function inviteMembers(ports: AuthPorts, actor: MemberActor, baseId: string, input: { email: string; roles: string }): Promise<void> {
+/** Invites existing users (comma-separated e-mails) into the actor's base. */
+export async function inviteMembers(ports: AuthPorts, actor: MemberActor, input: { email: string; roles: string }): Promise<void> {
+  const baseId = actor.value.id;
   const role = grantableRole(actor, input.roles);
   const emails = input.email.split(',').map((e) => e.trim()).filter(Boolean).map(normaliseEmail);
   if (emails.length === 0) throw errors.badRequest('Invalid email');
