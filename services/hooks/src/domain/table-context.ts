@@ -1,12 +1,12 @@
-import { metaInternal, type ColumnInfo, type TableContext } from '@tabula/contracts';
-import { AppError, clientOf, errors } from '@tabula/http';
+import type { ColumnInfo, TableContext } from '@tabula/contracts';
+import { AppError, errors } from '@tabula/http';
 import type { ColumnMeta } from '@tabula/query';
 import type { HooksPorts } from '../ports';
 
 /** A table's context from meta's internal API; 404 ERR_TABLE_NOT_FOUND when missing. */
-export async function loadTable(ports: HooksPorts, tableId: string): Promise<TableContext> {
+export async function loadTable(ports: Pick<HooksPorts, 'meta'>, tableId: string): Promise<TableContext> {
   try {
-    return await clientOf(ports.services, metaInternal).tableContext({ params: { tableId } });
+    return await ports.meta.tableContext({ params: { tableId } });
   } catch (err) {
     if (err instanceof AppError && err.status === 404) throw errors.notFound('ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
     throw err;

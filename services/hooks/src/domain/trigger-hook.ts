@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { dataInternal, metaInternal } from '@tabula/contracts';
-import { clientOf } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { insertDeliveries } from '../repositories/delivery.repository';
@@ -14,7 +12,7 @@ import { requireHook } from './hook-access';
  */
 export async function triggerHook(ports: HooksPorts, principal: Principal, hookId: string, rowId: string) {
   const hook = await requireHook(ports, principal, hookId, 'data.write');
-  const { record } = await clientOf(ports.services, dataInternal).readRecord({ params: { tableId: hook.fk_model_id, recordId: rowId } });
+  const { record } = await ports.data.readRecord({ params: { tableId: hook.fk_model_id, recordId: rowId } });
   const tableTitle = await tableTitleOf(ports, hook.fk_model_id);
   const payload = buildPayload(hook.version, {
     event: 'manual', operation: 'trigger', baseId: hook.base_id, tableId: hook.fk_model_id, tableTitle, rows: [record],
@@ -28,6 +26,6 @@ export async function triggerHook(ports: HooksPorts, principal: Principal, hookI
 }
 
 async function tableTitleOf(ports: HooksPorts, tableId: string): Promise<string> {
-  const context = await clientOf(ports.services, metaInternal).tableContext({ params: { tableId } }).catch(() => undefined);
+  const context = await ports.meta.tableContext({ params: { tableId } }).catch(() => undefined);
   return context?.table.title ?? tableId;
 }
