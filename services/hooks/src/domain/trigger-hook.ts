@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { insertDeliveries } from '../repositories/delivery.repository';
 import { buildPayload } from './payload-builder';
-import { requireHook } from './hook-access';
+import type { HookInScope } from './hook-access';
 
 /**
- * Manual trigger: the caller must be allowed to write data in the hook's base
- * (which includes reading); the row is read through data's internal API
- * (404 when missing), then a `records.manual.trigger` delivery is scheduled.
+ * Manual trigger of a hook whose base the caller may write data in (checked
+ * by the guard; writing includes reading): the row is read through data's
+ * internal API (404 when missing), then a `records.manual.trigger` delivery
+ * is scheduled.
  */
-export async function triggerHook(ports: HooksPorts, principal: Principal, hookId: string, rowId: string) {
-  const hook = await requireHook(ports, principal, hookId, 'data.write');
+export async function triggerHook(ports: HooksPorts, scope: HookInScope, rowId: string) {
+  const { principal, value: hook } = scope;
   const { record } = await ports.data.readRecord({ params: { tableId: hook.fk_model_id, recordId: rowId } });
   const tableTitle = await tableTitleOf(ports, hook.fk_model_id);
   const payload = buildPayload(hook.version, {
