@@ -53,25 +53,24 @@ export function callerKindOf(principal: Principal | undefined): CallerKind {
   return 'session';
 }
 
-/** True for endpoints of a user's own session alone (password, tokens): every API token is refused. */
-function sessionOnly(endpoint: AnyEndpoint): boolean {
-  const { callers } = endpoint.auth;
-  return callers.length === 1 && callers[0] === 'session';
-}
-
 /** The refusal of a caller kind the endpoint does not admit (when no scope hides the resource). */
 function refusal(kind: CallerKind, endpoint: AnyEndpoint): Error {
   const { callers } = endpoint.auth;
-  // Internal endpoints answer every caller but a service alike, signed in or not.
   if (callers.includes('service')) return errors.forbidden('Internal endpoint');
   if (kind === 'anonymous') return errors.unauthorized();
   if (kind === 'service') return errors.forbidden('Forbidden - services call internal endpoints only');
-  if (kind !== 'session' && sessionOnly(endpoint)) return errors.apiTokenNotAllowed();
+  if (kind !== 'session' && callers.length === 1 && callers[0] === 'session') return errors.apiTokenNotAllowed();
   return errors.forbidden('Forbidden - a base-scoped API token cannot act on the workspace');
 }
 
 /** Marks a request whose caller kind was refused but whose answer waits for the input (ctx.state key). */
 const REFUSED = '__tabulaRefused';
+
+/** True for endpoints of a user's own session alone (password, tokens): every API token is refused. */
+function sessionOnly(endpoint: AnyEndpoint): boolean {
+  const { callers } = endpoint.auth;
+  return callers.length === 1 && callers[0] === 'session';
+}
 
 /**
  * Before the input is read: refuses a caller kind the endpoint does not admit.
