@@ -66,18 +66,27 @@ function refusal(kind: CallerKind, endpoint: AnyEndpoint): Error {
 /** Marks a request whose caller kind was refused but whose answer waits for the input (ctx.state key). */
 const REFUSED = '__tabulaRefused';
 
+/** True for endpoints of a user's own session alone (password, tokens): every API token is refused. */
+function sessionOnly(endpoint: AnyEndpoint): boolean {
+  const { callers } = endpoint.auth;
+  return callers.length === 1 && callers[0] === 'session';
+}
+
 /**
  * Before the input is read: refuses a caller kind the endpoint does not admit.
  * A signed-in caller refused from an endpoint with a scope gets, after
  * validation, the answer of a missing resource instead (it may not learn the
- * resource exists).
+ * resource exists); but an API token on a session-only endpoint is refused
+ * at once (401 ERR_API_TOKEN_NOT_ALLOWED, whatever the ids: the answer
+ * depends on the credential alone, so it reveals nothing).
  */
 export function admitCallers(endpoint: AnyEndpoint): Middleware {
   const { callers, scope } = endpoint.auth;
+  const refuseAtOnce = !scope || sessionOnly(endpoint);
   return async (ctx, next) => {
     const kind = callerKindOf(ctx.state.principal as Principal | undefined);
     if (!callers.includes(kind)) {
-      if (kind === 'anonymous' || kind === 'service' || !scope) throw refusal(kind, endpoint);
+      if (kind === 'anonymous' || kind === 'service' || refuseAtOnce) throw refusal(kind, endpoint);
       ctx.state[REFUSED] = true;
     }
     await next();

@@ -6,6 +6,7 @@ import type { Wake } from './adapters/wake';
 import type { HookCache } from './cache/hook-cache';
 import type { Completions } from './delivery/completions';
 import type { StageMetrics } from './delivery/stage-metrics';
+import type { DataClient, MetaClient } from './adapters/service-clients';
 
 /** What the hooks service is handed at start-up. */
 export interface HooksPorts extends CommonPorts {
@@ -22,4 +23,8 @@ export interface HooksPorts extends CommonPorts {
   completions: Completions;
   /** Per-stage latency histograms. */
   stages: StageMetrics;
+  /** Meta's internal API (table contexts). */
+  meta: MetaClient;
+  /** Data's internal API (records for manual triggers, sync-hook cache drops). */
+  data: DataClient;
 }

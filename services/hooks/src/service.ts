@@ -13,6 +13,7 @@ import { HookCache } from './cache/hook-cache';
 import { HookChangeListener } from './cache/hook-changes';
 import { Completions } from './delivery/completions';
 import { stageMetrics } from './delivery/stage-metrics';
+import { serviceClients } from './adapters/service-clients';
 
 /** What hooks' key seals: hook signing secrets (the derivation is part of the stored data's format). */
 export const HOOK_SECRETS_PURPOSE = 'tabula-hook-secrets';
@@ -27,6 +28,7 @@ export function buildHooksPorts(common: CommonPorts, config: HooksConfig): Hooks
     hookCache: new HookCache(common.db, { maxTables: config.SVC_HOOKS_CACHE_TABLES, ttlMs: config.SVC_HOOKS_CACHE_TTL_MS }),
     completions: new Completions(common.db),
     stages: stageMetrics(common.metrics.registry),
+    ...serviceClients(common.services),
   };
 }
 

@@ -1,54 +1,51 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { baseTokenCreate, baseTokenDelete, baseTokenList, orgTokenCreate, orgTokenDelete, orgTokenList, pageOf, resolvePaging } from '@tabula/contracts';
-import { route } from '@tabula/http';
+import { guardedRouter, route, scopeOf, type Authorizer } from '@tabula/http';
 import { principalOf } from '@tabula/auth';
 import type { AuthPorts } from '../ports';
-import { createApiToken } from '../domain/tokens/create-api-token';
-import { listApiTokens } from '../domain/tokens/list-api-tokens';
-import { deleteApiToken } from '../domain/tokens/delete-api-token';
+import type { BaseRef } from '../domain/auth-access';
+import { createBaseToken, createOrgToken } from '../domain/tokens/create-api-token';
+import { listBaseTokens, listOrgTokens } from '../domain/tokens/list-api-tokens';
+import { deleteBaseToken, deleteOrgToken } from '../domain/tokens/delete-api-token';
+import type { ApiTokenRow } from '../repositories/api-token.repository';
 import { presentApiToken, presentCreatedApiToken } from '../presenters/api-token.presenter';
 
-/** Tokens are managed with a signed-in session, never with another API token. */
-
-/** Org-scoped `/api/v1/tokens` and base-scoped `/api/v1/db/meta/projects/:baseId/api-tokens`. */
-export function apiTokenRouter(ports: AuthPorts): Router {
-  const router = new Router();
+/**
+ * Org-scoped `/api/v1/tokens` and base-scoped `/api/v1/db/meta/projects/:baseId/api-tokens`;
+ * tokens are managed with a signed-in session, never with another API token (the contracts say so).
+ */
+export function apiTokenRouter(ports: AuthPorts, authorizer: Authorizer): Router {
+  const router = guardedRouter(authorizer);
 
   route(router, orgTokenList, async (ctx) => {
     const page = resolvePaging(ctx.input.query);
-    const { rows, total } = await listApiTokens(ports, principalOf(ctx), null, page);
+    const { rows, total } = await listOrgTokens(ports, principalOf(ctx), page);
     return pageOf(rows.map(presentApiToken), total, page);
   });
 
   route(router, orgTokenCreate, async (ctx) => {
-    const { row, token } = await createApiToken(ports, principalOf(ctx), { ...ctx.input.body, baseId: null });
+    const { row, token } = await createOrgToken(ports, principalOf(ctx), ctx.input.body);
     return presentCreatedApiToken(row, token);
   });
 
   route(router, orgTokenDelete, async (ctx) => {
-    await deleteApiToken(ports, principalOf(ctx), ctx.input.params.id, null);
+    await deleteOrgToken(ports, scopeOf<ApiTokenRow>(ctx));
     return { msg: 'Token has been deleted successfully' };
   });
 
   route(router, baseTokenList, async (ctx) => {
-    const { params, query } = ctx.input;
-    await ports.baseAccess.authorize(principalOf(ctx), params.baseId, 'token.write');
-    const page = resolvePaging(query);
-    const { rows, total } = await listApiTokens(ports, principalOf(ctx), params.baseId, page);
+    const page = resolvePaging(ctx.input.query);
+    const { rows, total } = await listBaseTokens(ports, scopeOf<BaseRef>(ctx), page);
     return pageOf(rows.map(presentApiToken), total, page);
   });
 
   route(router, baseTokenCreate, async (ctx) => {
-    const { params, body } = ctx.input;
-    await ports.baseAccess.authorize(principalOf(ctx), params.baseId, 'token.write');
-    const { row, token } = await createApiToken(ports, principalOf(ctx), { ...body, baseId: params.baseId });
+    const { row, token } = await createBaseToken(ports, scopeOf<BaseRef>(ctx), ctx.input.body);
     return presentCreatedApiToken(row, token);
   });
 
   route(router, baseTokenDelete, async (ctx) => {
-    const { params } = ctx.input;
-    await ports.baseAccess.authorize(principalOf(ctx), params.baseId, 'token.write');
-    await deleteApiToken(ports, principalOf(ctx), params.tokenId, params.baseId);
+    await deleteBaseToken(ports, scopeOf<BaseRef>(ctx), ctx.input.params.tokenId);
     return { msg: 'Token has been deleted successfully' };
   });
 

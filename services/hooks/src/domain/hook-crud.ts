@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { newId } from '@tabula/db';
 import { newHookSecret } from './hook-signature';
@@ -8,24 +7,23 @@ import { deleteHook as deleteRow, findHook, insertHook, listHooks as listRows, u
 import { presentHook } from '../presenters/hook.presenter';
 import { checkEvent, checkNotification, normaliseOperation, type HookBody, type hookPatchSchema } from './hook-input';
 import { announceHookChange } from '../cache/hook-changes';
-import { canEditHooks, requireHook, requireTable } from './hook-access';
+import { canEditHooks, type HookInScope, type TableInScope } from './hook-access';
 import { publishHookChanged } from '../events/hook-changed.producer';
 
 /** Paging query of lists. */
 export type ListQuery = PagingInput;
 
-/** A table's hooks, paged. */
-export async function listHooks(ports: HooksPorts, principal: Principal, tableId: string, query: ListQuery) {
-  const table = await requireTable(ports, principal, tableId, 'base.read');
-  const canEdit = await canEditHooks(ports, principal, table.base.id);
+/** A table's hooks, paged; secrets masked for roles that may not edit hooks. */
+export async function listHooks(ports: HooksPorts, scope: TableInScope, query: ListQuery) {
+  const canEdit = canEditHooks(scope);
   const paging = resolvePaging(query, { limit: 1000, max: 1000 });
-  const { rows, total } = await listRows(ports.db, tableId, paging.limit, paging.offset);
+  const { rows, total } = await listRows(ports.db, scope.value.table.id, paging.limit, paging.offset);
   return { list: rows.map((row) => presentHook(row, canEdit)), pageInfo: pageInfo(total, paging.limit, paging.offset) };
 }
 
 /** Creates a hook; the answer carries its signing secret, shown this once. */
-export async function createHook(ports: HooksPorts, principal: Principal, tableId: string, body: HookBody) {
-  const table = await requireTable(ports, principal, tableId, 'hook.write');
+export async function createHook(ports: HooksPorts, scope: TableInScope, body: HookBody) {
+  const table = scope.value;
   checkEvent(body.event);
   const operation = normaliseOperation(body.version, body.operation);
   await checkNotification(body.notification, ports.config.SVC_ALLOW_LOCAL_HOOKS);
@@ -43,8 +41,9 @@ export async function createHook(ports: HooksPorts, principal: Principal, tableI
 }
 
 /** Updates a hook; `rotate_secret: true` issues a new secret (returned this once). */
-export async function updateHook(ports: HooksPorts, principal: Principal, hookId: string, body: z.infer<typeof hookPatchSchema>) {
-  const hook = await requireHook(ports, principal, hookId, 'hook.write');
+export async function updateHook(ports: HooksPorts, scope: HookInScope, body: z.infer<typeof hookPatchSchema>) {
+  const hook = scope.value;
+  const hookId = hook.id;
   checkEvent(body.event);
   const { rotate_secret: rotate, operation, ...rest } = body;
   const version = body.version ?? hook.version;
@@ -67,8 +66,9 @@ export async function updateHook(ports: HooksPorts, principal: Principal, hookId
 }
 
 /** Deletes a hook with its filters, pending deliveries and logs. */
-export async function deleteHook(ports: HooksPorts, principal: Principal, hookId: string): Promise<boolean> {
-  const hook = await requireHook(ports, principal, hookId, 'hook.write');
+export async function deleteHook(ports: HooksPorts, scope: HookInScope): Promise<boolean> {
+  const hook = scope.value;
+  const hookId = hook.id;
   const deleted = (await deleteRow(ports.db, hookId)) > 0;
   await announceHookChange(ports.db, ports.hookCache, [hook.fk_model_id]);
   if (deleted) await publishHookChanged(ports, 'deleted', { baseId: hook.base_id, tableId: hook.fk_model_id, hookId });

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
-import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { newId } from '@tabula/db';
 import { filtersOfHooks, insertHookFilter, nextFilterOrder } from '../repositories/hook-filter.repository';
 import { updateHook } from '../repositories/hook.repository';
 import { presentHookFilter } from '../presenters/hook.presenter';
-import { requireHook } from './hook-access';
+import type { HookInScope } from './hook-access';
 import { loadTable } from './table-context';
 import { announceHookChange } from '../cache/hook-changes';
 import { hookFilterBodySchema, singlePage } from '@tabula/contracts';
@@ -15,9 +14,8 @@ import { hookFilterBodySchema, singlePage } from '@tabula/contracts';
 type FilterBody = z.infer<typeof hookFilterBodySchema>;
 
 /** A hook's filters (flat, each with its parent id), as one page. */
-export async function listHookFilters(ports: HooksPorts, principal: Principal, hookId: string) {
-  const hook = await requireHook(ports, principal, hookId, 'base.read');
-  return singlePage((await filtersOfHooks(ports.db, [hook.id])).map(presentHookFilter));
+export async function listHookFilters(ports: HooksPorts, scope: HookInScope) {
+  return singlePage((await filtersOfHooks(ports.db, [scope.value.id])).map(presentHookFilter));
 }
 
 /** Groups above a filter to be created under `parentId` among a hook's filters. */
@@ -29,8 +27,8 @@ function depthIn(filters: { id: string; fk_parent_id: string | null }[], parentI
 }
 
 /** Creates a filter (and a group's children) on a hook; columns must belong to its table; depth and size are checked first. */
-export async function createHookFilter(ports: HooksPorts, principal: Principal, hookId: string, body: FilterBody) {
-  const hook = await requireHook(ports, principal, hookId, 'hook.write');
+export async function createHookFilter(ports: HooksPorts, scope: HookInScope, body: FilterBody) {
+  const hook = scope.value;
   const columns = new Set((await loadTable(ports, hook.fk_model_id)).table.columns.map((c) => c.id));
   const existing = await filtersOfHooks(ports.db, [hook.id]);
   const groups = new Set(existing.filter((f) => f.is_group).map((f) => f.id));

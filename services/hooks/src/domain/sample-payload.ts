@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import type { ColumnInfo } from '@tabula/contracts';
-import type { Principal } from '@tabula/auth';
-import type { HooksPorts } from '../ports';
 import { buildPayload, type EventOperation } from './payload-builder';
-import { requireTable } from './hook-access';
+import type { TableInScope } from './hook-access';
 import { sampleParamsSchema } from '@tabula/contracts';
 
 const SAMPLES: Record<string, unknown> = {
@@ -28,8 +26,8 @@ export function sampleRow(columns: ColumnInfo[]): Record<string, unknown> {
 }
 
 /** The payload a hook of this event/operation/version would receive for this table. */
-export async function samplePayload(ports: HooksPorts, principal: Principal, params: z.infer<typeof sampleParamsSchema>, includeUser: boolean) {
-  const table = await requireTable(ports, principal, params.tableId, 'base.read');
+export function samplePayload(scope: TableInScope, params: z.infer<typeof sampleParamsSchema>, includeUser: boolean) {
+  const { principal, value: table } = scope;
   const row = sampleRow(table.table.columns);
   const op = params.operation as EventOperation;
   const bulk = op.startsWith('bulk');

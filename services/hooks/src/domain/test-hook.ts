@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { appError } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { newHookSecret } from './hook-signature';
 import { findHook, type HookRow } from '../repositories/hook.repository';
 import { logAttempt } from '../delivery/attempt-log';
 import { executeHook } from '../delivery/execute-hook';
 import { checkNotification, normaliseOperation } from './hook-input';
-import { requireTable } from './hook-access';
+import type { TableInScope } from './hook-access';
 import { testHookBodySchema } from '@tabula/contracts';
 
 /**
@@ -16,8 +15,8 @@ import { testHookBodySchema } from '@tabula/contracts';
  * same guard, signing and rendering as deliveries). A saved hook of this table
  * gets the call logged as a test call and signs with its own secret.
  */
-export async function testHook(ports: HooksPorts, principal: Principal, tableId: string, body: z.infer<typeof testHookBodySchema>) {
-  const table = await requireTable(ports, principal, tableId, 'hook.write');
+export async function testHook(ports: HooksPorts, scope: TableInScope, body: z.infer<typeof testHookBodySchema>) {
+  const { principal, value: table } = scope;
   const input = body.hook;
   const operation = normaliseOperation(input.version, input.operation);
   await checkNotification(input.notification, ports.config.SVC_ALLOW_LOCAL_HOOKS);

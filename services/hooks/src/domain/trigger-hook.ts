@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { dataInternal, metaInternal } from '@tabula/contracts';
-import { clientOf } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { HooksPorts } from '../ports';
 import { insertDeliveries } from '../repositories/delivery.repository';
 import { buildPayload } from './payload-builder';
-import { requireHook } from './hook-access';
+import type { HookInScope } from './hook-access';
 
 /**
- * Manual trigger: the caller must be allowed to write data in the hook's base
- * (which includes reading); the row is read through data's internal API
- * (404 when missing), then a `records.manual.trigger` delivery is scheduled.
+ * Manual trigger of a hook whose base the caller may write data in (checked
+ * by the guard; writing includes reading): the row is read through data's
+ * internal API (404 when missing), then a `records.manual.trigger` delivery
+ * is scheduled.
  */
-export async function triggerHook(ports: HooksPorts, principal: Principal, hookId: string, rowId: string) {
-  const hook = await requireHook(ports, principal, hookId, 'data.write');
-  const { record } = await clientOf(ports.services, dataInternal).readRecord({ params: { tableId: hook.fk_model_id, recordId: rowId } });
+export async function triggerHook(ports: HooksPorts, scope: HookInScope, rowId: string) {
+  const { principal, value: hook } = scope;
+  const { record } = await ports.data.readRecord({ params: { tableId: hook.fk_model_id, recordId: rowId } });
   const tableTitle = await tableTitleOf(ports, hook.fk_model_id);
   const payload = buildPayload(hook.version, {
     event: 'manual', operation: 'trigger', baseId: hook.base_id, tableId: hook.fk_model_id, tableTitle, rows: [record],
@@ -28,6 +26,6 @@ export async function triggerHook(ports: HooksPorts, principal: Principal, hookI
 }
 
 async function tableTitleOf(ports: HooksPorts, tableId: string): Promise<string> {
-  const context = await clientOf(ports.services, metaInternal).tableContext({ params: { tableId } }).catch(() => undefined);
+  const context = await ports.meta.tableContext({ params: { tableId } }).catch(() => undefined);
   return context?.table.title ?? tableId;
 }

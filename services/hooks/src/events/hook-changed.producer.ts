@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ChangeAction, HookChangedSchema, dataInternal, encodeEvent, timestampNow, topics } from '@tabula/contracts';
-import { clientOf } from '@tabula/http';
+import { ChangeAction, HookChangedSchema, encodeEvent, timestampNow, topics } from '@tabula/contracts';
 import type { HooksPorts } from '../ports';
 
 const ACTIONS = { created: ChangeAction.CREATED, updated: ChangeAction.UPDATED, deleted: ChangeAction.DELETED } as const;
@@ -15,7 +14,7 @@ const ACTIONS = { created: ChangeAction.CREATED, updated: ChangeAction.UPDATED, 
  * expire on their own.
  */
 export async function publishHookChanged(
-  ports: Pick<HooksPorts, 'bus' | 'logger' | 'services'>, action: keyof typeof ACTIONS, change: { baseId: string; tableId: string; hookId?: string },
+  ports: Pick<HooksPorts, 'bus' | 'logger' | 'data'>, action: keyof typeof ACTIONS, change: { baseId: string; tableId: string; hookId?: string },
 ): Promise<void> {
   await tellData(ports, change.tableId);
   const eventId = randomUUID();
@@ -31,11 +30,11 @@ export async function publishHookChanged(
 }
 
 /** Data's cached sync-hook answers of the table go before the change is answered (bounded to 1 s; the event follows anyway). */
-async function tellData(ports: Pick<HooksPorts, 'logger' | 'services'>, tableId: string): Promise<void> {
+async function tellData(ports: Pick<HooksPorts, 'logger' | 'data'>, tableId: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      clientOf(ports.services, dataInternal).syncHooksChanged({ params: { tableId } }),
+      ports.data.syncHooksChanged({ params: { tableId } }),
       new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('data did not answer within 1 s')), 1_000); }),
     ]);
   } catch (err) {

@@ -8,12 +8,13 @@ import { applyMembership } from './apply-membership';
 import { grantableRole, type MemberActor } from './membership-policy';
 
 /**
- * Invites users (comma-separated e-mails) into a base. An e-mail without an
+ * Invites users (comma-separated e-mails) into the actor's base. An e-mail without an
  * account is 404 (they must sign up first), except with SVC_SIGNUP=invite:
  * there the invitation waits, lets that e-mail sign up, and becomes the
  * membership at its sign-up. Every e-mail is checked before anything is written.
  */
-export async function inviteMembers(ports: AuthPorts, actor: MemberActor, baseId: string, input: { email: string; roles: string }): Promise<void> {
+export async function inviteMembers(ports: AuthPorts, actor: MemberActor, input: { email: string; roles: string }): Promise<void> {
+  const baseId = actor.value.id;
   const role = grantableRole(actor, input.roles);
   const emails = input.email.split(',').map((e) => e.trim()).filter(Boolean).map(normaliseEmail);
   if (emails.length === 0) throw errors.badRequest('Invalid email');

@@ -4,8 +4,9 @@ import { baseRoleOf } from '../../repositories/base-member.repository';
 import { applyMembership } from './apply-membership';
 import { assertMayManage, grantableRole, type MemberActor } from './membership-policy';
 
-/** Changes a member's base role. */
-export async function updateMember(ports: AuthPorts, actor: MemberActor, baseId: string, userId: string, roles: string): Promise<void> {
+/** Changes the role of a member of the actor's base. */
+export async function updateMember(ports: AuthPorts, actor: MemberActor, userId: string, roles: string): Promise<void> {
+  const baseId = actor.value.id;
   const current = await baseRoleOf(ports.db, baseId, userId);
   if (!current) throw errors.notFound('ERR_USER_NOT_FOUND', `User '${userId}' is not a member of base '${baseId}'`);
   assertMayManage(actor, current);

@@ -1,0 +1,72 @@
+import Koa from 'koa';
+import request from 'supertest';
+import { z } from 'zod';
+import { ACCOUNT, defineEndpoint, SERVICES, SESSION, type principalSchema } from '@tabula/contracts';
+import { AppError, errorMiddleware, guardedRouter, route, type Authorizer } from '@tabula/http';
+
+type Principal = z.infer<typeof principalSchema>;
+
+const params = z.object({ noteId: z.string().min(1) });
+/** A user's own note, managed with a session only (as org API tokens are). */
+const noteDelete = defineEndpoint({
+  id: 'noteDelete', method: 'DELETE', path: '/api/v1/notes/{noteId}', service: 'comments',
+  auth: { callers: SESSION, permission: 'self', scope: { via: 'comment', id: (i) => i.params.noteId } },
+  summary: 'Delete a note', tags: ['Notes'], params, response: z.object({ ok: z.boolean() }),
+});
+/** The same with the account's callers: a refused base token sees the note as missing. */
+const noteGet = defineEndpoint({
+  id: 'noteGetOwn', method: 'GET', path: '/api/v1/notes/{noteId}', service: 'comments',
+  auth: { callers: ACCOUNT, permission: 'self', scope: { via: 'comment', id: (i) => i.params.noteId } },
+  summary: 'Read a note', tags: ['Notes'], params, response: z.object({ ok: z.boolean() }),
+});
+
+/** An internal endpoint (services only). */
+const noteInternal = defineEndpoint({
+  id: 'noteInternal', method: 'GET', path: '/internal/notes/{noteId}', service: 'comments', auth: { callers: SERVICES },
+  summary: 'Read a note (internal)', tags: ['Notes'], params, response: z.object({ ok: z.boolean() }),
+});
+
+const missing = (id: unknown) => new AppError(404, 'ERR_NOTE_NOT_FOUND', `Note '${String(id)}' not found`);
+/** Admits everyone to every note: only the caller-kind guard is under test. */
+const authorizer: Authorizer = {
+  check: () => undefined,
+  refuse: (endpoint, input) => missing(endpoint.auth.scope!.id(input as never)),
+  authorize: async (_endpoint, principal) => ({ principal, value: undefined }),
+};
+
+function app(principal: Principal | undefined): Koa {
+  const router = guardedRouter(authorizer);
+  route(router, noteDelete, () => ({ ok: true }));
+  route(router, noteGet, () => ({ ok: true }));
+  route(router, noteInternal, () => ({ ok: true }));
+  const koa = new Koa();
+  koa.use(errorMiddleware({ error: () => undefined, warn: () => undefined } as never));
+  koa.use(async (ctx, next) => { ctx.state.principal = principal; await next(); });
+  koa.use(router.routes());
+  return koa;
+}
+
+const user = { kind: 'user' as const, id: 'us1', roles: [] as string[] };
+
+describe('caller kinds of a scoped endpoint', () => {
+  it('a session-only endpoint refuses API tokens with 401 ERR_API_TOKEN_NOT_ALLOWED, whatever the id', async () => {
+    for (const principal of [{ ...user, via: 'api-token', tokenId: 't1' }, { ...user, via: 'api-token', tokenId: 't2', baseScope: 'p1' }] as Principal[]) {
+      const res = await request(app(principal).callback()).delete('/api/v1/notes/n1');
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 401, error: 'ERR_API_TOKEN_NOT_ALLOWED' });
+    }
+    expect((await request(app({ ...user, via: 'jwt' as const }).callback()).delete('/api/v1/notes/n1')).status).toBe(200);
+  });
+
+  it('an account endpoint answers a refused base token as a missing resource', async () => {
+    const res = await request(app({ ...user, via: 'api-token' as const, tokenId: 't2', baseScope: 'p1' }).callback()).get('/api/v1/notes/n1');
+    expect({ status: res.status, error: res.body.error }).toEqual({ status: 404, error: 'ERR_NOTE_NOT_FOUND' });
+  });
+
+  it('an internal endpoint answers 403 to every caller but a service, anonymous included', async () => {
+    for (const principal of [undefined, { ...user, via: 'jwt' as const }]) {
+      const res = await request(app(principal).callback()).get('/internal/notes/n1');
+      expect({ status: res.status, message: res.body.message }).toEqual({ status: 403, message: 'Internal endpoint' });
+    }
+    expect((await request(app({ kind: 'service', id: 'meta', roles: [] }).callback()).get('/internal/notes/n1')).status).toBe(200);
+  });
+});
