@@ -95,6 +95,11 @@ describe('Formula columns', () => {
       [{ formula_raw: `${'('.repeat(200)}1${')'.repeat(200)}` }, /nested deeper than/],
       [{ formula_raw: 'MEDIAN({Qty})' }, /unknown function/i],
       [{ formula_raw: "'unterminated" }, /position/],
+      // Audit finding 9: these passed the save-time check and then failed every read (or read blank).
+      [{ formula_raw: "DATEADD('2024-13-45', 1, 'day')" }, /position 9: invalid date "2024-13-45"/],
+      [{ formula_raw: 'HOUR("2024-02-30 10:00")' }, /invalid date "2024-02-30 10:00"/],
+      [{ formula_raw: 'DAY({Item})' }, /DAY: argument 1 must be a date, not string/],
+      [{ formula_raw: '-BLANK() + 1e999' }, /number too large/],
     ];
     for (const [body, message] of cases) {
       const res = await raw('POST', `/api/v1/db/meta/tables/${tableId}/columns`, { title: 'Bad', uidt: 'Formula', ...(body as object) });

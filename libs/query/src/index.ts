@@ -33,6 +33,6 @@ export { applySort, type SortCompileOptions } from './sort/sort.compiler';
 export { resolveFields, type FieldsOptions } from './fields/fields.resolver';
 export { formulaKind } from './formula/formula-kind';
 export {
-  compileFormula, parseFormula, presentFormulaValue, formulaTypeOf, fieldReferences, FORMULA_FUNCTIONS, FORMULA_LIMITS,
+  compileFormula, formulaNumber, parseFormula, presentFormulaValue, formulaTypeOf, fieldReferences, FORMULA_FUNCTIONS, FORMULA_LIMITS,
   type CompiledFormula, type FormulaType, type FormulaColumn, type ColumnFormulaOptions,
 } from './formula';

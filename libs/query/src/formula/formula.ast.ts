@@ -22,6 +22,15 @@ export const FORMULA_LIMITS = {
   maxDepth: 48,
   /** Most nodes in one formula (after references to other formulas are expanded). */
   maxNodes: 2000,
+  /**
+   * Longest text a formula yields: its value and every REPT, CONCAT, `&` and
+   * REPLACE inside it are cut here in SQL, so nesting cannot multiply it.
+   */
+  maxTextLength: 10_000,
+  /** Longest compiled SQL (the guards repeat some operands: refuses pathological nesting). */
+  maxSqlLength: 400_000,
+  /** Most bound values in one compiled formula. */
+  maxBindings: 10_000,
 } as const;
 
 /** Field names a formula references (each once, in order of first use). */

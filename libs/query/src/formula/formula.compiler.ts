@@ -1,8 +1,9 @@
 import type { Dialect } from '../column/column.types';
 import { Fragment } from '../compile/sql-fragment';
-import type { BinaryOp, FormulaNode, FormulaType } from './formula.ast';
+import { FORMULA_LIMITS, type BinaryOp, type FormulaNode, type FormulaType } from './formula.ast';
 import { formulaError } from './formula.error';
 import { FUNCTIONS } from './formula.functions';
+import { arithmetic as guarded } from './formula.safe';
 import { asCondition, asDatetime, dateLiteral, formatDate, tpl, type Compiled } from './formula.sql';
 
 /** What the compiler needs: the dialect and how to turn `{Field}` into SQL. */
@@ -16,15 +17,27 @@ const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/;
 const DATE_ARG_FUNCTIONS = new Set(['DATEADD', 'DATETIME_DIFF', 'WEEKDAY', 'DAY', 'MONTH', 'YEAR', 'HOUR', 'MINUTE', 'SECOND']);
 
+/**
+ * Whether a date literal names a real day and time in years 1-9999 (the
+ * databases refuse '2024-13-45' on every read, or read it as blank).
+ */
+function isRealDate(text: string): boolean {
+  const [y, m, d, hh = 0, mm = 0, ss = 0] = text.split(/[-T :]/).map(Number);
+  const days = new Date(Date.UTC(2000, m, 0)).getUTCDate() - (m === 2 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)) ? 1 : 0);
+  return y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= days && hh < 24 && mm < 60 && ss < 60;
+}
+
 /** A text literal that spells a date becomes a date value (for date functions and comparisons). */
-function dateFromText(d: Dialect, c: Compiled): Compiled {
+function dateFromText(d: Dialect, c: Compiled, pos: number): Compiled {
   if (c.type !== 'string' || typeof c.literal !== 'string') return c;
-  if (DATE_TEXT.test(c.literal)) return { sql: dateLiteral(d, c.literal, false), type: 'date' };
-  if (DATETIME_TEXT.test(c.literal)) return { sql: dateLiteral(d, c.literal.replace('T', ' '), true), type: 'datetime' };
-  return c;
+  const isDate = DATE_TEXT.test(c.literal);
+  if (!isDate && !DATETIME_TEXT.test(c.literal)) return c;
+  if (!isRealDate(c.literal)) throw formulaError(`invalid date "${c.literal}"`, pos);
+  return isDate ? { sql: dateLiteral(d, c.literal, false), type: 'date' } : { sql: dateLiteral(d, c.literal.replace('T', ' '), true), type: 'datetime' };
 }
 
 function literal(d: Dialect, node: FormulaNode & { kind: 'number' | 'string' | 'boolean' }): Compiled {
+  if (node.kind === 'number' && !Number.isFinite(node.value)) throw formulaError('number too large', node.pos);
   // pg cannot type a bare parameter in `? + ?`: literals carry their type.
   const cast = d === 'pg' ? { number: '(?)::float8', string: '(?)::text', boolean: '(?)::boolean' }[node.kind] : '?';
   const value = node.kind === 'boolean' && d !== 'pg' ? (node.value ? 1 : 0) : node.value;
@@ -38,10 +51,9 @@ function arithmetic(d: Dialect, op: '+' | '-' | '*' | '/', l: Compiled, r: Compi
       throw formulaError(`'${op}' needs numbers, not ${side.type}${hint}`, pos);
     }
   }
-  if (op !== '/') return { sql: tpl(`$0 ${op} $1`, l.sql, r.sql), type: 'number' };
-  if (d === 'pg') return { sql: tpl('($0)::float8 / NULLIF(($1)::float8, 0)', l.sql, r.sql), type: 'number' };
-  if (d === 'sqlite3') return { sql: tpl('CAST($0 AS REAL) / NULLIF($1, 0)', l.sql, r.sql), type: 'number' };
-  return { sql: tpl('CAST($0 AS DOUBLE) / NULLIF($1, 0)', l.sql, r.sql), type: 'number' };
+  // pg: float8 operands (BLANK() is an untyped NULL).
+  const [a, b] = d === 'pg' ? [tpl('($0)::float8', l.sql), tpl('($0)::float8', r.sql)] : [l.sql, r.sql];
+  return { sql: guarded(d, op, a, b), type: 'number' };
 }
 
 function comparison(d: Dialect, op: string, left: Compiled, right: Compiled, pos: number): Compiled {
@@ -53,8 +65,8 @@ function comparison(d: Dialect, op: string, left: Compiled, right: Compiled, pos
   }
   let [l, r] = [left, right];
   const isDate = (c: Compiled) => c.type === 'date' || c.type === 'datetime';
-  if (isDate(l) && r.type === 'string') r = dateFromText(d, r);
-  if (isDate(r) && l.type === 'string') l = dateFromText(d, l);
+  if (isDate(l) && r.type === 'string') r = dateFromText(d, r, pos);
+  if (isDate(r) && l.type === 'string') l = dateFromText(d, l, pos);
   if (isDate(l) && isDate(r)) {
     const sql = l.type === r.type ? tpl(`$0 ${sqlOp} $1`, l.sql, r.sql) : tpl(`$0 ${sqlOp} $1`, asDatetime(d, l), asDatetime(d, r));
     return { sql, type: 'boolean' };
@@ -69,7 +81,7 @@ function binary(ctx: FormulaContext, op: BinaryOp, l: Compiled, r: Compiled, pos
     case '+': case '-': case '*': case '/': return arithmetic(d, op, l, r, pos);
     case '&':
       FUNCTIONS.CONCAT.type([l, r], () => pos);
-      return { sql: FUNCTIONS.CONCAT.sql(d, [l, r]), type: 'string' };
+      return { sql: FUNCTIONS.CONCAT.sql(d, [l, r]), type: 'string', capped: true };
     case '&&': return { sql: tpl('$0 AND $1', asCondition(l), asCondition(r)), type: 'boolean' };
     case '||': return { sql: tpl('$0 OR $1', asCondition(l), asCondition(r)), type: 'boolean' };
     default: return comparison(d, op, l, r, pos);
@@ -86,14 +98,25 @@ function call(ctx: FormulaContext, node: FormulaNode & { kind: 'call' }, depth: 
   let args = node.args.map((a) => compileNode(ctx, a, depth + 1));
   if (DATE_ARG_FUNCTIONS.has(node.name)) {
     const dateArgs = node.name === 'DATETIME_DIFF' ? [0, 1] : [0];
-    args = args.map((a, i) => (dateArgs.includes(i) ? dateFromText(ctx.dialect, a) : a));
+    args = args.map((a, i) => (dateArgs.includes(i) ? dateFromText(ctx.dialect, a, node.args[i].pos) : a));
   }
   const type = fn.type(args, (i) => node.args[i]?.pos ?? node.pos);
-  return { sql: fn.sql(ctx.dialect, args), type };
+  return { sql: fn.sql(ctx.dialect, args), type, capped: fn.capped };
 }
 
-/** Compiles one node (type-checking as it goes). */
+/**
+ * Compiles one node (type-checking as it goes). Some guards repeat an
+ * operand's SQL, so the compiled size is bounded as it grows.
+ */
 export function compileNode(ctx: FormulaContext, node: FormulaNode, depth = 0): Compiled {
+  const compiled = compileUnchecked(ctx, node, depth);
+  if (compiled.sql.sql.length > FORMULA_LIMITS.maxSqlLength || compiled.sql.bindings.length > FORMULA_LIMITS.maxBindings) {
+    throw formulaError('too complex once compiled (simplify nested functions)', node.pos);
+  }
+  return compiled;
+}
+
+function compileUnchecked(ctx: FormulaContext, node: FormulaNode, depth: number): Compiled {
   switch (node.kind) {
     case 'number': case 'string': case 'boolean': return literal(ctx.dialect, node);
     case 'field': return ctx.resolve(node.name, node.pos);
@@ -102,7 +125,8 @@ export function compileNode(ctx: FormulaContext, node: FormulaNode, depth = 0): 
       const arg = compileNode(ctx, node.arg, depth + 1);
       if (node.op === '!') return { sql: tpl('NOT $0', asCondition(arg)), type: 'boolean' };
       if (arg.type !== 'number' && arg.type !== 'null') throw formulaError(`'${node.op}' needs a number, not ${arg.type}`, node.pos);
-      return node.op === '-' ? { sql: tpl('-$0', arg.sql), type: 'number' } : arg;
+      // pg: a float8 to negate (BLANK() is an untyped NULL, and "- unknown" is ambiguous).
+      return node.op === '-' ? { sql: tpl(ctx.dialect === 'pg' ? '-(($0)::float8)' : '-$0', arg.sql), type: 'number' } : arg;
     }
     case 'binary': return binary(ctx, node.op, compileNode(ctx, node.left, depth + 1), compileNode(ctx, node.right, depth + 1), node.pos);
   }
@@ -127,7 +151,11 @@ export function presentFormulaValue(type: FormulaType, value: unknown): unknown 
   if (value === null || value === undefined) return null;
   switch (type) {
     case 'boolean': return value === true || value === 1 || value === '1';
-    case 'number': return typeof value === 'number' ? value : Number(value);
+    case 'number': {
+      // A non-finite number is blank (JSON has none); -0 reads as 0.
+      const n = typeof value === 'number' ? value : Number(value);
+      return Number.isFinite(n) ? n || 0 : null;
+    }
     case 'datetime': return `${String(value)}+00:00`;
     case 'string': return typeof value === 'string' ? value : String(value);
     default: return value;

@@ -1,6 +1,7 @@
 import type { Dialect } from '../column/column.types';
 import { Fragment } from '../compile/sql-fragment';
 import { formulaError } from './formula.error';
+import { inRange } from './formula.safe';
 import { asDatetime, tpl, type Compiled, type FormulaFunction } from './formula.sql';
 
 /** Units of DATEADD and DATETIME_DIFF (NocoDB's names and abbreviations). */
@@ -23,8 +24,18 @@ const dateArg = (fn: string, a: Compiled, pos: number) => {
   if (!['date', 'datetime', 'null'].includes(a.type)) throw formulaError(`${fn}: argument must be a date, not ${a.type}`, pos);
 };
 
-function dateAdd(d: Dialect, x: Compiled, n: Fragment, unit: string): Fragment {
+/**
+ * The most DATEADD adds, per unit: 4,000 years. Further is blank on every
+ * dialect (PostgreSQL fails the statement on an interval or timestamp out of
+ * range; MySQL and SQLite answer NULL past year 9999).
+ */
+const MAX_AMOUNT: Record<string, string> = {
+  second: '1.26e11', minute: '2.1e9', hour: '3.5e7', day: '1.46e6', week: '2.08e5', month: '48000', year: '4000',
+};
+
+function dateAdd(d: Dialect, x: Compiled, count: Fragment, unit: string): Fragment {
   const dayLevel = ['day', 'week', 'month', 'year'].includes(unit);
+  const n = inRange(d, d === 'pg' ? tpl('($0)::float8', count) : count, MAX_AMOUNT[unit]);
   const amount = unit === 'week' ? tpl('$0 * 7', n) : n;
   const u = unit === 'week' ? 'day' : unit;
   if (d === 'pg') {
@@ -98,7 +109,7 @@ export const dateFunctions: Record<string, FormulaFunction> = {
     min: 1, max: 1,
     type: (a, at) => { dateArg('WEEKDAY', a[0], at(0)); return 'number'; },
     sql: (d, [x]) => {
-      if (d === 'pg') return tpl('(EXTRACT(ISODOW FROM $0) - 1)::float8', x.sql);
+      if (d === 'pg') return tpl('(EXTRACT(ISODOW FROM $0) - 1)::float8', asDatetime(d, x));
       if (d === 'mysql2') return tpl('WEEKDAY($0)', x.sql);
       return tpl(`((CAST(strftime('%w', $0) AS INTEGER) + 6) % 7)`, x.sql);
     },

@@ -34,6 +34,12 @@ const BAD: [string, RegExp, number | undefined][] = [
   [`${'ABS('.repeat(100)}1${')'.repeat(100)}`, /nested deeper than 48 levels/, undefined],
   [Array.from({ length: 1200 }, () => '1').join('+'), /more than 2000 terms/, undefined],
   ['LEN("a\0b")', /NUL character/, 7],
+  // Audit finding 9: literals that would fail on every read are refused when saved.
+  ["DATEADD('2024-13-45', 1, 'day')", /invalid date "2024-13-45"/, 9],
+  ["{Due} > '2024-02-30'", /invalid date "2024-02-30"/, 7],
+  ["DATETIME_DIFF({At}, '2024-06-15 24:00')", /invalid date "2024-06-15 24:00"/, 21],
+  ["DAY('0000-01-01')", /invalid date "0000-01-01"/, 5],
+  ['1e999 + 1', /number too large/, 1],
 ];
 
 describe('formula errors', () => {

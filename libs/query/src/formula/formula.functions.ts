@@ -4,6 +4,8 @@ import type { FormulaType } from './formula.ast';
 import { formulaError } from './formula.error';
 import { asCondition, asDatetime, asText, bound, joined, tpl, type Compiled, type FormulaFunction } from './formula.sql';
 import { dateFunctions } from './formula.dates';
+import { arithmetic, exp, intArg, log, mod, power, round } from './formula.safe';
+import { concatCapped, repeatCapped, replaceCapped } from './formula.text';
 
 /** One function of the formula language. */
 export type { FormulaFunction } from './formula.sql';
@@ -14,7 +16,8 @@ const ACCEPTS: Record<Kind, FormulaType[]> = {
   number: ['number', 'null'],
   text: ['string', 'number', 'date', 'datetime', 'null'],
   any: ['number', 'string', 'boolean', 'date', 'datetime', 'null'],
-  date: ['date', 'datetime', 'string', 'null'],
+  // (A date literal is a date by now: other text would fail every read on PostgreSQL.)
+  date: ['date', 'datetime', 'null'],
   bool: ['boolean', 'number', 'string', 'null'],
 };
 
@@ -27,28 +30,26 @@ function check(name: string, kinds: Kind[], rest?: Kind) {
   };
 }
 
+/** pg: BLANK() as a float8 NULL (an untyped NULL makes TRUNC, ROUND… ambiguous). */
+const typedNull = (d: Dialect, a: Compiled[]) => (d === 'pg' ? a.map((x) => (x.type === 'null' ? { ...x, sql: new Fragment('(NULL)::float8', []) } : x)) : a);
 const num = (name: string, min: number, max: number, sql: FormulaFunction['sql']): FormulaFunction => ({
-  min, max, type: (a, at) => { check(name, [], 'number')(a, at); return 'number'; }, sql,
+  min, max, type: (a, at) => { check(name, [], 'number')(a, at); return 'number'; }, sql: (d, a) => sql(d, typedNull(d, a)),
 });
-const text = (name: string, kinds: Kind[], result: FormulaType, sql: FormulaFunction['sql'], min = kinds.length, max = kinds.length): FormulaFunction => ({
-  min, max, type: (a, at) => { check(name, kinds)(a, at); return result; }, sql,
+const text = (name: string, kinds: Kind[], result: FormulaType, sql: FormulaFunction['sql'], min = kinds.length, max = kinds.length, capped = false): FormulaFunction => ({
+  min, max, type: (a, at) => { check(name, kinds)(a, at); return result; }, sql, capped,
 });
 
 const t = (d: Dialect, c: Compiled) => asText(d, c);
 const f = (c: Compiled) => c.sql;
-/** pg needs numeric for ROUND/MOD and int for lengths; others take floats. */
-const pgNum = (x: Fragment) => tpl('($0)::numeric', x);
-const pgInt = (x: Fragment) => tpl('($0)::int', x);
+/** pg: an argument as float8 (BLANK() is an untyped NULL). */
+const pgFloat = (x: Fragment) => tpl('($0)::float8', x);
 const unsafeNull = (cond: string, x: Fragment, expr: Fragment) => tpl(`CASE WHEN ${cond} THEN NULL ELSE $1 END`, x, expr);
 
 const len = (d: Dialect, s: Fragment) => tpl(d === 'sqlite3' ? 'LENGTH($0)' : 'CHAR_LENGTH($0)', s);
 const greatest0 = (d: Dialect, n: Fragment) => tpl(d === 'sqlite3' ? 'max($0, 0)' : 'GREATEST($0, 0)', n);
 
-function concat(d: Dialect, parts: Fragment[]): Fragment {
-  const safe = parts.map((p) => tpl(`COALESCE($0, '')`, p));
-  if (d === 'mysql2') return new Fragment(`CONCAT(${safe.map((p) => p.sql).join(', ')})`, safe.flatMap((p) => p.bindings));
-  return joined(safe, ' || ');
-}
+/** ADD: a sum of guarded additions (see formula.safe). */
+const sum = (d: Dialect, a: Compiled[]) => a.map(f).reduce((acc, x) => arithmetic(d, '+', acc, x));
 
 function ifThenElse(cond: Fragment, a: Fragment, b: Fragment): Fragment {
   return tpl('CASE WHEN $0 THEN $1 ELSE $2 END', cond, a, b);
@@ -85,7 +86,8 @@ function datePart(part: keyof typeof DATE_PART): FormulaFunction {
     min: 1, max: 1,
     type: (a, at) => { check(part, ['date'])(a, at); return 'number'; },
     sql: (d, [x]) => {
-      if (d === 'pg') return tpl(`TRUNC(EXTRACT(${p.pg} FROM $0))::float8`, f(x));
+      // pg: a date as a timestamp (EXTRACT(HOUR FROM date) is an error on PostgreSQL 14+).
+      if (d === 'pg') return tpl(`TRUNC(EXTRACT(${p.pg} FROM $0))::float8`, asDatetime(d, x));
       if (d === 'mysql2') return tpl(`${p.mysql}($0)`, f(x));
       return tpl(`CAST(strftime('${p.sqlite}', $0) AS INTEGER)`, f(x));
     },
@@ -94,53 +96,40 @@ function datePart(part: keyof typeof DATE_PART): FormulaFunction {
 
 /** Every function, by upper-case name (README "Formulas" lists them). */
 export const FUNCTIONS: Record<string, FormulaFunction> = {
-  ADD: num('ADD', 1, 255, (_d, a) => joined(a.map(f), ' + ')),
-  AVG: num('AVG', 1, 255, (d, a) => tpl(`($0) / ${a.length}.0`, joined(a.map(f), ' + '))),
+  ADD: num('ADD', 1, 255, (d, a) => sum(d, a)),
+  AVG: num('AVG', 1, 255, (d, a) => (d === 'pg' ? arithmetic(d, '/', sum(d, a), new Fragment(`${a.length}`, [])) : tpl(`($0) / ${a.length}.0`, sum(d, a)))),
   MIN: num('MIN', 1, 255, (d, a) => a.length === 1 ? f(a[0]) : tpl(`CASE WHEN ${a.map((_, i) => `$${i} IS NULL`).join(' OR ')} THEN NULL ELSE ${d === 'sqlite3' ? 'min' : 'LEAST'}(${a.map((_, i) => `$${i}`).join(', ')}) END`, ...a.map(f))),
   MAX: num('MAX', 1, 255, (d, a) => a.length === 1 ? f(a[0]) : tpl(`CASE WHEN ${a.map((_, i) => `$${i} IS NULL`).join(' OR ')} THEN NULL ELSE ${d === 'sqlite3' ? 'max' : 'GREATEST'}(${a.map((_, i) => `$${i}`).join(', ')}) END`, ...a.map(f))),
-  ROUND: num('ROUND', 1, 2, (d, [x, p]) => {
-    const places = p ? f(p) : bound(0);
-    return d === 'pg' ? tpl('ROUND($0, $1)::float8', pgNum(f(x)), pgInt(places)) : tpl('ROUND($0, $1)', f(x), places);
-  }),
-  MOD: num('MOD', 2, 2, (d, [a, b]) => d === 'pg'
-    ? tpl('MOD($0, NULLIF($1, 0))::float8', pgNum(f(a)), pgNum(f(b)))
-    : tpl(d === 'mysql2' ? 'MOD($0, NULLIF($1, 0))' : 'mod($0, NULLIF($1, 0))', f(a), f(b))),
-  POWER: num('POWER', 2, 2, (d, [a, b]) => tpl(
-    'CASE WHEN $0 < 0 AND $1 <> FLOOR($1) THEN NULL ELSE $2 END', f(a), f(b),
-    tpl(d === 'pg' ? 'POWER(($0)::float8, ($1)::float8)' : 'POWER($0, $1)', f(a), f(b)),
-  )),
+  ROUND: num('ROUND', 1, 2, (d, [x, p]) => round(d, f(x), p ? f(p) : bound(0))),
+  MOD: num('MOD', 2, 2, (d, [a, b]) => mod(d, f(a), f(b))),
+  POWER: num('POWER', 2, 2, (d, [a, b]) => (d === 'pg' ? power(d, pgFloat(f(a)), pgFloat(f(b))) : power(d, f(a), f(b)))),
   SQRT: num('SQRT', 1, 1, (d, [x]) => unsafeNull('$0 < 0', f(x), tpl('SQRT($0)', f(x)))),
-  EXP: num('EXP', 1, 1, (_d, [x]) => tpl('EXP($0)', f(x))),
-  LOG: num('LOG', 1, 2, (d, [x, base]) => unsafeNull('$0 <= 0', f(x), base
-    ? tpl(d === 'pg' ? 'LOG(($1)::numeric, ($0)::numeric)::float8' : 'LOG($1, $0)', f(x), f(base))
-    : tpl(d === 'sqlite3' ? 'ln($0)' : 'LN($0)', f(x)))),
-  ABS: num('ABS', 1, 1, (_d, [x]) => tpl('ABS($0)', f(x))),
+  EXP: num('EXP', 1, 1, (d, [x]) => exp(d, f(x))),
+  LOG: num('LOG', 1, 2, (d, [x, base]) => log(d, f(x), base && f(base))),
+  // SQLite: ABS of the smallest integer is an overflow error; that one value is blank.
+  ABS: num('ABS', 1, 1, (d, [x]) => tpl(d === 'sqlite3' ? 'ABS(NULLIF($0, -9223372036854775808))' : 'ABS($0)', f(x))),
   CEILING: num('CEILING', 1, 1, (d, [x]) => tpl(d === 'sqlite3' ? 'ceil($0)' : 'CEILING($0)', f(x))),
   FLOOR: num('FLOOR', 1, 1, (_d, [x]) => tpl('FLOOR($0)', f(x))),
   INT: num('INT', 1, 1, (d, [x]) => tpl(d === 'pg' ? 'TRUNC($0)' : d === 'mysql2' ? 'TRUNCATE($0, 0)' : 'CAST($0 AS INTEGER)', f(x))),
-  CONCAT: text('CONCAT', [], 'string', (d, a) => concat(d, a.map((x) => t(d, x))), 1, 255),
+  CONCAT: text('CONCAT', [], 'string', (d, a) => concatCapped(d, a), 1, 255, true),
   LEN: text('LEN', ['text'], 'number', (d, [s]) => len(d, t(d, s))),
   LOWER: text('LOWER', ['text'], 'string', (d, [s]) => tpl('LOWER($0)', t(d, s))),
   UPPER: text('UPPER', ['text'], 'string', (d, [s]) => tpl('UPPER($0)', t(d, s))),
   TRIM: text('TRIM', ['text'], 'string', (d, [s]) => tpl('TRIM($0)', t(d, s))),
   URL: text('URL', ['text'], 'string', (d, [s]) => t(d, s)),
   LEFT: text('LEFT', ['text', 'number'], 'string', (d, [s, n]) => d === 'sqlite3'
-    ? tpl('SUBSTR($0, 1, $1)', t(d, s), greatest0(d, f(n)))
-    : tpl(d === 'pg' ? 'LEFT($0, $1)' : 'LEFT($0, $1)', t(d, s), d === 'pg' ? pgInt(greatest0(d, f(n))) : greatest0(d, f(n)))),
+    ? tpl('SUBSTR($0, 1, $1)', t(d, s), intArg(d, greatest0(d, f(n))))
+    : tpl('LEFT($0, $1)', t(d, s), intArg(d, greatest0(d, f(n))))),
   RIGHT: text('RIGHT', ['text', 'number'], 'string', (d, [s, n]) => d === 'sqlite3'
-    ? tpl(`CASE WHEN $1 <= 0 THEN '' ELSE SUBSTR($0, -($1)) END`, t(d, s), f(n))
-    : tpl('RIGHT($0, $1)', t(d, s), d === 'pg' ? pgInt(greatest0(d, f(n))) : greatest0(d, f(n)))),
+    ? tpl(`CASE WHEN $1 <= 0 THEN '' ELSE SUBSTR($0, -($1), $1) END`, t(d, s), intArg(d, f(n)))
+    : tpl('RIGHT($0, $1)', t(d, s), intArg(d, greatest0(d, f(n))))),
   MID: text('MID', ['text', 'number', 'number'], 'string', (d, [s, start, count]) => substr(d, t(d, s), f(start), f(count))),
   SUBSTR: text('SUBSTR', ['text', 'number', 'number'], 'string', (d, [s, start, count]) => substr(d, t(d, s), f(start), count && f(count)), 2, 3),
-  REPLACE: text('REPLACE', ['text', 'text', 'text'], 'string', (d, [s, a, b]) => tpl('REPLACE($0, $1, $2)', t(d, s), t(d, a), t(d, b))),
+  REPLACE: text('REPLACE', ['text', 'text', 'text'], 'string', (d, [s, a, b]) => replaceCapped(d, s, a, b), 3, 3, true),
   SEARCH: text('SEARCH', ['text', 'text'], 'number', (d, [s, needle]) => d === 'pg'
     ? tpl('STRPOS($0, $1)', t(d, s), t(d, needle))
     : d === 'mysql2' ? tpl('LOCATE($1, $0)', t(d, s), t(d, needle)) : tpl('INSTR($0, $1)', t(d, s), t(d, needle))),
-  REPT: text('REPT', ['text', 'number'], 'string', (d, [s, n]) => {
-    const times = tpl(d === 'sqlite3' ? 'min(max($0, 0), 1000)' : 'LEAST(GREATEST($0, 0), 1000)', f(n));
-    if (d === 'sqlite3') return tpl(`REPLACE(hex(zeroblob($1)), '00', $0)`, t(d, s), times);
-    return tpl('REPEAT($0, $1)', t(d, s), d === 'pg' ? pgInt(times) : times);
-  }),
+  REPT: text('REPT', ['text', 'number'], 'string', (d, [s, n]) => repeatCapped(d, s, f(n)), 2, 2, true),
   IF: {
     min: 2, max: 3,
     type: (a, at) => { check('IF', ['bool'])(a, at); return unify(a.slice(1).map((x) => x.type)); },
@@ -177,9 +166,10 @@ export const FUNCTIONS: Record<string, FormulaFunction> = {
 };
 
 function substr(d: Dialect, s: Fragment, start: Fragment, count?: Fragment): Fragment {
-  if (d === 'pg') return count ? tpl('SUBSTRING($0 FROM $1 FOR $2)', s, pgInt(start), pgInt(greatest0(d, count))) : tpl('SUBSTRING($0 FROM $1)', s, pgInt(start));
-  if (d === 'mysql2') return count ? tpl('SUBSTRING($0, $1, $2)', s, start, greatest0(d, count)) : tpl('SUBSTRING($0, $1)', s, start);
-  return count ? tpl('SUBSTR($0, $1, $2)', s, start, greatest0(d, count)) : tpl('SUBSTR($0, $1)', s, start);
+  const [from, n] = [intArg(d, start), count && intArg(d, greatest0(d, count))];
+  if (d === 'pg') return n ? tpl('SUBSTRING($0 FROM $1 FOR $2)', s, from, n) : tpl('SUBSTRING($0 FROM $1)', s, from);
+  if (d === 'mysql2') return n ? tpl('SUBSTRING($0, $1, $2)', s, from, n) : tpl('SUBSTRING($0, $1)', s, from);
+  return n ? tpl('SUBSTR($0, $1, $2)', s, from, n) : tpl('SUBSTR($0, $1)', s, from);
 }
 
 /** SWITCH(subject, pattern1, result1, …, default?): the result arguments. */

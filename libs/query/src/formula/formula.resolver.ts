@@ -33,6 +33,8 @@ export interface ColumnFormulaOptions {
 
 function physical(d: Dialect, column: FormulaColumn, type: FormulaType, alias?: string): Compiled {
   const id = new Fragment('??', [alias ? `${alias}.${column.column_name}` : column.column_name]);
+  // MySQL: numbers as doubles (integer arithmetic fails on overflow, unsigned ids below zero).
+  if (d === 'mysql2') return { sql: type === 'number' ? tpl('$0 + 0e0', id) : id, type };
   if (d !== 'pg') return { sql: id, type };
   // pg: one representation per type (float8, text, UTC timestamp) so mixed operands agree.
   if (type === 'number') return { sql: tpl('($0)::float8', id), type };

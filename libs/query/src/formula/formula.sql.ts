@@ -8,6 +8,8 @@ export interface Compiled {
   sql: Fragment;
   type: FormulaType;
   literal?: string | number | boolean | null;
+  /** Text already cut at the text cap (a CONCAT, REPT or REPLACE result). */
+  capped?: boolean;
 }
 
 /** One function of the formula language. */
@@ -17,6 +19,8 @@ export interface FormulaFunction {
   /** Checks argument types; returns the result type. */
   type(args: Compiled[], at: (i: number) => number): FormulaType;
   sql(d: Dialect, args: Compiled[]): Fragment;
+  /** Its text result is already cut at the text cap. */
+  capped?: boolean;
 }
 
 /** Builds a Fragment from a template whose `$0`, `$1`… name argument fragments. */
@@ -45,8 +49,11 @@ export function asText(d: Dialect, c: Compiled): Fragment {
   switch (c.type) {
     case 'string': case 'null': return c.sql;
     case 'number':
-      if (d === 'pg') return tpl(`CASE WHEN $0 = TRUNC($0) THEN TRUNC($0)::bigint::text ELSE ($0)::text END`, c.sql);
-      if (d === 'mysql2') return tpl(`CASE WHEN $0 = TRUNCATE($0, 0) THEN CAST(TRUNCATE($0, 0) AS SIGNED) ELSE CAST($0 AS CHAR) END`, c.sql);
+      // pg: float8's text is its shortest exact form; as numeric it prints without an exponent (10, 2.5, 1e20 in full).
+      if (d === 'pg') return tpl(`(($0)::text::numeric)::text`, c.sql);
+      // MySQL: whole numbers as integers while they fit one (CAST AS SIGNED saturates past ±9.2e18);
+      // CONCAT, unlike CAST AS CHAR, gives text any column collation accepts (else "Illegal mix of collations").
+      if (d === 'mysql2') return tpl(`CASE WHEN ABS($0) < 9e18 AND $0 = TRUNCATE($0, 0) THEN CONCAT(CAST(TRUNCATE($0, 0) AS SIGNED)) ELSE CONCAT($0) END`, c.sql);
       return tpl(`CASE WHEN $0 = CAST($0 AS INTEGER) THEN CAST(CAST($0 AS INTEGER) AS TEXT) ELSE CAST($0 AS TEXT) END`, c.sql);
     case 'boolean': return tpl(`CASE WHEN $0 THEN 'true' WHEN NOT $0 THEN 'false' END`, c.sql);
     case 'date': return formatDate(d, c.sql, false);
@@ -81,6 +88,8 @@ export function dateLiteral(d: Dialect, value: string, withTime: boolean): Fragm
 
 /** A date as a datetime (midnight), for arithmetic mixing both. */
 export function asDatetime(d: Dialect, c: Compiled): Fragment {
+  // pg: BLANK() as a typed NULL (EXTRACT, + INTERVAL of an untyped NULL are ambiguous).
+  if (c.type === 'null' && d === 'pg') return new Fragment('(NULL)::timestamp', []);
   if (c.type !== 'date') return c.sql;
   if (d === 'pg') return tpl(`($0)::timestamp`, c.sql);
   if (d === 'mysql2') return tpl(`CAST($0 AS DATETIME)`, c.sql);

@@ -5,6 +5,8 @@ import { compileNode, presentFormulaValue, selectValue } from './formula.compile
 import { FUNCTIONS } from './formula.functions';
 import { parseFormula } from './formula.parser';
 import { columnFormulaContext, formulaTypeOf, type ColumnFormulaOptions, type FormulaColumn } from './formula.resolver';
+import { pgDouble, pgExact } from './formula.safe';
+import { cappedText } from './formula.text';
 
 /** A compiled formula: its typed expression (filters, sorts) and its SELECT value. */
 export interface CompiledFormula {
@@ -25,8 +27,18 @@ export interface CompiledFormula {
 export function compileFormula(text: string, options: ColumnFormulaOptions, self?: FormulaColumn): CompiledFormula {
   const ast = parseFormula(text);
   const ctx = columnFormulaContext(options, self ? [self.id] : []);
-  const compiled = compileNode(ctx, ast);
+  const node = compileNode(ctx, ast);
+  // A text value is cut at the text cap, in filters and sorts as in the output.
+  const compiled = node.type === 'string' ? { ...node, sql: cappedText(options.dialect, node), capped: true } : node;
   return { type: compiled.type, expression: compiled.sql, select: selectValue(options.dialect as Dialect, compiled), references: fieldReferences(ast) };
+}
+
+/**
+ * A number the caller computes (a rollup's aggregate) as a formula operand:
+ * pg reads it as float8, blank past the double's range instead of failing.
+ */
+export function formulaNumber(dialect: Dialect, value: Fragment): Fragment {
+  return dialect === 'pg' ? pgDouble(pgExact(value)) : value;
 }
 
 /** The names of the supported functions (README lists them). */

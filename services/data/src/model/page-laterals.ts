@@ -1,5 +1,5 @@
 import type { ColumnInfo } from '@tabula/contracts';
-import { Fragment, compileFormula, isQueryError, type FormulaColumn, type FormulaType } from '@tabula/query';
+import { Fragment, compileFormula, formulaNumber, isQueryError, type FormulaColumn, type FormulaType } from '@tabula/query';
 import { formulaPlanOf } from './formula-columns';
 import { linkPlanOf } from './link-columns';
 import { relationPlanOf } from './relation-columns';
@@ -97,9 +97,9 @@ function formulaOverLaterals(
     const ref = referenced.uidt === 'Links' ? refs.get(`count:${referenced.id}`) : refs.get(referenced.id);
     if (!ref || !ref.scalar) return undefined;
     needs.add(ref.linkId);
-    // As formulaVirtuals: pg formulas use one representation per type (float8, text).
-    const cast = ref.type === 'number' ? '::float8' : ref.type === 'string' ? '::text' : '';
-    return { sql: new Fragment(`(${ref.value.sql})${cast}`, ref.value.bindings), type: ref.type };
+    // As formulaVirtuals: pg formulas use one representation per type (float8, text), a number past the double's range blank.
+    if (ref.type === 'number') return { sql: formulaNumber('pg', ref.value), type: ref.type };
+    return { sql: new Fragment(`(${ref.value.sql})${ref.type === 'string' ? '::text' : ''}`, ref.value.bindings), type: ref.type };
   };
   try {
     const text = (column.colOptions as { formula?: string } | undefined)?.formula ?? '';

@@ -1,5 +1,5 @@
 import type { ColumnInfo, TableContext } from '@tabula/contracts';
-import { Fragment, columnKind, formulaTypeOf, isThroughLinkUidt, type ComputedColumn, type FormulaColumn, type FormulaType } from '@tabula/query';
+import { Fragment, columnKind, formulaNumber, formulaTypeOf, isThroughLinkUidt, type ComputedColumn, type FormulaColumn, type FormulaType } from '@tabula/query';
 import { dialectOf } from './source-dialect';
 import { linkPlanOf, relatedFrom } from './link-columns';
 
@@ -23,6 +23,19 @@ const AGGREGATE: Record<string, string> = {
   countDistinct: 'COUNT(DISTINCT ??)', sumDistinct: 'SUM(DISTINCT ??)', avgDistinct: 'AVG(DISTINCT ??)',
 };
 
+/**
+ * The aggregate of a rollup, so that no value written in the related table
+ * makes it fail (and with it every page of this table): on PostgreSQL a sum or
+ * average of doubles overflows, so they are summed as numeric; SQLite's SUM
+ * fails on an integer overflow, so it totals (a double) instead.
+ */
+function aggregateSql(fn: string, dialect: string, target: { dt?: string | null }): string {
+  const sql = AGGREGATE[fn];
+  if (dialect === 'pg' && /^(sum|avg)/.test(fn) && /double|real|float/i.test(target.dt ?? '')) return sql.replace('??', '(??)::numeric');
+  if (dialect === 'sqlite3' && fn.startsWith('sum')) return `CASE WHEN COUNT(??) = 0 THEN NULL ELSE ${sql.replace('SUM', 'TOTAL')} END`;
+  return sql;
+}
+
 interface Options { fk_relation_column_id?: string; fk_lookup_column_id?: string; fk_rollup_column_id?: string; rollup_function?: string }
 
 function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[]): RelationValuePlan | undefined {
@@ -39,11 +52,12 @@ function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[]): Rela
   const targetKind = columnKind(meta);
   const kind = (['text', 'number', 'checkbox', 'date', 'datetime'].includes(targetKind) ? targetKind : 'text') as ComputedColumn['kind'];
   if (c.uidt === 'Rollup') {
-    const fn = AGGREGATE[o.rollup_function ?? ''];
-    if (!fn) return undefined;
+    if (!AGGREGATE[o.rollup_function ?? '']) return undefined;
+    const fn = aggregateSql(o.rollup_function!, dialectOf(context), target);
     const numeric = !['min', 'max'].includes(o.rollup_function!);
-    const scalar = new Fragment(`(SELECT ${fn} FROM ${from.sql})`, [col, ...from.bindings]);
-    const lateral = pg ? new Fragment(fn, [col]) : undefined;
+    const cols = fn.split('??').slice(1).map(() => col);
+    const scalar = new Fragment(`(SELECT ${fn} FROM ${from.sql})`, [...cols, ...from.bindings]);
+    const lateral = pg ? new Fragment(fn, cols) : undefined;
     return { scalar, kind: numeric ? 'number' : kind, type: numeric ? 'number' : formulaTypeOf(meta) ?? 'string', linkId, lateral };
   }
   const type = formulaTypeOf(meta) ?? 'string';
@@ -84,8 +98,9 @@ export function formulaVirtuals(context: TableContext, computed: ColumnInfo[]) {
     const sql = link && c.uidt === 'Links' ? link.count : rel?.scalar;
     if (!sql) return undefined;
     const type: FormulaType = link ? 'number' : rel!.type;
-    // pg formulas use one representation per type (float8, text), as for physical columns.
-    const cast = pg && type === 'number' ? '::float8' : pg && type === 'string' ? '::text' : '';
-    return { sql: new Fragment(`(${sql.sql})${cast}`, sql.bindings), type };
+    // pg formulas use one representation per type (float8, text), as for physical columns;
+    // a number past the double's range (a sum of numerics) is blank, not an error.
+    if (type === 'number') return { sql: formulaNumber(dialectOf(context), sql), type };
+    return { sql: new Fragment(`(${sql.sql})${pg && type === 'string' ? '::text' : ''}`, sql.bindings), type };
   };
 }

@@ -16,6 +16,7 @@ import { buildColumnDraft } from './column-draft';
 import { isLinkUidt, isThroughLinkUidt } from '@tabula/query';
 import { addLinkColumnIn } from './add-link-column';
 import { addRelationColumnIn } from './add-relation-column';
+import { probeFormula } from './formula-probe';
 
 /** Adds one column inside the caller's transactions (shared with bulk). */
 export async function addColumnIn(ddl: SourceHandle, trx: Knex, table: TableRow, fields: ColumnFields, principal: Principal): Promise<ColumnRow> {
@@ -26,6 +27,7 @@ export async function addColumnIn(ddl: SourceHandle, trx: Knex, table: TableRow,
     tableId: table.id, baseId: table.base_id, dialect: ddl.dialect, existing,
     order: Math.max(0, ...existing.map((c) => Number(c.order))) + 1,
   });
+  if (draft.uidt === 'Formula') await probeFormula(ddl, table, draft, existing);
   await addPhysicalColumn(ddl, table.table_name, draft);
   if (draft.pv) await clearPrimaryValue(trx, table.id);
   await insertColumns(trx, [draft]);

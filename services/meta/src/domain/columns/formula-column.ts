@@ -1,9 +1,11 @@
 import { AppError, appError, errors } from '@tabula/http';
-import { Fragment, compileFormula, isQueryError, isThroughLinkUidt, parseFormula, fieldReferences, type FormulaColumn, type FormulaType } from '@tabula/query';
-
-type Compiled = { sql: Fragment; type: FormulaType };
+import {
+  Fragment, compileFormula, isQueryError, isThroughLinkUidt, parseFormula, fieldReferences, type CompiledFormula, type FormulaColumn, type FormulaType,
+} from '@tabula/query';
 import type { ColumnRow } from '../../repositories/column.repository';
 import type { Dialect } from '../../ddl/dialect';
+
+type Compiled = { sql: Fragment; type: FormulaType };
 
 /** colOptions of a Formula column: `formula` names fields by id (rename-proof), `formula_raw` as the user wrote it. */
 export interface FormulaOptions extends Record<string, unknown> {
@@ -55,12 +57,34 @@ function toIdForm(text: string, columns: ColumnRow[]): string {
   return out;
 }
 
-/** Lookups, rollups and link counts type-check by their value's type (the data service compiles their SQL). */
-function typeOnly(column: FormulaColumn): Compiled | undefined {
-  if (column.uidt === 'Links') return { sql: new Fragment('NULL', []), type: 'number' };
-  const type = (column.colOptions as { result_type?: string } | undefined)?.result_type;
-  if (isThroughLinkUidt(column.uidt) && type) return { sql: new Fragment('NULL', []), type: type as Compiled['type'] };
-  return undefined;
+/** pg: a typed NULL per formula type (the formula is run when saved; an untyped NULL can be ambiguous there). */
+const PG_NULL: Partial<Record<FormulaType, string>> = {
+  number: '(NULL)::float8', string: '(NULL)::text', boolean: '(NULL)::boolean', date: '(NULL)::date', datetime: '(NULL)::timestamp',
+};
+
+/**
+ * Lookups, rollups and link counts type-check by their value's type and stand
+ * in as NULL of that type (the data service compiles their SQL).
+ */
+function typeOnly(dialect: Dialect) {
+  const placeholder = (type: FormulaType): Compiled => ({ sql: new Fragment((dialect === 'pg' && PG_NULL[type]) || 'NULL', []), type });
+  return (column: FormulaColumn): Compiled | undefined => {
+    if (column.uidt === 'Links') return placeholder('number');
+    const type = (column.colOptions as { result_type?: string } | undefined)?.result_type;
+    if (isThroughLinkUidt(column.uidt) && type) return placeholder(type as FormulaType);
+    return undefined;
+  };
+}
+
+function compileOver(form: string, self: ColumnRow, existing: ColumnRow[], dialect: Dialect): CompiledFormula {
+  const selfColumn = asFormulaColumn(self);
+  const columns = [...existing.filter((c) => c.id !== self.id).map(asFormulaColumn), selfColumn];
+  try {
+    return compileFormula(form, { dialect, columns, virtual: typeOnly(dialect) }, selfColumn);
+  } catch (err) {
+    if (isQueryError(err)) throw new AppError(err.status, err.code, err.message, err.details);
+    throw err;
+  }
 }
 
 /**
@@ -71,15 +95,15 @@ export function formulaOptions(text: string | undefined, self: ColumnRow, existi
   if (text === undefined || text.trim() === '') throw appError('ERR_INVALID_FORMULA', 'A Formula column needs a formula (colOptions.formula)');
   const others = existing.filter((c) => c.id !== self.id);
   const options = { formula: toIdForm(text, others), formula_raw: text };
-  const selfColumn = asFormulaColumn({ ...self, col_options: options as never });
-  try {
-    // The text as written (positions in errors are the user's), then the stored id form.
-    for (const form of [text, options.formula]) compileFormula(form, { dialect, columns: [...others.map(asFormulaColumn), selfColumn], virtual: typeOnly }, selfColumn);
-  } catch (err) {
-    if (isQueryError(err)) throw new AppError(err.status, err.code, err.message, err.details);
-    throw err;
-  }
+  const withOptions = { ...self, col_options: options as never };
+  // The text as written (positions in errors are the user's), then the stored id form.
+  for (const form of [text, options.formula]) compileOver(form, withOptions, existing, dialect);
   return options;
+}
+
+/** The SQL of a (validated) formula column, as meta compiles it: lookups and rollups as typed NULLs. */
+export function compiledFormulaOf(column: ColumnRow, existing: ColumnRow[], dialect: Dialect): CompiledFormula {
+  return compileOver((column.col_options as Partial<FormulaOptions> | null)?.formula ?? '', column, existing, dialect);
 }
 
 /** Formula columns of a table that reference a column (by id). */

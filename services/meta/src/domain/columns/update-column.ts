@@ -14,6 +14,7 @@ import { requireColumn } from '../access';
 import type { ColumnPatch } from './column-input';
 import { patchedColumn } from './column-change';
 import { prepareTypeChange, rewriteRenamedOptions } from './convert-values';
+import { probeFormula } from './formula-probe';
 
 /** A relation column cannot become another type, nor a column a relation one: delete and create instead. */
 function refuseRelationTypeChange(before: ColumnRow, patch: ColumnPatch): void {
@@ -30,6 +31,7 @@ export async function changeColumnIn(
   const existing = await listColumns(trx, table.id);
   refuseRelationTypeChange(before, patch);
   const after = patchedColumn(before, patch, existing, ddl.dialect);
+  if (after.uidt === 'Formula') await probeFormula(ddl, table, after, existing);
   const pkName = existing.find((c) => c.pk)?.column_name ?? 'id';
   await prepareTypeChange(ddl, table.table_name, pkName, before, after);
   await alterPhysicalColumn(ddl, table.table_name, before, after);
