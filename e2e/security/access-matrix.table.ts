@@ -35,6 +35,14 @@ export interface RouteCall {
   fresh?: (caller: Caller) => Promise<Record<string, string>>;
   /** Extra headers (a refresh cookie). */
   headers?: (caller: Caller) => Record<string, string> | undefined;
+  /** Calls that end the session they run in (sign-out, password change) run in a fresh sign-in of the caller. */
+  freshSession?: boolean;
+  /** After an answered call (a password change keeps the new password). */
+  after?: (caller: Caller, body: any, status: number) => void;
+  /** The path itself is the grant (a signed link): its holder reads the file, whoever it is. */
+  capability?: boolean;
+  /** A public endpoint's answers when its use case decides by caller (else: anything but 401/403). */
+  publicAnswer?: (caller: Caller) => number[];
   /** The whole call, when it is no JSON request (a multipart upload). */
   send?: (auth: { token?: string; apiToken?: string }) => Promise<{ status: number; body: any }>;
 }
@@ -51,12 +59,16 @@ export const own: Record<'comment' | 'comment2' | 'password' | 'cookie', Record<
 export const live = {
   columnsHash: (): Promise<string> => Promise.reject(new Error('the stack is not started')),
   /** Creates a resource as the owner and answers its id (`table`, `column`, `view`, `sort`, …). */
-  make: (_kind: string): Promise<string> => Promise.reject(new Error('the stack is not started')),
+  make: (_kind: string, _caller: Caller): Promise<string> => Promise.reject(new Error('the stack is not started')),
+  /** A new org-level viewer's e-mail (someone to invite). */
+  newUser: (): Promise<string> => Promise.reject(new Error('the stack is not started')),
   upload: (_auth: { token?: string; apiToken?: string }): Promise<{ status: number; body: any }> => Promise.reject(new Error('the stack is not started')),
   pgConnection: (): Record<string, unknown> => ({}),
 };
-const fresh = (param: string, kind: string) => async () => ({ [param]: await live.make(kind) });
+const fresh = (param: string, kind: string) => async (caller: Caller) => ({ [param]: await live.make(kind, caller) });
 const tag = () => randomBytes(4).toString('hex');
+const changePassword = (c: Caller) => ({ currentPassword: own.password[c], newPassword: `Matrix-pass-${tag()}` });
+const passwordChanged = (c: Caller, body: { newPassword: string }, status: number) => { if (status < 300) own.password[c] = body.newPassword; };
 
 /** How each contract is called validly. */
 export const ROUTE_CALLS: Record<string, RouteCall> = {
@@ -74,9 +86,9 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   authPasswordReset: { body: () => ({ password: 'Matrix-pass-5678' }) },
   authPasswordResetV2: { body: () => ({ password: 'Matrix-pass-5678' }) },
   authMe: {}, authMeV2: {},
-  authSignOut: { rank: 10 }, authSignOutV2: { rank: 10 },
-  authPasswordChange: { rank: 11, body: (c) => ({ currentPassword: own.password[c], newPassword: 'Matrix-pass-9012' }) },
-  authPasswordChangeV2: { rank: 11, body: (c) => ({ currentPassword: own.password[c], newPassword: 'Matrix-pass-9012' }) },
+  authSignOut: { rank: 10, freshSession: true }, authSignOutV2: { rank: 10, freshSession: true },
+  authPasswordChange: { rank: 11, freshSession: true, body: changePassword, after: passwordChanged },
+  authPasswordChangeV2: { rank: 11, freshSession: true, body: changePassword, after: passwordChanged },
   // auth: tokens and members
   orgTokenList: {},
   orgTokenCreate: { body: () => ({ description: 'matrix' }) },
@@ -85,7 +97,7 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   baseTokenCreate: { body: () => ({ description: 'matrix' }) },
   baseTokenDelete: { rank: 2, fresh: fresh('tokenId', 'baseToken') },
   memberList: {},
-  memberInvite: { body: () => ({ email: `i${tag()}@example.com`, roles: 'viewer' }) },
+  memberInvite: { body: async () => ({ email: await live.newUser(), roles: 'viewer' }) },
   memberUpdate: { body: () => ({ roles: 'commenter' }) },
   memberRemove: { rank: 2, fresh: fresh('userId', 'member') },
   // meta: bases
@@ -183,19 +195,21 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   commentCount: { query: (real) => `?fk_model_id=${real ? ids.table : 'mmissing0000000'}&ids=${ids.anchorRow}` },
   commentCreate: { body: () => ({ fk_model_id: ids.table, row_id: ids.anchorRow, comment: 'matrix' }) },
   commentUpdate: { body: () => ({ comment: 'edited' }) },
-  commentDelete: { rank: 2 },
+  commentDelete: { rank: 2, fresh: fresh('commentId', 'comment') },
   commentListV2: {},
   commentCreateV2: { body: () => ({ comment: 'matrix' }) },
   commentUpdateV2: { body: () => ({ comment: 'edited' }) },
   commentResolve: { body: () => ({ resolved: true }) },
-  commentDeleteV2: { rank: 2 },
+  commentDeleteV2: { rank: 2, fresh: fresh('commentId', 'comment') },
   // storage
   storageBaseUsage: {},
   storageDownloadAttachment: { query: () => `?urlOrPath=${encodeURIComponent(ids.attachmentPath)}` },
   storageUpload: { send: (auth) => live.upload(auth) },
-  storageUploadByUrl: { body: () => ({ urls: [{ url: 'http://127.0.0.1:1/nothing.txt' }] }), query: () => `?base_id=${ids.base}` },
-  storageDownload: {},
-  storageSignedDownload: {},
+  storageUploadByUrl: { body: () => [{ url: ids.hookUrl }] },
+  // Public paths whose use case decides: the file's base members read it, anyone else gets the missing-file answer, no credentials 401.
+  storageDownload: { publicAnswer: (c) => (c === 'anonymous' ? [401] : IN_A(c) ? [200] : [404]) },
+  // A link signed for the anchor's file: whoever holds it reads it.
+  storageSignedDownload: { publicAnswer: () => [200], capability: true },
   integrationList: {},
   integrationTypeList: {},
   integrationTypeGet: {},

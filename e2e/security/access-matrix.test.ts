@@ -4,12 +4,12 @@ import { allEndpoints, pathParamNames, type AnyEndpoint } from '@tabula/contract
 import { TEST_PASSWORD } from '@tabula/testing';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSecurityStack, type Reply, type SecurityStack } from './security.helpers';
+import { startSecurityStack, type Reply, type SecurityStack, type TestUser } from './security.helpers';
 import {
   BODY_ID_CASES, CALLERS, IN_A, ROUTE_CALLS, bIds, hookBody, ids, live, own, users,
   type Caller, type Outcome,
 } from './access-matrix.table';
-import { expectedOutcome } from './access-matrix.expect';
+import { expectedOutcome, KIND_OF } from './access-matrix.expect';
 
 /**
  * The access matrix (issue 28): EVERY public contract × every kind of
@@ -82,6 +82,7 @@ function idFor(endpoint: AnyEndpoint, name: string, real: boolean, caller: Calle
   const pick = (key: string, fake: string) => (real ? ids[key] : fake);
   if (n === 'orgs') return 'noco';
   if (n === 'file') return 'swagger-ui.css';
+  if (n === 'token' && endpoint.id === 'storageSignedDownload') return real ? ids.signedToken : 'dltemp-missing-token';
   if (n === 'token') return real ? 'not-a-valid-token' : 'still-not-a-valid-token';
   if (n === 'path') return pick('attachmentKey', 'uploads/missing/none.txt');
   if (n === 'relationtype') return 'mm';
@@ -134,7 +135,7 @@ function pathOf(endpoint: AnyEndpoint, real: boolean, caller: Caller, fresh: Rec
   let path = endpoint.path;
   for (const name of pathParamNames(endpoint.path)) {
     const value = fresh[name] ?? idFor(endpoint, name, real, caller);
-    path = path.replace(`{${name}}`, name === 'path' ? value : encodeURIComponent(value));
+    path = path.replace(`{${name}}`, name === 'path' || endpoint.id === 'storageSignedDownload' ? value : encodeURIComponent(value));
   }
   return path + (ROUTE_CALLS[endpoint.id]?.query?.(real) ?? '');
 }
@@ -231,7 +232,10 @@ beforeAll(async () => {
   }
   live.pgConnection = pgConnection;
   live.upload = (auth) => uploadAs(auth);
-  live.make = (kind) => make(kind, as);
+  live.make = (kind, caller) => make(kind, as, caller);
+  live.newUser = async () => (await s.signUp('invitee', { promote: false })).email;
+  const anchorRead = (await as(`/api/v1/db/data/noco/${ids.base}/${ids.table}/${anchor.Id}`)).body;
+  ids.signedToken = String(anchorRead.Files[0].signedPath).replace(/^dltemp\//, '');
 
   // Tenant B: its own base with its own secrets, and a token scoped to it.
   const bBase = await s.createBase(tenantB, `Base ${SECRET_B}`);
@@ -276,6 +280,13 @@ async function refreshCookie(email: string): Promise<string> {
   return cookie;
 }
 
+/** A fresh session (JWT) of a matrix user, signed in with its current password. */
+async function signIn(caller: Caller): Promise<string> {
+  const res = await s.call('POST', '/api/v1/auth/user/signin', { body: { email: users[caller as 'owner'].email, password: own.password[caller] } });
+  if (res.status !== 200) throw new Error(`sign-in of ${caller}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.token;
+}
+
 /** A multipart upload as a caller (JWT or API token). */
 async function uploadAs(auth: { token?: string; apiToken?: string }, text = 'matrix file'): Promise<{ status: number; body: any }> {
   const form = new FormData();
@@ -286,10 +297,12 @@ async function uploadAs(auth: { token?: string; apiToken?: string }, text = 'mat
   return { status: res.status, body: answer ? JSON.parse(answer) : undefined };
 }
 
-type As = (path: string, method?: string, body?: unknown) => Promise<Reply>;
+type As = (path: string, method?: string, body?: unknown, who?: TestUser) => Promise<Reply>;
 /** A fresh resource of tenant A, made by the owner, for one destructive call. */
-async function make(kind: string, as: As): Promise<string> {
+async function make(kind: string, as: As, caller: Caller): Promise<string> {
   const t = () => randomBytes(4).toString('hex');
+  // Resources with rules on their maker (comments: the author edits; base tokens: a maker of at least one's role) are the caller's own.
+  const maker = (['creator', 'editor', 'commenter'] as Caller[]).includes(caller) ? users[caller as 'creator'] : users.owner;
   switch (kind) {
     case 'table': return s.createTable(users.owner, ids.base, `Doomed ${t()}`);
     case 'column': {
@@ -300,11 +313,12 @@ async function make(kind: string, as: As): Promise<string> {
     case 'view': return (await as(`/api/v1/db/meta/tables/${ids.table}/grids`, 'POST', { title: `D${t()}` })).body.id;
     case 'sort': return (await as(`/api/v1/db/meta/views/${ids.view}/sorts`, 'POST', { fk_column_id: ids.spareColumn, direction: 'desc' })).body.id;
     case 'filter': return (await as(`/api/v1/db/meta/views/${ids.view}/filters`, 'POST', { fk_column_id: ids.column, comparison_op: 'eq', value: t() })).body.id;
-    case 'index': return (await as(`/api/v1/db/meta/tables/${ids.table}/indexes`, 'POST', { columns: [await make('column', as)] })).body.id;
+    case 'index': return (await as(`/api/v1/db/meta/tables/${ids.table}/indexes`, 'POST', { columns: [await make('column', as, caller)] })).body.id;
     case 'hook': return (await as(`/api/v1/db/meta/tables/${ids.table}/hooks`, 'POST', { ...hookBody(`doomed ${t()}`), active: false })).body.id;
     case 'integration': return (await as('/api/v2/meta/integrations', 'POST', { title: `doomed ${t()}`, type: 'database', sub_type: 'pg', config: { client: 'pg', connection: pgConnection() } })).body.id;
     case 'base': return s.createBase(users.owner, `Doomed ${t()}`);
-    case 'baseToken': return (await as(`/api/v1/db/meta/projects/${ids.base}/api-tokens`, 'POST', { description: 'doomed' })).body.id;
+    case 'baseToken': return (await as(`/api/v1/db/meta/projects/${ids.base}/api-tokens`, 'POST', { description: 'doomed' }, maker)).body.id;
+    case 'comment': return (await as('/api/v1/db/meta/comments', 'POST', { fk_model_id: ids.table, row_id: ids.anchorRow, comment: `doomed ${t()}` }, maker)).body.id;
     case 'orgToken': return (await as('/api/v1/tokens', 'POST', { description: 'doomed' })).body.id;
     case 'member': {
       const doomed = await s.signUp('doomed', { promote: false });
@@ -377,7 +391,11 @@ describe('access matrix (expected answers derived from the contracts\' auth decl
       const bodyOf = async (caller: Caller) => (endpoint.method === 'GET' ? undefined : spec.body ? spec.body(caller) : (endpoint.example?.request ?? {}));
       const send = async (caller: Caller, real: boolean, fresh?: Record<string, string>) => {
         if (spec.send) return spec.send(authOf(caller)) as Promise<Reply>;
-        return s.call(endpoint.method, pathOf(endpoint, real, caller, fresh), { ...authOf(caller), body: await bodyOf(caller), headers: spec.headers?.(caller) });
+        const session = spec.freshSession && KIND_OF[caller] === 'session' ? { token: await signIn(caller) } : authOf(caller);
+        const body = await bodyOf(caller);
+        const reply = await s.call(endpoint.method, pathOf(endpoint, real, caller, fresh), { ...session, body, headers: spec.headers?.(caller) });
+        spec.after?.(caller, body, reply.status);
+        return reply;
       };
       const callAs = async (caller: Caller) => {
         const want = expected(endpoint.id, caller);
@@ -389,9 +407,11 @@ describe('access matrix (expected answers derived from the contracts\' auth decl
         const text = JSON.stringify(got.body ?? '');
         const said = `${got.status} ${got.body?.error ?? ''} ${String(got.body?.message ?? got.body?.msg ?? '').slice(0, 120)}`;
         if (caller !== 'tenant B' && caller !== "B's base token" && text.includes(SECRET_B)) mismatches.push(`${id}: answer carries tenant B's data`);
-        if (!IN_A(caller) && text.includes(SECRET_A)) mismatches.push(`${id}: a caller outside A's base got tenant A's data`);
+        if (!IN_A(caller) && !spec.capability && text.includes(SECRET_A)) mismatches.push(`${id}: a caller outside A's base got tenant A's data`);
         if (want === 'allowed' && (got.status < 200 || got.status >= 300)) mismatches.push(`${id}: expected allowed, got ${said}`);
-        if (want === 'admitted' && [401, 403].includes(got.status)) mismatches.push(`${id}: a public endpoint refused the caller: ${said}`);
+        const answers = spec.publicAnswer?.(caller);
+        if (want === 'admitted' && !answers && [401, 403].includes(got.status)) mismatches.push(`${id}: a public endpoint refused the caller: ${said}`);
+        if (want === 'admitted' && answers && !answers.includes(got.status)) mismatches.push(`${id}: expected ${answers.join(' or ')}, got ${said}`);
         if (want === 'unauthenticated' && got.status !== 401) mismatches.push(`${id}: expected 401, got ${said}`);
         if (want === 'forbidden' && got.status !== 403) mismatches.push(`${id}: expected 403, got ${said}`);
         if (want === 'forbidden' && text.includes(SECRET_A)) mismatches.push(`${id}: a 403 carries tenant A's data`);
