@@ -7,6 +7,7 @@ import { migrations } from '../migrations';
 import { SourceRegistry } from './sources/source-registry';
 import { META_SCHEMA } from './repositories/meta-db';
 import { integrationsConsumer } from './consumers/integrations.consumer';
+import { metaClients } from './adapters/service-clients';
 
 /** What meta's key seals: source credentials (the derivation is part of the stored data's format). */
 export const META_SECRETS_PURPOSE = 'tabula-meta-sources';
@@ -16,7 +17,7 @@ export function buildMetaPorts(common: CommonPorts, config: MetaConfig): MetaPor
   const box = new SecretBox(META_SECRETS_PURPOSE, keyMaterial(common, config.SVC_META_ENCRYPTION_KEY, 'meta-encryption-key'));
   const relay = new OutboxRelay({ knex: common.db, schema: META_SCHEMA, bus: common.bus, logger: common.logger });
   observeOutbox(common.metrics, relay);
-  return { ...common, config, sources: new SourceRegistry(common.dataDb, box), relay };
+  return { ...common, config, sources: new SourceRegistry(common.dataDb, box), relay, clients: metaClients(common.services) };
 }
 
 /** The meta service (ARCHITECTURE.md "Services"). */

@@ -1,6 +1,6 @@
 import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
-import { clientOf, errors, AppError } from '@tabula/http';
+import { errors, AppError } from '@tabula/http';
 import type { Knex } from 'knex';
 import { isSuper, type Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
@@ -12,7 +12,7 @@ import { createSourceSchema } from '../../ddl/table-ddl';
 import { checkExternalSource, importSourceTables } from '../sources/external-source';
 import { resolveIntegrationSources } from '../sources/integration-sources';
 import type { SealedSourceConfig } from '../../sources/source-registry';
-import { authInternal, createBaseSchema } from '@tabula/contracts';
+import type { createBaseSchema } from '@tabula/contracts';
 
 /** Only org-level creators (and super) create bases; a base-scoped API token acts only inside its base. */
 export function assertMayCreateBase(principal: Principal): void {
@@ -45,7 +45,7 @@ export function metaObject(meta: unknown): Record<string, unknown> | null {
  */
 export async function grantOwner(ports: MetaPorts, baseId: string, principal: Principal): Promise<void> {
   try {
-    await clientOf(ports.services, authInternal).setRole({ params: { baseId, userId: principal.id }, body: { role: 'owner' } });
+    await ports.clients.auth.setRole({ params: { baseId, userId: principal.id }, body: { role: 'owner' } });
   } catch (err) {
     const status = (err as { status?: number }).status ?? 503;
     ports.logger.warn({ baseId, status, reason: (err as Error).message }, 'could not record the base owner in auth; the base is not created');
