@@ -1,13 +1,12 @@
-import type { Knex } from 'knex';
 import { errors, type AppError } from '@tabula/http';
 import type { MetaPorts } from '../ports';
 import { findBase, type BaseRow, baseCandidates } from '../repositories/base.repository';
 import { resolveBaseRef, type BaseAction, type Principal } from '@tabula/auth';
-import { findSource, type SourceRow } from '../repositories/source.repository';
-import { findTable, type TableRow } from '../repositories/table.repository';
+import { loadTableScope, type TableScope } from './scopes/table-scope';
 import { findColumn, type ColumnRow } from '../repositories/column.repository';
 import { findView, type ViewRow } from '../repositories/view.repository';
-import type { SourceHandle } from '../ddl/dialect';
+
+export type { TableScope } from './scopes/table-scope';
 
 /**
  * Checks the caller's role in a base. A caller with no role there (another
@@ -27,23 +26,6 @@ export async function requireBase(ports: MetaPorts, principal: Principal, ref: s
   if (!base) throw hidden();
   await authorizeVisible(ports, principal, base.id, action, hidden);
   return base;
-}
-
-/** A table with its base and source, after the role check. */
-export interface TableScope {
-  base: BaseRow;
-  table: TableRow;
-  source: SourceRow;
-  handle: SourceHandle;
-}
-
-/** Loads a live table of a live base; 404 when either is gone. */
-export async function loadTableScope(ports: MetaPorts, tableId: string, db: Knex = ports.db): Promise<TableScope> {
-  const table = await findTable(db, tableId);
-  const base = table ? await findBase(db, table.base_id) : undefined;
-  const source = table ? await findSource(db, table.source_id) : undefined;
-  if (!table || !base || !source) throw errors.notFound('ERR_TABLE_NOT_FOUND', `Table '${tableId}' not found`);
-  return { base, table, source, handle: ports.sources.handleOf(source) };
 }
 
 /** A table the caller may act on (`hidden`: the answer when the caller may not see its base). */

@@ -1,6 +1,6 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { baseCreate, baseDelete, baseDuplicate, baseGet, baseInfoGet, baseList, baseUpdate } from '@tabula/contracts';
-import { route } from '@tabula/http';
+import { guardedRouter, route, type Authorizer } from '@tabula/http';
 import { principalOf } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
 import { createBase } from '../domain/bases/create-base';
@@ -14,8 +14,8 @@ import { listSources } from '../repositories/source.repository';
 import { presentBase } from '../presenters/base.presenter';
 
 /** Bases (spec "Bases"). */
-export function basesRouter(ports: MetaPorts): Router {
-  const router = new Router();
+export function basesRouter(ports: MetaPorts, authorizer: Authorizer): Router {
+  const router = guardedRouter(authorizer);
   route(router, baseList, async (ctx) => listBases(ports, principalOf(ctx), ctx.input.query));
   route(router, baseCreate, async (ctx) => {
     const base = await createBase(ports, principalOf(ctx), ctx.input.body);

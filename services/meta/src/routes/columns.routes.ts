@@ -1,6 +1,6 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { columnCreate, columnDelete, columnGet, columnSetPrimary, columnsBulk, columnsHash, columnUpdate } from '@tabula/contracts';
-import { route } from '@tabula/http';
+import { guardedRouter, route, type Authorizer } from '@tabula/http';
 import { principalOf } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
 import { addColumn } from '../domain/columns/add-column';
@@ -11,8 +11,8 @@ import { setPrimaryColumn } from '../domain/columns/set-primary-column';
 import { bulkColumns } from '../domain/columns/bulk-columns';
 
 /** Columns (spec "Columns"). */
-export function columnsRouter(ports: MetaPorts): Router {
-  const router = new Router();
+export function columnsRouter(ports: MetaPorts, authorizer: Authorizer): Router {
+  const router = guardedRouter(authorizer);
   route(router, columnCreate, async (ctx) => addColumn(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
   route(router, columnsHash, async (ctx) => getColumnsHash(ports, principalOf(ctx), ctx.input.params.tableId));
   route(router, columnsBulk, async (ctx) => bulkColumns(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));

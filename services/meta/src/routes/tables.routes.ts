@@ -1,8 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import {
   tableCreate, tableCreateInSource, tableDelete, tableDuplicate, tableGet, tableList, tableListOfSource, tableReorder, tableUpdate,
 } from '@tabula/contracts';
-import { route } from '@tabula/http';
+import { guardedRouter, route, type Authorizer } from '@tabula/http';
 import { principalOf } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
 import { createTable } from '../domain/tables/create-table';
@@ -14,8 +14,8 @@ import { reorderTable } from '../domain/tables/reorder-table';
 import { duplicateTable } from '../domain/tables/duplicate-table';
 
 /** Tables (spec "Tables"); `/projects/:baseId/:sourceId/tables` is NocoDB's per-source form. */
-export function tablesRouter(ports: MetaPorts): Router {
-  const router = new Router();
+export function tablesRouter(ports: MetaPorts, authorizer: Authorizer): Router {
+  const router = guardedRouter(authorizer);
   route(router, tableList, async (ctx) => {
     const { params, query } = ctx.input;
     return listTables(ports, principalOf(ctx), params.baseId, query);
