@@ -1,11 +1,10 @@
 import type { z } from 'zod';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { listSources, type SourceRow } from '../../repositories/source.repository';
 import { newId } from '@tabula/db';
 import { listTables } from '../../repositories/table.repository';
 import { createSourceSchema } from '../../ddl/table-ddl';
-import { requireBase } from '../access';
+import type { BaseInScope } from '../scopes/meta-scopes';
 import { assertMayCreateBase, storeBase } from './create-base';
 import { type TableCopy, copyPhysicalTable, recordTableCopy } from '../tables/copy-table';
 import type { duplicateSchema } from '@tabula/contracts';
@@ -21,10 +20,10 @@ import { copyHooksOf } from '../tables/copy-hooks';
  * that transaction back, drops the new schema with every copied table, and
  * removes hooks copied before a failed commit, so no part of the copy remains.
  */
-export async function duplicateBase(ports: MetaPorts, principal: Principal, baseId: string, input: z.infer<typeof duplicateSchema>) {
-  // Creators and owners only (as NocoDB): a copy carries the hooks' secrets and
-  // makes its maker the owner, so a viewer would read what its role masks.
-  const base = await requireBase(ports, principal, baseId, 'base.update');
+export async function duplicateBase(ports: MetaPorts, scope: BaseInScope, input: z.infer<typeof duplicateSchema>) {
+  // The contract admits creators and owners only (as NocoDB): a copy carries the hooks' secrets and
+  // makes its maker the owner, so a viewer would read what its role masks. The copy is a new base too.
+  const { value: base, principal } = scope;
   assertMayCreateBase(principal);
   const options = input.options;
   const id = newId('p');
