@@ -1,4 +1,4 @@
-import { isBaseAction, metaEndpoints, pathParamNames } from '@tabula/contracts';
+import { baseCreate, isBaseAction, metaEndpoints, pathParamNames } from '@tabula/contracts';
 import { startMetaHarness, type MetaHarness } from './meta-app.harness';
 
 const P = '/api/v1/db/meta';
@@ -11,6 +11,10 @@ describe('meta contracts declare their permissions', () => {
   it('every user endpoint naming a base, table, column, view, sort or filter declares a base permission and where it is checked', () => {
     expect(scoped.length).toBeGreaterThan(30);
     expect(scoped.filter((e) => !isBaseAction(e.auth.permission) || !e.auth.scope).map((e) => e.id)).toEqual([]);
+  });
+
+  it('base create is an account action of org-level creators (base-scoped tokens refused), declared on its contract', () => {
+    expect(baseCreate.auth).toMatchObject({ callers: ['session', 'orgToken'], permission: 'base.create' });
   });
 
   it('reads need base.read; every change needs more', () => {
@@ -67,5 +71,42 @@ describe('second resources are checked like the first', () => {
     const viewedLink = await link(viewed.table);
     expect(viewedLink.status).toBe(400);
     expect(viewedLink.body.msg).toMatch(/across bases/);
+  });
+});
+
+describe('who may make a base (create, and duplicate: a copy is a new base)', () => {
+  let h: MetaHarness;
+  const owner = 'us0000000maker01';
+  let base: string;
+
+  beforeAll(async () => {
+    h = await startMetaHarness();
+    base = (await h.http.post(`${P}/projects`).set(h.as({ id: owner })).send({ title: 'Made' }).expect(200)).body.id;
+    h.auth.roles.set(`${base}:us0000000maker02`, 'creator');
+  });
+  afterAll(async () => { await h.stop(); });
+
+  it('an org-level viewer may not create a base, nor duplicate one it is a creator of (403)', async () => {
+    const viewer = h.as({ id: 'us0000000maker02', roles: ['org-level-viewer'] });
+    const created = await h.http.post(`${P}/projects`).set(viewer).send({ title: 'No' });
+    expect([created.status, created.body.error]).toEqual([403, 'ERR_FORBIDDEN']);
+    const copied = await h.http.post(`${P}/duplicate/${base}`).set(viewer).send({});
+    expect([copied.status, copied.body.error]).toEqual([403, 'ERR_FORBIDDEN']);
+  });
+
+  it("a base-scoped API token may not create a base, nor duplicate its own base (403), but reads it", async () => {
+    const token = h.as({ id: owner, via: 'api-token', tokenId: 'tk0000000maker1', baseScope: base });
+    await h.http.get(`${P}/projects/${base}`).set(token).expect(200);
+    const created = await h.http.post(`${P}/projects`).set(token).send({ title: 'Escaped' });
+    expect([created.status, created.body.error]).toEqual([403, 'ERR_FORBIDDEN']);
+    const copied = await h.http.post(`${P}/duplicate/${base}`).set(token).send({});
+    expect([copied.status, copied.body.error]).toEqual([403, 'ERR_FORBIDDEN']);
+    const list = await h.http.get(`${P}/projects`).set(h.as({ id: owner })).expect(200);
+    expect(list.body.list.map((b: { title: string }) => b.title)).not.toContain('Escaped');
+  });
+
+  it('an org-level creator (and its org token) creates and duplicates', async () => {
+    await h.http.post(`${P}/projects`).set(h.as({ id: owner, via: 'api-token', tokenId: 'tk0000000maker2' })).send({ title: 'By token' }).expect(200);
+    await h.http.post(`${P}/duplicate/${base}`).set(h.as({ id: owner })).send({ options: { excludeData: true } }).expect(200);
   });
 });

@@ -3,7 +3,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { listOf } from '../common/paging';
 import { baseParams, META, metaPageQuery } from './paging';
 import { baseSchema, copySchema } from './resources';
-import { USERS } from '../endpoint/access';
+import { ACCOUNT, USERS } from '../endpoint/access';
 import { onBase } from './scopes';
 
 /** Body of base create; `external: true` with `sources` names an external database. */
@@ -49,7 +49,8 @@ export const baseList = defineEndpoint({
 });
 export const baseCreate = defineEndpoint({
   ...common, id: 'baseCreate', method: 'POST', path: `${META}/projects`, summary: 'Create a base',
-  auth: { callers: USERS },
+  description: 'Org-level creators (and super) only; a base-scoped API token acts only inside its base.',
+  auth: { callers: ACCOUNT, permission: 'base.create' }, errors: [403],
   body: createBaseSchema, response: baseSchema, example: { request: { title: 'Sales' }, response: baseExample },
 });
 export const baseGet = defineEndpoint({

@@ -5,9 +5,10 @@ import { newId } from '@tabula/db';
 import { listTables } from '../../repositories/table.repository';
 import { createSourceSchema } from '../../ddl/table-ddl';
 import type { BaseInScope } from '../scopes/meta-scopes';
-import { assertMayCreateBase, storeBase } from './create-base';
+import { storeBase } from './create-base';
 import { type TableCopy, copyPhysicalTable, recordTableCopy } from '../tables/copy-table';
-import type { duplicateSchema } from '@tabula/contracts';
+import { baseCreate, type duplicateSchema } from '@tabula/contracts';
+import type { MoreScopes } from '../scopes/more-scopes';
 import { uniqueName } from '../rules/name-rules';
 import { copyHooksOf } from '../tables/copy-hooks';
 
@@ -20,11 +21,12 @@ import { copyHooksOf } from '../tables/copy-hooks';
  * that transaction back, drops the new schema with every copied table, and
  * removes hooks copied before a failed commit, so no part of the copy remains.
  */
-export async function duplicateBase(ports: MetaPorts, scope: BaseInScope, input: z.infer<typeof duplicateSchema>) {
+export async function duplicateBase(ports: MetaPorts, scope: BaseInScope, more: MoreScopes, input: z.infer<typeof duplicateSchema>) {
   // The contract admits creators and owners only (as NocoDB): a copy carries the hooks' secrets and
-  // makes its maker the owner, so a viewer would read what its role masks. The copy is a new base too.
+  // makes its maker the owner, so a viewer would read what its role masks. The copy is a new base
+  // too: the caller must be admitted by base create's contract (org-level creator, no base-scoped token).
   const { value: base, principal } = scope;
-  assertMayCreateBase(principal);
+  await more.admits(baseCreate);
   const options = input.options;
   const id = newId('p');
   const source = { id: newId('b'), base_id: id, alias: null, type: 'pg', is_meta: true, schema_name: id, order: 1 } as SourceRow;
