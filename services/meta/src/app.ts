@@ -1,6 +1,8 @@
 import type Koa from 'koa';
+import { contractAuthorizer } from '@tabula/auth';
 import { standardServiceApp } from '@tabula/runtime';
 import type { MetaPorts } from './ports';
+import { metaScopes } from './domain/scopes/meta-scopes';
 import { basesRouter } from './routes/bases.routes';
 import { tablesRouter } from './routes/tables.routes';
 import { columnsRouter } from './routes/columns.routes';
@@ -12,13 +14,11 @@ import { swaggerRouter } from './routes/swagger.routes';
 import { internalRouter } from './routes/internal.routes';
 import { integrationSourcesRouter } from './routes/integration-sources.routes';
 
-
 /** Builds the meta service app; never listens, reads no environment. */
 export function createApp(ports: MetaPorts): Koa {
-  return standardServiceApp(ports, {
-    routers: [
-      basesRouter(ports), tablesRouter(ports), columnsRouter(ports), viewsRouter(ports),
-      sortsRouter(ports), filtersRouter(ports), indexesRouter(ports), swaggerRouter(ports), internalRouter(ports), integrationSourcesRouter(ports),
-    ],
-  });
+  const authorizer = contractAuthorizer(ports.baseAccess, metaScopes(ports));
+  const routers = [
+    basesRouter, tablesRouter, columnsRouter, viewsRouter, sortsRouter, filtersRouter, indexesRouter, swaggerRouter, internalRouter, integrationSourcesRouter,
+  ].map((router) => router(ports, authorizer));
+  return standardServiceApp(ports, { routers });
 }

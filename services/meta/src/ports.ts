@@ -2,6 +2,7 @@ import type { AtRestRing, CommonPorts } from '@tabula/runtime';
 import type { OutboxRelay } from '@tabula/events';
 import type { MetaConfig } from './config';
 import type { SourceRegistry } from './sources/source-registry';
+import type { MetaClients } from './adapters/service-clients';
 
 /** What the meta service is handed at start-up. */
 export interface MetaPorts extends CommonPorts {
@@ -12,4 +13,6 @@ export interface MetaPorts extends CommonPorts {
   sources: SourceRegistry;
   /** Publishes what our transactions put in the outbox. */
   relay: OutboxRelay;
+  /** The typed clients of the other services meta calls (auth, hooks, integrations). */
+  clients: MetaClients;
 }

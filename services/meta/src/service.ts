@@ -8,6 +8,7 @@ import { SourceRegistry } from './sources/source-registry';
 import { META_SCHEMA } from './repositories/meta-db';
 import { sealedSourceConfigs } from './repositories/source.repository';
 import { integrationsConsumer } from './consumers/integrations.consumer';
+import { metaClients } from './adapters/service-clients';
 
 /** What meta's key seals: source credentials (the derivation is part of the stored data's format). */
 export const META_SECRETS_PURPOSE = 'tabula-meta-sources';
@@ -19,7 +20,7 @@ export function buildMetaPorts(common: CommonPorts, config: MetaConfig): MetaPor
   const box = new AtRestRing(META_SECRETS_PURPOSE, encryptionKeysOf(common.platform), legacy);
   const relay = new OutboxRelay({ knex: common.db, schema: META_SCHEMA, bus: common.bus, logger: common.logger });
   observeOutbox(common.metrics, relay);
-  return { ...common, config, box, sources: new SourceRegistry(common.dataDb, box), relay };
+  return { ...common, config, box, sources: new SourceRegistry(common.dataDb, box), relay, clients: metaClients(common.services) };
 }
 
 /** The meta service (ARCHITECTURE.md "Services"). */

@@ -35,6 +35,7 @@ export type BaseAction = keyof typeof BASE_ACTIONS;
 /** Permissions of the workspace (no base); each needs a minimum org role. */
 export const ORG_ACTIONS = {
   'integration.manage': 'org-level-creator',
+  'base.create': 'org-level-creator',
 } as const satisfies Record<string, OrgRole>;
 export type OrgAction = keyof typeof ORG_ACTIONS;
 

@@ -3,7 +3,8 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { listOf } from '../common/paging';
 import { baseParams, META, metaPageQuery } from './paging';
 import { baseSchema, copySchema } from './resources';
-import { USERS } from '../endpoint/access';
+import { ACCOUNT, USERS } from '../endpoint/access';
+import { onBase } from './scopes';
 
 /** Body of base create; `external: true` with `sources` names an external database. */
 export const createBaseSchema = z.looseObject({
@@ -38,35 +39,43 @@ export const duplicateSchema = z.looseObject({
   }).partial().default({}),
 });
 
-const common = { service: 'meta', auth: { callers: USERS }, tags: ['Bases'] } as const;
+const common = { service: 'meta', tags: ['Bases'] } as const;
 const baseExample = { id: 'p1', title: 'Sales', description: '', color: null, meta: {}, order: 1, status: null, deleted: false, sources: [] };
 
 export const baseList = defineEndpoint({
   ...common, id: 'baseList', method: 'GET', path: `${META}/projects`, summary: 'List bases the caller may see',
+  auth: { callers: USERS },
   query: metaPageQuery, response: listOf(baseSchema),
 });
 export const baseCreate = defineEndpoint({
   ...common, id: 'baseCreate', method: 'POST', path: `${META}/projects`, summary: 'Create a base',
+  description: 'Org-level creators (and super) only; a base-scoped API token acts only inside its base.',
+  auth: { callers: ACCOUNT, permission: 'base.create' }, errors: [403],
   body: createBaseSchema, response: baseSchema, example: { request: { title: 'Sales' }, response: baseExample },
 });
 export const baseGet = defineEndpoint({
   ...common, id: 'baseGet', method: 'GET', path: `${META}/projects/{baseId}`, summary: 'Read a base',
+  auth: { callers: USERS, permission: 'base.read', scope: onBase },
   params: baseParams, response: baseSchema, errors: [403, 404], example: { response: baseExample },
 });
 export const baseUpdate = defineEndpoint({
   ...common, id: 'baseUpdate', method: 'PATCH', path: `${META}/projects/{baseId}`, summary: 'Update a base (answers 1)',
+  auth: { callers: USERS, permission: 'base.update', scope: onBase },
   params: baseParams, body: updateBaseSchema, response: z.number(), errors: [403, 404], example: { request: { title: 'Sales 2024' }, response: 1 },
 });
 export const baseDelete = defineEndpoint({
   ...common, id: 'baseDelete', method: 'DELETE', path: `${META}/projects/{baseId}`, summary: 'Delete a base',
+  auth: { callers: USERS, permission: 'base.delete', scope: onBase },
   params: baseParams, response: z.boolean(), errors: [403, 404], example: { response: true },
 });
 export const baseInfoGet = defineEndpoint({
   ...common, id: 'baseInfoGet', method: 'GET', path: `${META}/projects/{baseId}/info`, summary: 'Base info (NocoDB)',
+  auth: { callers: USERS, permission: 'base.read', scope: onBase },
   params: baseParams, response: z.looseObject({}), errors: [403, 404],
 });
 export const baseDuplicate = defineEndpoint({
   ...common, id: 'baseDuplicate', method: 'POST', path: `${META}/duplicate/{baseId}`, summary: 'Duplicate a base',
+  auth: { callers: USERS, permission: 'base.update', scope: onBase },
   params: baseParams, body: duplicateSchema, response: copySchema, errors: [403, 404],
   example: { request: { options: { excludeData: true } }, response: { id: 'p2', name: 'Sales copy' } },
 });

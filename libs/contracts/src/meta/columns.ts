@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { columnParams, META, tableParams } from './paging';
 import { columnSchema } from './resources';
 import { USERS } from '../endpoint/access';
+import { onColumn, onTable } from './scopes';
 
 const boolish = z.union([z.boolean(), z.number(), z.string()]).transform((v) => v === true || v === 1 || v === '1' || v === 'true');
 
@@ -58,37 +59,44 @@ export const bulkColumnsSchema = z.object({
   })).min(1, 'ops is required'),
 });
 
-const common = { service: 'meta', auth: { callers: USERS }, tags: ['Columns'], errors: [403, 404] } as const;
+const common = { service: 'meta', tags: ['Columns'], errors: [403, 404] } as const;
 const success = z.object({ success: z.boolean() });
 
 export const columnCreate = defineEndpoint({
   ...common, id: 'columnCreate', method: 'POST', path: `${META}/tables/{tableId}/columns`, summary: 'Add a column',
+  auth: { callers: USERS, permission: 'schema.write', scope: onTable },
   params: tableParams, body: columnFieldsSchema, response: columnSchema, errors: [403, 404, 409],
   example: { request: { title: 'Status', uidt: 'SingleSelect', colOptions: { options: [{ title: 'open' }, { title: 'done' }] } } },
 });
 export const columnsHash = defineEndpoint({
   ...common, id: 'columnsHash', method: 'GET', path: `${META}/tables/{tableId}/columns/hash`, summary: 'Hash of the columns (for bulk)',
+  auth: { callers: USERS, permission: 'base.read', scope: onTable },
   params: tableParams, response: z.object({ hash: z.string() }),
 });
 export const columnsBulk = defineEndpoint({
   ...common, id: 'columnsBulk', method: 'POST', path: `${META}/tables/{tableId}/columns/bulk`, summary: 'Add, change and drop columns at once',
+  auth: { callers: USERS, permission: 'schema.write', scope: onTable },
   params: tableParams, body: bulkColumnsSchema, errors: [403, 404, 409],
   response: z.object({ failedOps: z.array(z.unknown()), columns: z.array(columnSchema), hash: z.string() }),
 });
 export const columnGet = defineEndpoint({
   ...common, id: 'columnGet', method: 'GET', path: `${META}/columns/{columnId}`, summary: 'Read a column',
+  auth: { callers: USERS, permission: 'base.read', scope: onColumn },
   params: columnParams, response: columnSchema,
 });
 export const columnUpdate = defineEndpoint({
   ...common, id: 'columnUpdate', method: 'PATCH', path: `${META}/columns/{columnId}`, summary: 'Change a column (type changes convert values)',
+  auth: { callers: USERS, permission: 'schema.write', scope: onColumn },
   params: columnParams, body: columnPatchSchema, response: columnSchema, errors: [403, 404, 409],
   example: { request: { title: 'State' } },
 });
 export const columnDelete = defineEndpoint({
   ...common, id: 'columnDelete', method: 'DELETE', path: `${META}/columns/{columnId}`, summary: 'Drop a column',
+  auth: { callers: USERS, permission: 'schema.write', scope: onColumn },
   params: columnParams, response: success, example: { response: { success: true } },
 });
 export const columnSetPrimary = defineEndpoint({
   ...common, id: 'columnSetPrimary', method: 'POST', path: `${META}/columns/{columnId}/primary`, summary: 'Make a column the display value',
+  auth: { callers: USERS, permission: 'schema.write', scope: onColumn },
   params: columnParams, response: success, example: { response: { success: true } },
 });

@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { nameRef } from '../common/refs';
 import { META, tableParams } from './paging';
 import { USERS } from '../endpoint/access';
+import { onTable } from './scopes';
 
 /** Most columns one index may cover. */
 export const MAX_INDEX_COLUMNS = 8;
@@ -31,19 +32,22 @@ export const tableIndexSchema = z.object({
 });
 
 const indexParams = z.object({ tableId: nameRef, indexId: nameRef });
-const common = { service: 'meta', auth: { callers: USERS }, tags: ['Indexes'], errors: [403, 404] } as const;
+const common = { service: 'meta', tags: ['Indexes'], errors: [403, 404] } as const;
 
 export const indexList = defineEndpoint({
   ...common, id: 'indexList', method: 'GET', path: `${META}/tables/{tableId}/indexes`, summary: 'List the indexes of a table',
+  auth: { callers: USERS, permission: 'base.read', scope: onTable },
   params: tableParams, response: z.object({ list: z.array(tableIndexSchema) }),
 });
 export const indexCreate = defineEndpoint({
   ...common, id: 'indexCreate', method: 'POST', path: `${META}/tables/{tableId}/indexes`, summary: 'Add an index (CONCURRENTLY on PostgreSQL)',
+  auth: { callers: USERS, permission: 'schema.write', scope: onTable },
   description: 'Columns by id or title, at most 8; virtual and long-text columns cannot be indexed; an index over the same columns answers 409.',
   params: tableParams, body: createIndexSchema, response: tableIndexSchema, errors: [400, 403, 404, 409],
   example: { request: { columns: ['Status', 'Due'], unique: false } },
 });
 export const indexDelete = defineEndpoint({
   ...common, id: 'indexDelete', method: 'DELETE', path: `${META}/tables/{tableId}/indexes/{indexId}`, summary: 'Drop an index made on request',
+  auth: { callers: USERS, permission: 'schema.write', scope: onTable },
   params: indexParams, response: z.object({ success: z.boolean() }), errors: [400, 403, 404], example: { response: { success: true } },
 });

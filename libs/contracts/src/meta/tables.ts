@@ -6,6 +6,7 @@ import { baseParams, META, metaPageQuery, tableParams } from './paging';
 import { copySchema, tableSchema, tableSummarySchema } from './resources';
 import { duplicateSchema } from './bases';
 import { USERS } from '../endpoint/access';
+import { onBase, onTable } from './scopes';
 
 /** Body of table create; `columns` are checked one by one as column fields. */
 export const createTableSchema = z.looseObject({
@@ -30,42 +31,51 @@ export const reorderTableSchema = z.object({ order: z.coerce.number() });
 
 const tableListQuery = metaPageQuery.extend({ sourceId: z.string().optional(), sort: z.enum(['asc', 'desc']).optional() });
 const sourceParams = baseParams.extend({ sourceId: nameRef });
-const common = { service: 'meta', auth: { callers: USERS }, tags: ['Tables'], errors: [403, 404] } as const;
+const common = { service: 'meta', tags: ['Tables'], errors: [403, 404] } as const;
 const createExample = { title: 'Orders', columns: [{ title: 'Name', uidt: 'SingleLineText' }] };
 
 export const tableList = defineEndpoint({
   ...common, id: 'tableList', method: 'GET', path: `${META}/projects/{baseId}/tables`, summary: 'List tables of a base',
+  auth: { callers: USERS, permission: 'base.read', scope: onBase },
   params: baseParams, query: tableListQuery, response: listOf(tableSummarySchema),
 });
 export const tableListOfSource = defineEndpoint({
   ...common, id: 'tableListOfSource', method: 'GET', path: `${META}/projects/{baseId}/{sourceId}/tables`, summary: 'List tables of a source',
+  auth: { callers: USERS, permission: 'base.read', scope: onBase },
   params: sourceParams, query: tableListQuery, response: listOf(tableSummarySchema),
 });
 export const tableCreate = defineEndpoint({
   ...common, id: 'tableCreate', method: 'POST', path: `${META}/projects/{baseId}/tables`, summary: 'Create a table',
+  auth: { callers: USERS, permission: 'schema.write', scope: onBase },
   params: baseParams, body: createTableSchema, response: tableSchema, errors: [403, 404, 409], example: { request: createExample },
 });
 export const tableCreateInSource = defineEndpoint({
   ...common, id: 'tableCreateInSource', method: 'POST', path: `${META}/projects/{baseId}/{sourceId}/tables`, summary: 'Create a table in a source',
+  auth: { callers: USERS, permission: 'schema.write', scope: onBase },
   params: sourceParams, body: createTableSchema, response: tableSchema, errors: [403, 404, 409], example: { request: createExample },
 });
 export const tableGet = defineEndpoint({
   ...common, id: 'tableGet', method: 'GET', path: `${META}/tables/{tableId}`, summary: 'Read a table with its columns and views',
+  auth: { callers: USERS, permission: 'base.read', scope: onTable },
   params: tableParams, response: tableSchema,
 });
 export const tableUpdate = defineEndpoint({
   ...common, id: 'tableUpdate', method: 'PATCH', path: `${META}/tables/{tableId}`, summary: 'Rename or update a table',
+  auth: { callers: USERS, permission: 'schema.write', scope: onTable },
   params: tableParams, body: updateTableSchema, response: z.object({ msg: z.string() }), example: { request: { title: 'Orders 2024' }, response: { msg: 'The table has been updated successfully' } },
 });
 export const tableDelete = defineEndpoint({
   ...common, id: 'tableDelete', method: 'DELETE', path: `${META}/tables/{tableId}`, summary: 'Delete a table',
+  auth: { callers: USERS, permission: 'schema.write', scope: onTable },
   params: tableParams, response: z.boolean(), example: { response: true },
 });
 export const tableReorder = defineEndpoint({
   ...common, id: 'tableReorder', method: 'POST', path: `${META}/tables/{tableId}/reorder`, summary: 'Move a table',
+  auth: { callers: USERS, permission: 'schema.write', scope: onTable },
   params: tableParams, body: reorderTableSchema, response: z.object({ success: z.boolean() }), example: { request: { order: 2 }, response: { success: true } },
 });
 export const tableDuplicate = defineEndpoint({
   ...common, id: 'tableDuplicate', method: 'POST', path: `${META}/duplicate/{baseId}/table/{tableId}`, summary: 'Duplicate a table',
+  auth: { callers: USERS, permission: 'schema.write', scope: onBase },
   params: baseParams.extend({ tableId: nameRef }), body: duplicateSchema, response: copySchema,
 });

@@ -1,18 +1,17 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { filterChildren, filterCreate, filterDelete, filterGet, filterList, filterUpdate } from '@tabula/contracts';
-import { route } from '@tabula/http';
-import { principalOf } from '@tabula/auth';
+import { guardedRouter, route, scopeOf, type Authorizer } from '@tabula/http';
 import type { MetaPorts } from '../ports';
 import { createFilter, deleteFilter, getFilter, listFilterChildren, listFilters, updateFilter } from '../domain/views/filter-crud';
 
 /** View filters (compat-notes "Sorts and filters"). */
-export function filtersRouter(ports: MetaPorts): Router {
-  const router = new Router();
-  route(router, filterList, async (ctx) => listFilters(ports, principalOf(ctx), ctx.input.params.viewId));
-  route(router, filterCreate, async (ctx) => createFilter(ports, principalOf(ctx), ctx.input.params.viewId, ctx.input.body));
-  route(router, filterChildren, async (ctx) => listFilterChildren(ports, principalOf(ctx), ctx.input.params.parentId));
-  route(router, filterGet, async (ctx) => getFilter(ports, principalOf(ctx), ctx.input.params.filterId));
-  route(router, filterUpdate, async (ctx) => updateFilter(ports, principalOf(ctx), ctx.input.params.filterId, ctx.input.body));
-  route(router, filterDelete, async (ctx) => deleteFilter(ports, principalOf(ctx), ctx.input.params.filterId));
+export function filtersRouter(ports: MetaPorts, authorizer: Authorizer): Router {
+  const router = guardedRouter(authorizer);
+  route(router, filterList, async (ctx) => listFilters(ports, scopeOf(ctx)));
+  route(router, filterCreate, async (ctx) => createFilter(ports, scopeOf(ctx), ctx.input.body));
+  route(router, filterChildren, async (ctx) => listFilterChildren(ports, scopeOf(ctx)));
+  route(router, filterGet, (ctx) => getFilter(scopeOf(ctx)));
+  route(router, filterUpdate, async (ctx) => updateFilter(ports, scopeOf(ctx), ctx.input.body));
+  route(router, filterDelete, async (ctx) => deleteFilter(ports, scopeOf(ctx)));
   return router;
 }

@@ -1,15 +1,14 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { indexCreate, indexDelete, indexList } from '@tabula/contracts';
-import { route } from '@tabula/http';
-import { principalOf } from '@tabula/auth';
+import { guardedRouter, route, scopeOf, type Authorizer } from '@tabula/http';
 import type { MetaPorts } from '../ports';
 import { createIndex, deleteIndex, listIndexes } from '../domain/tables/table-indexes';
 
 /** Table indexes (README "Indexes"). */
-export function indexesRouter(ports: MetaPorts): Router {
-  const router = new Router();
-  route(router, indexList, async (ctx) => listIndexes(ports, principalOf(ctx), ctx.input.params.tableId));
-  route(router, indexCreate, async (ctx) => createIndex(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.body));
-  route(router, indexDelete, async (ctx) => deleteIndex(ports, principalOf(ctx), ctx.input.params.tableId, ctx.input.params.indexId));
+export function indexesRouter(ports: MetaPorts, authorizer: Authorizer): Router {
+  const router = guardedRouter(authorizer);
+  route(router, indexList, async (ctx) => listIndexes(ports, scopeOf(ctx)));
+  route(router, indexCreate, async (ctx) => createIndex(ports, scopeOf(ctx), ctx.input.body));
+  route(router, indexDelete, async (ctx) => deleteIndex(scopeOf(ctx), ctx.input.params.indexId));
   return router;
 }

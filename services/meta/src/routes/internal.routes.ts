@@ -1,12 +1,12 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { metaInternal, metaInternalEndpoints } from '@tabula/contracts';
-import { route } from '@tabula/http';
+import { guardedRouter, route, type Authorizer } from '@tabula/http';
 import type { MetaPorts } from '../ports';
 import { internalBase, internalTable, internalTableByRef, internalView, internalBaseCandidates } from '../domain/tables/internal-context';
 
 /** The internal API of libs/contracts/src/meta/internal.ts (services only). */
-export function internalRouter(ports: MetaPorts): Router {
-  const router = new Router();
+export function internalRouter(ports: MetaPorts, authorizer: Authorizer): Router {
+  const router = guardedRouter(authorizer);
   route(router, metaInternal.tableContextByRef, async (ctx) => internalTableByRef(ports, ctx.input.params.baseRef, ctx.input.params.tableRef));
   route(router, metaInternalEndpoints.baseCandidates, async (ctx) => internalBaseCandidates(ports, ctx.input.params.baseRef));
   route(router, metaInternal.baseInfo, async (ctx) => internalBase(ports, ctx.input.params.baseRef));

@@ -1,14 +1,13 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { baseSwagger, baseSwaggerPage, docsPageHtml } from '@tabula/contracts';
-import { route } from '@tabula/http';
-import { principalOf } from '@tabula/auth';
+import { guardedRouter, route, scopeOf, type Authorizer } from '@tabula/http';
 import type { MetaPorts } from '../ports';
 import { baseSwagger as buildBaseSwagger } from '../domain/bases/base-swagger';
 
 /** A base's own OpenAPI document and its docs page (assets served by the gateway under /api/docs/). */
-export function swaggerRouter(ports: MetaPorts): Router {
-  const router = new Router();
-  route(router, baseSwagger, async (ctx) => buildBaseSwagger(ports, principalOf(ctx), ctx.input.params.baseId));
+export function swaggerRouter(ports: MetaPorts, authorizer: Authorizer): Router {
+  const router = guardedRouter(authorizer);
+  route(router, baseSwagger, async (ctx) => buildBaseSwagger(ports, scopeOf(ctx)));
   route(router, baseSwaggerPage, (ctx) => {
     ctx.type = 'html';
     const id = encodeURIComponent(ctx.input.params.baseId);

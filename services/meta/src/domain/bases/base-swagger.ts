@@ -1,4 +1,3 @@
-import type { Principal } from '@tabula/auth';
 import { errorBodySchema, jsonSchemaOf, pageInfoSchema } from '@tabula/contracts';
 import type { MetaPorts } from '../../ports';
 import { listTables } from '../../repositories/table.repository';
@@ -6,7 +5,7 @@ import { listColumnsOf } from '../../repositories/column.repository';
 import { presentColumn } from '../../presenters/column.presenter';
 import { tableSchemas, type SwaggerTable } from '../../presenters/base-swagger.presenter';
 import { tablePaths } from '../../presenters/base-swagger.paths';
-import { requireBase } from '../access';
+import type { BaseInScope } from '../scopes/meta-scopes';
 
 /** A name usable as an OpenAPI component and operation id, unique in the document. */
 function uniqueNames(titles: string[]): string[] {
@@ -26,8 +25,8 @@ function uniqueNames(titles: string[]): string[] {
  * table's records API with a record schema of its real columns and types, so
  * a client can be generated for the user's own data.
  */
-export async function baseSwagger(ports: MetaPorts, principal: Principal, baseId: string): Promise<Record<string, unknown>> {
-  const base = await requireBase(ports, principal, baseId, 'base.read');
+export async function baseSwagger(ports: MetaPorts, scope: BaseInScope): Promise<Record<string, unknown>> {
+  const base = scope.value;
   const rows = await listTables(ports.db, base.id);
   const columns = await listColumnsOf(ports.db, rows.map((t) => t.id));
   const tables: SwaggerTable[] = rows.map((t) => ({

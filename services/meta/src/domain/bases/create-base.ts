@@ -1,8 +1,8 @@
 import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
-import { clientOf, errors, AppError } from '@tabula/http';
+import { errors, AppError } from '@tabula/http';
 import type { Knex } from 'knex';
-import { isSuper, type Principal } from '@tabula/auth';
+import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { newId } from '@tabula/db';
 import { findBase, insertBase, nextBaseOrder } from '../../repositories/base.repository';
@@ -12,15 +12,7 @@ import { createSourceSchema } from '../../ddl/table-ddl';
 import { checkExternalSource, importSourceTables } from '../sources/external-source';
 import { resolveIntegrationSources } from '../sources/integration-sources';
 import type { SealedSourceConfig } from '../../sources/source-registry';
-import { authInternal, createBaseSchema } from '@tabula/contracts';
-
-/** Only org-level creators (and super) create bases; a base-scoped API token acts only inside its base. */
-export function assertMayCreateBase(principal: Principal): void {
-  if (principal.baseScope) throw errors.forbidden('Forbidden - a base-scoped API token acts only inside its base');
-  if (!isSuper(principal) && !principal.roles.includes('org-level-creator')) {
-    throw errors.forbidden(`Forbidden - role '${principal.roles.join(',') || 'none'}' may not create bases`);
-  }
-}
+import type { createBaseSchema } from '@tabula/contracts';
 
 /** A base's `meta` sent as an object or as JSON text. */
 export function metaObject(meta: unknown): Record<string, unknown> | null {
@@ -45,7 +37,7 @@ export function metaObject(meta: unknown): Record<string, unknown> | null {
  */
 export async function grantOwner(ports: MetaPorts, baseId: string, principal: Principal): Promise<void> {
   try {
-    await clientOf(ports.services, authInternal).setRole({ params: { baseId, userId: principal.id }, body: { role: 'owner' } });
+    await ports.clients.auth.setRole({ params: { baseId, userId: principal.id }, body: { role: 'owner' } });
   } catch (err) {
     const status = (err as { status?: number }).status ?? 503;
     ports.logger.warn({ baseId, status, reason: (err as Error).message }, 'could not record the base owner in auth; the base is not created');
@@ -56,9 +48,8 @@ export async function grantOwner(ports: MetaPorts, baseId: string, principal: Pr
   }
 }
 
-/** Creates a base with its default source (a schema of the data database) or its external sources. */
+/** Creates a base with its default source (a schema of the data database) or its external sources (the contract admits org-level creators). */
 export async function createBase(ports: MetaPorts, principal: Principal, input: z.infer<typeof createBaseSchema>) {
-  assertMayCreateBase(principal);
   if (input.external && input.sources.length === 0) throw errors.badRequest('sources is required when external is true');
   const given = input.external ? await resolveIntegrationSources(ports, principal, input.sources) : [];
   const sealed: SealedSourceConfig[] = [];

@@ -1,18 +1,17 @@
 import { withOutbox } from '@tabula/events';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { updateBase } from '../../repositories/base.repository';
 import { listSources } from '../../repositories/source.repository';
 import { enqueueBaseEvent } from '../../events/meta-event.producer';
-import { requireBase } from '../access';
+import type { BaseInScope } from '../scopes/meta-scopes';
 
 /**
  * Soft-deletes a base (hidden from lists, reads and the internal API); its
  * physical schema stays so the base can be restored by an operator. External
  * pools are released.
  */
-export async function deleteBase(ports: MetaPorts, principal: Principal, baseId: string): Promise<boolean> {
-  const base = await requireBase(ports, principal, baseId, 'base.delete');
+export async function deleteBase(ports: MetaPorts, scope: BaseInScope): Promise<boolean> {
+  const { value: base, principal } = scope;
   await withOutbox(ports.db, ports.relay, async (trx) => {
     await updateBase(trx, base.id, { deleted: true });
     await enqueueBaseEvent(trx, 'deleted', base, principal);

@@ -1,14 +1,14 @@
 import type { z } from 'zod';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { listSources, type SourceRow } from '../../repositories/source.repository';
 import { newId } from '@tabula/db';
 import { listTables } from '../../repositories/table.repository';
 import { createSourceSchema } from '../../ddl/table-ddl';
-import { requireBase } from '../access';
-import { assertMayCreateBase, storeBase } from './create-base';
+import type { BaseInScope } from '../scopes/meta-scopes';
+import { storeBase } from './create-base';
 import { type TableCopy, copyPhysicalTable, recordTableCopy } from '../tables/copy-table';
-import type { duplicateSchema } from '@tabula/contracts';
+import { baseCreate, type duplicateSchema } from '@tabula/contracts';
+import type { MoreScopes } from '../scopes/more-scopes';
 import { uniqueName } from '../rules/name-rules';
 import { copyHooksOf } from '../tables/copy-hooks';
 
@@ -21,11 +21,12 @@ import { copyHooksOf } from '../tables/copy-hooks';
  * that transaction back, drops the new schema with every copied table, and
  * removes hooks copied before a failed commit, so no part of the copy remains.
  */
-export async function duplicateBase(ports: MetaPorts, principal: Principal, baseId: string, input: z.infer<typeof duplicateSchema>) {
-  // Creators and owners only (as NocoDB): a copy carries the hooks' secrets and
-  // makes its maker the owner, so a viewer would read what its role masks.
-  const base = await requireBase(ports, principal, baseId, 'base.update');
-  assertMayCreateBase(principal);
+export async function duplicateBase(ports: MetaPorts, scope: BaseInScope, more: MoreScopes, input: z.infer<typeof duplicateSchema>) {
+  // The contract admits creators and owners only (as NocoDB): a copy carries the hooks' secrets and
+  // makes its maker the owner, so a viewer would read what its role masks. The copy is a new base
+  // too: the caller must be admitted by base create's contract (org-level creator, no base-scoped token).
+  const { value: base, principal } = scope;
+  await more.admits(baseCreate);
   const options = input.options;
   const id = newId('p');
   const source = { id: newId('b'), base_id: id, alias: null, type: 'pg', is_meta: true, schema_name: id, order: 1 } as SourceRow;

@@ -1,16 +1,15 @@
 import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { updateBase as updateRow, type BaseRow } from '../../repositories/base.repository';
 import { enqueueBaseEvent } from '../../events/meta-event.producer';
-import { requireBase } from '../access';
+import type { BaseInScope } from '../scopes/meta-scopes';
 import { metaObject } from './create-base';
 import { updateBaseSchema } from '@tabula/contracts';
 
 /** Updates a base; answers 1 like the spec. */
-export async function updateBase(ports: MetaPorts, principal: Principal, baseId: string, input: z.infer<typeof updateBaseSchema>): Promise<number> {
-  const base = await requireBase(ports, principal, baseId, 'base.update');
+export async function updateBase(ports: MetaPorts, scope: BaseInScope, input: z.infer<typeof updateBaseSchema>): Promise<number> {
+  const { value: base, principal } = scope;
   const patch: Partial<BaseRow> = {};
   if (input.title !== undefined) patch.title = input.title;
   if (input.description !== undefined) patch.description = input.description;

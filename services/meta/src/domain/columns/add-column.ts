@@ -10,7 +10,8 @@ import { addPhysicalColumn } from '../../ddl/column-ddl';
 import type { SourceHandle } from '../../ddl/dialect';
 import { presentColumn } from '../../presenters/column.presenter';
 import { newId } from '@tabula/db';
-import { requireTable } from '../access';
+import type { TableInScope } from '../scopes/meta-scopes';
+import type { MoreScopes } from '../scopes/more-scopes';
 import type { ColumnFields } from './column-input';
 import { buildColumnDraft } from './column-draft';
 import { isLinkUidt, isThroughLinkUidt } from '@tabula/query';
@@ -43,17 +44,17 @@ export async function addColumnIn(ddl: SourceHandle, trx: Knex, table: TableRow,
  * answers exactly like a missing table, never "links across bases" (which
  * would tell that the id exists).
  */
-export async function assertLinkTargetVisible(ports: MetaPorts, principal: Principal, fields: Record<string, unknown>): Promise<void> {
+export async function assertLinkTargetVisible(more: MoreScopes, fields: Record<string, unknown>): Promise<void> {
   if (!isLinkUidt(String(fields.uidt))) return;
   const childId = fields.childId ?? (fields.colOptions as Record<string, unknown> | undefined)?.fk_related_model_id;
   if (typeof childId !== 'string' || !childId) return;
-  await requireTable(ports, principal, childId, 'base.read');
+  await more.visible('table', childId);
 }
 
 /** Adds a column (DDL + metadata + view columns + event); returns the created column (spec). */
-export async function addColumn(ports: MetaPorts, principal: Principal, tableId: string, fields: ColumnFields) {
-  const { table, handle } = await requireTable(ports, principal, tableId, 'schema.write');
-  await assertLinkTargetVisible(ports, principal, fields as Record<string, unknown>);
+export async function addColumn(ports: MetaPorts, scope: TableInScope, more: MoreScopes, fields: ColumnFields) {
+  const { value: { table, handle }, principal } = scope;
+  await assertLinkTargetVisible(more, fields as Record<string, unknown>);
   const draft = await inSourceAndMetaTransaction(ports, handle, (ddl, trx) => addColumnIn(ddl, trx, table, fields, principal));
   return presentColumn((await findColumn(ports.db, draft.id))!);
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { inSourceAndMetaTransaction } from '../../sources/source-transaction';
 import { findColumn, listColumns } from '../../repositories/column.repository';
 import { presentColumn } from '../../presenters/column.presenter';
-import { requireTable } from '../access';
+import type { TableInScope } from '../scopes/meta-scopes';
+import type { MoreScopes } from '../scopes/more-scopes';
 import { columnFieldsSchema, columnPatchSchema } from './column-input';
 import { addColumnIn, assertLinkTargetVisible } from './add-column';
 import { changeColumnIn } from './update-column';
@@ -19,9 +19,9 @@ import { lockTable } from '../../repositories/table.repository';
  * hash: the table's metadata row is locked, the hash re-computed, and a stale
  * hash is a 409 with nothing applied.
  */
-export async function bulkColumns(ports: MetaPorts, principal: Principal, tableId: string, input: z.infer<typeof bulkColumnsSchema>) {
-  const { table, handle } = await requireTable(ports, principal, tableId, 'schema.write');
-  for (const { op, column } of input.ops) if (op === 'add') await assertLinkTargetVisible(ports, principal, column);
+export async function bulkColumns(ports: MetaPorts, scope: TableInScope, more: MoreScopes, input: z.infer<typeof bulkColumnsSchema>) {
+  const { value: { table, handle }, principal } = scope;
+  for (const { op, column } of input.ops) if (op === 'add') await assertLinkTargetVisible(more, column);
   await inSourceAndMetaTransaction(ports, handle, async (ddl, trx) => {
     await lockTable(trx, table.id);
     if ((await columnsHashOf(trx, table.id)) !== input.hash) {

@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { listColumns } from '../../repositories/column.repository';
 import { presentColumn } from '../../presenters/column.presenter';
-import { requireColumn, requireTable } from '../access';
+import type { ColumnInScope, TableInScope } from '../scopes/meta-scopes';
 
 /** One column. */
-export async function getColumn(ports: MetaPorts, principal: Principal, columnId: string) {
-  const { column } = await requireColumn(ports, principal, columnId, 'base.read');
-  return presentColumn(column);
+export function getColumn(scope: ColumnInScope) {
+  return presentColumn(scope.value.column);
 }
 
 /** The optimistic-lock hash of a table's columns (changes with any column change). */
@@ -21,7 +19,6 @@ export async function columnsHashOf(db: Knex, tableId: string): Promise<string> 
 }
 
 /** `GET …/columns/hash`. */
-export async function getColumnsHash(ports: MetaPorts, principal: Principal, tableId: string) {
-  const { table } = await requireTable(ports, principal, tableId, 'base.read');
-  return { hash: await columnsHashOf(ports.db, table.id) };
+export async function getColumnsHash(ports: MetaPorts, scope: TableInScope) {
+  return { hash: await columnsHashOf(ports.db, scope.value.table.id) };
 }

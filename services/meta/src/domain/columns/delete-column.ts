@@ -7,7 +7,7 @@ import { deleteColumn as deleteRow, listColumns, type ColumnRow } from '../../re
 import { enqueueColumnEvent } from '../../events/meta-event.producer';
 import { dropPhysicalColumn } from '../../ddl/column-ddl';
 import type { SourceHandle } from '../../ddl/dialect';
-import { requireColumn } from '../access';
+import type { ColumnInScope } from '../scopes/meta-scopes';
 import { formulasUsing } from './formula-column';
 import { isLink } from './link-column';
 import { dependentsOf, dropLinkIn } from './drop-link-column';
@@ -34,8 +34,8 @@ export async function dropColumnIn(ddl: SourceHandle, trx: Knex, tableName: stri
 }
 
 /** Permanently removes a column and its data. */
-export async function deleteColumn(ports: MetaPorts, principal: Principal, columnId: string) {
-  const { column, table, handle } = await requireColumn(ports, principal, columnId, 'schema.write');
+export async function deleteColumn(ports: MetaPorts, scope: ColumnInScope) {
+  const { value: { column, table, handle }, principal } = scope;
   assertDroppable(column);
   await inSourceAndMetaTransaction(ports, handle, (ddl, trx) => dropColumnIn(ddl, trx, table.table_name, column, principal));
   return { success: true };

@@ -1,15 +1,14 @@
 import { withOutbox } from '@tabula/events';
 import { errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { clearPrimaryValue, updateColumn } from '../../repositories/column.repository';
 import { enqueueColumnEvent } from '../../events/meta-event.producer';
 import { isVirtual } from '../../ddl/uidt';
-import { requireColumn } from '../access';
+import type { ColumnInScope } from '../scopes/meta-scopes';
 
 /** Makes a column the table's display value. */
-export async function setPrimaryColumn(ports: MetaPorts, principal: Principal, columnId: string) {
-  const { column } = await requireColumn(ports, principal, columnId, 'schema.write');
+export async function setPrimaryColumn(ports: MetaPorts, scope: ColumnInScope) {
+  const { value: { column }, principal } = scope;
   if (column.system || isVirtual(column.uidt)) throw errors.badRequest(`Column '${column.title}' cannot be the primary value`);
   await withOutbox(ports.db, ports.relay, async (trx) => {
     await clearPrimaryValue(trx, column.fk_model_id);

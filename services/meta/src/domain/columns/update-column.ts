@@ -10,7 +10,7 @@ import { enqueueColumnEvent } from '../../events/meta-event.producer';
 import { alterPhysicalColumn } from '../../ddl/column-ddl';
 import type { SourceHandle } from '../../ddl/dialect';
 import { presentColumn } from '../../presenters/column.presenter';
-import { requireColumn } from '../access';
+import type { ColumnInScope } from '../scopes/meta-scopes';
 import type { ColumnPatch } from './column-input';
 import { patchedColumn } from './column-change';
 import { prepareTypeChange, rewriteRenamedOptions } from './convert-values';
@@ -47,8 +47,8 @@ export async function changeColumnIn(
 }
 
 /** PATCH a column: metadata and, where needed, DDL and data conversion. */
-export async function updateColumn(ports: MetaPorts, principal: Principal, columnId: string, patch: ColumnPatch) {
-  const { column, table, handle } = await requireColumn(ports, principal, columnId, 'schema.write');
+export async function updateColumn(ports: MetaPorts, scope: ColumnInScope, patch: ColumnPatch) {
+  const { value: { column, table, handle }, principal } = scope;
   await inSourceAndMetaTransaction(ports, handle, (ddl, trx) => changeColumnIn(ddl, trx, table, column, patch, principal));
   return presentColumn((await findColumn(ports.db, column.id))!);
 }

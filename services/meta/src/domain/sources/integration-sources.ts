@@ -1,7 +1,6 @@
 import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
-import { integrationsClient } from '../../adapters/integrations.client';
 
 /** A source of a base-create body, possibly naming an integration instead of a config. */
 export interface SourceInput {
@@ -21,7 +20,7 @@ const DRIVERS = ['pg', 'mysql2', 'sqlite3'] as const;
 export async function resolveIntegrationSources(
   ports: MetaPorts, principal: Principal, sources: SourceInput[],
 ): Promise<(SourceInput & { type: (typeof DRIVERS)[number] })[]> {
-  const client = integrationsClient(ports.services);
+  const client = ports.clients.integrations;
   return Promise.all(sources.map(async (s, i) => {
     if (!s.fk_integration_id) {
       if (!s.type) throw errors.badRequest(`sources[${i}].type is required`);

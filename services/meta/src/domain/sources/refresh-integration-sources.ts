@@ -1,7 +1,6 @@
 import { withOutbox } from '@tabula/events';
 import { AppError } from '@tabula/http';
 import type { MetaPorts } from '../../ports';
-import { integrationsClient } from '../../adapters/integrations.client';
 import { findBase } from '../../repositories/base.repository';
 import { sourcesOfIntegration, detachIntegration, updateSourceConfig } from '../../repositories/source.repository';
 import { enqueueBaseEvent } from '../../events/meta-event.producer';
@@ -16,7 +15,7 @@ import { connectionOf, pgSchemaOf } from '../../sources/external-config';
 export async function refreshIntegrationSources(ports: MetaPorts, integrationId: string): Promise<number> {
   const sources = await sourcesOfIntegration(ports.db, integrationId);
   if (sources.length === 0) return 0;
-  const integration = await integrationsClient(ports.services).integrationConfigInternal({ params: { integrationId } }).catch((err: unknown) => {
+  const integration = await ports.clients.integrations.integrationConfigInternal({ params: { integrationId } }).catch((err: unknown) => {
     if (err instanceof AppError && err.status === 404) return undefined;
     throw err;
   });

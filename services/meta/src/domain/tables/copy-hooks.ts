@@ -1,5 +1,3 @@
-import { clientOf } from '@tabula/http';
-import { hooksInternalEndpoints } from '@tabula/contracts';
 import type { MetaPorts } from '../../ports';
 import type { TableCopy } from './table-copy';
 
@@ -12,7 +10,7 @@ import type { TableCopy } from './table-copy';
  * removes are exactly the ones copied).
  */
 export async function copyHooksOf(ports: MetaPorts, baseId: string, copies: TableCopy[]): Promise<() => Promise<void>> {
-  const hooks = clientOf(ports.services, hooksInternalEndpoints);
+  const { hooks } = ports.clients;
   const tables = copies.map((c) => ({ from: c.fromTableId, to: c.row.id }));
   const columns = Object.fromEntries(copies.flatMap((c) => [...c.columnMap.entries()]));
   await hooks.hooksCopy({ body: { baseId, tables, columns } });

@@ -1,7 +1,6 @@
 import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { newId } from '@tabula/db';
 import { findSource, listSources } from '../../repositories/source.repository';
@@ -10,7 +9,7 @@ import type { ColumnRow } from '../../repositories/column.repository';
 import type { Dialect } from '../../ddl/dialect';
 import { createPhysicalTable, dropPhysicalTable, physicalTableExists } from '../../ddl/table-ddl';
 import { systemColumnMeta, SYSTEM_COLUMN_NAMES } from '../../ddl/system-columns';
-import { requireBase } from '../access';
+import type { BaseInScope } from '../scopes/meta-scopes';
 import { columnFieldsSchema } from '../columns/column-input';
 import { buildColumnDraft } from '../columns/column-draft';
 import { tableNameOf } from '../rules/name-rules';
@@ -41,8 +40,8 @@ function draftColumns(input: z.infer<typeof createTableSchema>, tableId: string,
 }
 
 /** Creates a table: DDL on the source, then metadata + events in one transaction. */
-export async function createTable(ports: MetaPorts, principal: Principal, baseId: string, input: z.infer<typeof createTableSchema>) {
-  const base = await requireBase(ports, principal, baseId, 'schema.write');
+export async function createTable(ports: MetaPorts, scope: BaseInScope, input: z.infer<typeof createTableSchema>) {
+  const { value: base, principal } = scope;
   const sources = await listSources(ports.db, base.id);
   const source = input.source_id ? await findSource(ports.db, input.source_id) : sources[0];
   if (!source || source.base_id !== base.id) throw errors.notFound('ERR_SOURCE_NOT_FOUND', `Source '${input.source_id}' not found`);

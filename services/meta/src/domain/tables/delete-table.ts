@@ -1,10 +1,9 @@
 import { withOutbox } from '@tabula/events';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { deleteTable as deleteRow } from '../../repositories/table.repository';
 import { enqueueTableEvent } from '../../events/meta-event.producer';
 import { dropPhysicalTable } from '../../ddl/table-ddl';
-import { requireTable } from '../access';
+import type { TableInScope } from '../scopes/meta-scopes';
 import { inSourceAndMetaTransaction } from '../../sources/source-transaction';
 import { dropLinksOfTable, refuseJunctionDelete } from '../columns/drop-link-column';
 
@@ -13,8 +12,8 @@ import { dropLinksOfTable, refuseJunctionDelete } from '../columns/drop-link-col
  * `meta.table.deleted` in one transaction (comments and hooks rely on that
  * event, so it goes through the outbox).
  */
-export async function deleteTable(ports: MetaPorts, principal: Principal, tableId: string): Promise<boolean> {
-  const { table, handle } = await requireTable(ports, principal, tableId, 'schema.write');
+export async function deleteTable(ports: MetaPorts, scope: TableInScope): Promise<boolean> {
+  const { value: { table, handle }, principal } = scope;
   await refuseJunctionDelete(ports.db, table.id);
   await inSourceAndMetaTransaction(ports, handle, (ddl, trx) => dropLinksOfTable(ddl, trx, table.id, principal));
   await dropPhysicalTable(handle, table.table_name);

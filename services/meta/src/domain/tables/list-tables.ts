@@ -1,9 +1,8 @@
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { listTables as listRows } from '../../repositories/table.repository';
 import { pageInfo, resolvePaging, type PagingInput } from '@tabula/contracts';
 import { presentTableSummary } from '../../presenters/table.presenter';
-import { requireBase } from '../access';
+import type { BaseInScope } from '../scopes/meta-scopes';
 
 /** Query of the table list: source filter, paging and order. */
 export interface ListTablesQuery extends PagingInput {
@@ -12,8 +11,8 @@ export interface ListTablesQuery extends PagingInput {
 }
 
 /** The base's tables (optionally one source's), paged, by `order`. */
-export async function listTables(ports: MetaPorts, principal: Principal, baseId: string, query: ListTablesQuery) {
-  const base = await requireBase(ports, principal, baseId, 'base.read');
+export async function listTables(ports: MetaPorts, scope: BaseInScope, query: ListTablesQuery) {
+  const base = scope.value;
   let rows = await listRows(ports.db, base.id, query.sourceId);
   if (query.sort === 'desc') rows = rows.reverse();
   const paging = resolvePaging(query, { limit: 1000, max: 1000 });

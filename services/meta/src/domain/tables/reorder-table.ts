@@ -1,13 +1,12 @@
 import { withOutbox } from '@tabula/events';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { updateTable } from '../../repositories/table.repository';
 import { enqueueTableEvent } from '../../events/meta-event.producer';
-import { requireTable } from '../access';
+import type { TableInScope } from '../scopes/meta-scopes';
 
 /** Moves a table to a new order position. */
-export async function reorderTable(ports: MetaPorts, principal: Principal, tableId: string, order: number) {
-  const { table } = await requireTable(ports, principal, tableId, 'schema.write');
+export async function reorderTable(ports: MetaPorts, scope: TableInScope, order: number) {
+  const { value: { table }, principal } = scope;
   await withOutbox(ports.db, ports.relay, async (trx) => {
     await updateTable(trx, table.id, { order });
     await enqueueTableEvent(trx, 'updated', table, principal);

@@ -2,13 +2,13 @@ import type { z } from 'zod';
 import { appError, errors } from '@tabula/http';
 import { isUniqueViolation, newId } from '@tabula/db';
 import { isLinkUidt, isUnindexableUidt } from '@tabula/query';
-import type { Principal } from '@tabula/auth';
 import type { createIndexSchema, tableIndexSchema } from '@tabula/contracts';
 import type { MetaPorts } from '../../ports';
 import { listColumns, type ColumnRow } from '../../repositories/column.repository';
 import { AUTO_PREFIX, createPhysicalIndex, dropPhysicalIndex, listPhysicalIndexes, MANUAL_PREFIX, type PhysicalIndex } from '../../ddl/index-ddl';
 import { isPhysical, systemPointer } from '../../ddl/uidt';
-import { requireTable, type TableScope } from '../access';
+import type { TableScope } from '../scopes/table-scope';
+import type { TableInScope } from '../scopes/meta-scopes';
 
 type TableIndex = z.infer<typeof tableIndexSchema>;
 
@@ -42,8 +42,7 @@ function present(index: PhysicalIndex, tableId: string, columns: ColumnRow[]): T
 }
 
 /** `{list}` of a table's indexes, read from the database itself. */
-export async function listIndexes(ports: MetaPorts, principal: Principal, tableId: string): Promise<{ list: TableIndex[] }> {
-  const { table, handle } = await requireTable(ports, principal, tableId, 'base.read');
+export async function listIndexes(ports: MetaPorts, { value: { table, handle } }: TableInScope): Promise<{ list: TableIndex[] }> {
   const columns = await listColumns(ports.db, table.id);
   return { list: (await listPhysicalIndexes(handle, table.table_name)).map((i) => present(i, table.id, columns)) };
 }
@@ -66,8 +65,7 @@ function mysqlPrefix(scope: TableScope, column: ColumnRow): number | undefined {
 }
 
 /** Adds an index on request; 409 when one over the same columns exists (or unique values are not unique). */
-export async function createIndex(ports: MetaPorts, principal: Principal, tableId: string, input: z.infer<typeof createIndexSchema>): Promise<TableIndex> {
-  const scope = await requireTable(ports, principal, tableId, 'schema.write');
+export async function createIndex(ports: MetaPorts, { value: scope }: TableInScope, input: z.infer<typeof createIndexSchema>): Promise<TableIndex> {
   const columns = await listColumns(ports.db, scope.table.id);
   const picked = resolveColumns(input.columns, columns);
   const names = picked.map((c) => physicalName(c)!);
@@ -89,8 +87,7 @@ export async function createIndex(ports: MetaPorts, principal: Principal, tableI
 }
 
 /** Drops an index made on request; the others (keys, links, view indexes) belong to what made them: 400. */
-export async function deleteIndex(ports: MetaPorts, principal: Principal, tableId: string, indexId: string): Promise<{ success: boolean }> {
-  const scope = await requireTable(ports, principal, tableId, 'schema.write');
+export async function deleteIndex({ value: scope }: TableInScope, indexId: string): Promise<{ success: boolean }> {
   const index = (await listPhysicalIndexes(scope.handle, scope.table.table_name)).find((i) => i.name === indexId);
   if (!index) throw errors.notFound('ERR_INDEX_NOT_FOUND', `Index '${indexId}' not found`);
   if (!index.name.startsWith(MANUAL_PREFIX)) throw errors.badRequest(`Index '${indexId}' was not made on request and cannot be dropped here`);

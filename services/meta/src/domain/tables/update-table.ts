@@ -1,18 +1,17 @@
 import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { listTables, updateTable as updateRow, type TableRow } from '../../repositories/table.repository';
 import { enqueueTableEvent } from '../../events/meta-event.producer';
 import { physicalTableExists, renamePhysicalTable } from '../../ddl/table-ddl';
-import { requireTable } from '../access';
+import type { TableInScope } from '../scopes/meta-scopes';
 import { tableNameOf } from '../rules/name-rules';
 import { updateTableSchema } from '@tabula/contracts';
 
 /** Renames (title and/or physical name), describes or re-metas a table. */
-export async function updateTable(ports: MetaPorts, principal: Principal, tableId: string, input: z.infer<typeof updateTableSchema>) {
-  const { table, handle } = await requireTable(ports, principal, tableId, 'schema.write');
+export async function updateTable(ports: MetaPorts, scope: TableInScope, input: z.infer<typeof updateTableSchema>) {
+  const { value: { table, handle }, principal } = scope;
   const others = (await listTables(ports.db, table.base_id)).filter((t) => t.id !== table.id);
   const patch: Partial<TableRow> = {};
   if (input.title !== undefined) {

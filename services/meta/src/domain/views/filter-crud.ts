@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
 import { FILTER_LIMITS, storedFilterTreeProblem } from '@tabula/query';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { newId } from '@tabula/db';
 import { findColumn } from '../../repositories/column.repository';
@@ -13,7 +12,7 @@ import {
 import type { ViewRow } from '../../repositories/view.repository';
 import { enqueueViewEvent } from '../../events/meta-event.producer';
 import { filterTree, presentFilter } from '../../presenters/view.presenter';
-import { requireView } from '../access';
+import type { FilterInScope, ViewInScope } from '../scopes/meta-scopes';
 import { ensureViewIndexes } from '../tables/table-indexes';
 import { filterBodySchema } from '@tabula/contracts';
 
@@ -43,18 +42,9 @@ async function insertTree(trx: Knex, view: ViewRow, body: FilterBody, parentId: 
   return id;
 }
 
-async function filterScope(ports: MetaPorts, principal: Principal, filterId: string, action: 'base.read' | 'schema.write') {
-  const filter = await findFilter(ports.db, filterId);
-  // Another tenant's filter answers like a missing filter (not with its view's id).
-  const hidden = () => errors.notFound('ERR_FILTER_NOT_FOUND', `Filter '${filterId}' not found`);
-  if (!filter || !filter.fk_view_id) throw hidden();
-  return { ...(await requireView(ports, principal, filter.fk_view_id, action, hidden)), filter };
-}
-
 /** A view's filters as trees. */
-export async function listFilters(ports: MetaPorts, principal: Principal, viewId: string) {
-  const { view } = await requireView(ports, principal, viewId, 'base.read');
-  return { list: filterTree(await listFiltersOfViews(ports.db, [view.id])) };
+export async function listFilters(ports: MetaPorts, scope: ViewInScope) {
+  return { list: filterTree(await listFiltersOfViews(ports.db, [scope.value.view.id])) };
 }
 
 /** Groups above a filter to be created under `parentId` (walked upwards, at most one step past the limit). */
@@ -70,9 +60,8 @@ function filterColumns(body: FilterBody): (string | null | undefined)[] {
 }
 
 /** Creates a filter (with nested children for groups); depth and size are checked before anything is saved. */
-export async function createFilter(ports: MetaPorts, principal: Principal, viewId: string, body: FilterBody) {
-  const scope = await requireView(ports, principal, viewId, 'schema.write');
-  const { view } = scope;
+export async function createFilter(ports: MetaPorts, scope: ViewInScope, body: FilterBody) {
+  const { value: { view }, principal } = scope;
   const problem = storedFilterTreeProblem(body, await depthOfParent(ports.db, body.fk_parent_id));
   if (problem) throw errors.badRequest(problem);
   const id = await withOutbox(ports.db, ports.relay, async (trx) => {
@@ -80,25 +69,23 @@ export async function createFilter(ports: MetaPorts, principal: Principal, viewI
     await enqueueViewEvent(trx, 'updated', view, principal);
     return created;
   });
-  await ensureViewIndexes(ports, scope, filterColumns(body));
+  await ensureViewIndexes(ports, scope.value, filterColumns(body));
   return presentFilter((await findFilter(ports.db, id))!);
 }
 
 /** One filter. */
-export async function getFilter(ports: MetaPorts, principal: Principal, filterId: string) {
-  return presentFilter((await filterScope(ports, principal, filterId, 'base.read')).filter);
+export function getFilter(scope: FilterInScope) {
+  return presentFilter(scope.value.filter);
 }
 
 /** The direct children of a group. */
-export async function listFilterChildren(ports: MetaPorts, principal: Principal, parentId: string) {
-  const { filter } = await filterScope(ports, principal, parentId, 'base.read');
-  return { list: (await listChildren(ports.db, filter.id)).map(presentFilter) };
+export async function listFilterChildren(ports: MetaPorts, scope: FilterInScope) {
+  return { list: (await listChildren(ports.db, scope.value.filter.id)).map(presentFilter) };
 }
 
 /** Changes a filter's column, operator, value or logical op. */
-export async function updateFilter(ports: MetaPorts, principal: Principal, filterId: string, body: Partial<FilterBody>) {
-  const scope = await filterScope(ports, principal, filterId, 'schema.write');
-  const { filter, view } = scope;
+export async function updateFilter(ports: MetaPorts, scope: FilterInScope, body: Partial<FilterBody>) {
+  const { value: { filter, view }, principal } = scope;
   const merged = { ...presentFilter(filter), ...body } as FilterBody;
   await checkFilter(ports.db, view, merged);
   await withOutbox(ports.db, ports.relay, async (trx) => {
@@ -107,13 +94,13 @@ export async function updateFilter(ports: MetaPorts, principal: Principal, filte
     await updateRow(trx, filter.id, patch);
     await enqueueViewEvent(trx, 'updated', view, principal);
   });
-  if (!merged.is_group) await ensureViewIndexes(ports, scope, [merged.fk_column_id]);
+  if (!merged.is_group) await ensureViewIndexes(ports, scope.value, [merged.fk_column_id]);
   return presentFilter((await findFilter(ports.db, filter.id))!);
 }
 
 /** Deletes a filter (and a group's children). */
-export async function deleteFilter(ports: MetaPorts, principal: Principal, filterId: string) {
-  const { filter, view } = await filterScope(ports, principal, filterId, 'schema.write');
+export async function deleteFilter(ports: MetaPorts, scope: FilterInScope) {
+  const { value: { filter, view }, principal } = scope;
   await withOutbox(ports.db, ports.relay, async (trx) => {
     await deleteRow(trx, filter.id);
     await enqueueViewEvent(trx, 'updated', view, principal);

@@ -1,7 +1,6 @@
 import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { newId } from '@tabula/db';
 import { isLinkUidt } from '@tabula/query';
@@ -10,7 +9,7 @@ import { deleteSort as deleteRow, findSort, insertSort, listSorts as listRows, n
 import type { ViewRow } from '../../repositories/view.repository';
 import { enqueueViewEvent } from '../../events/meta-event.producer';
 import { presentSort } from '../../presenters/view.presenter';
-import { requireView } from '../access';
+import type { SortInScope, ViewInScope } from '../scopes/meta-scopes';
 import { ensureViewIndexes } from '../tables/table-indexes';
 import { createSortSchema, singlePage, updateSortSchema } from '@tabula/contracts';
 
@@ -22,25 +21,15 @@ async function checkSortColumn(ports: MetaPorts, view: ViewRow, columnId: string
   }
 }
 
-async function sortScope(ports: MetaPorts, principal: Principal, sortId: string, action: 'base.read' | 'schema.write') {
-  const sort = await findSort(ports.db, sortId);
-  // Another tenant's sort answers like a missing sort (not with its view's id).
-  const hidden = () => errors.notFound('ERR_SORT_NOT_FOUND', `Sort '${sortId}' not found`);
-  if (!sort) throw hidden();
-  const scope = await requireView(ports, principal, sort.fk_view_id, action, hidden);
-  return { ...scope, sort };
-}
-
 /** `{list, pageInfo}` of a view's sorts, by order. */
-export async function listSorts(ports: MetaPorts, principal: Principal, viewId: string) {
-  const { view, source } = await requireView(ports, principal, viewId, 'base.read');
+export async function listSorts(ports: MetaPorts, scope: ViewInScope) {
+  const { view, source } = scope.value;
   return singlePage((await listRows(ports.db, [view.id])).map((s) => presentSort(s, view, source.id)));
 }
 
 /** Adds a sort: order = next in creation sequence, or 1 with push_to_top. */
-export async function createSort(ports: MetaPorts, principal: Principal, viewId: string, input: z.infer<typeof createSortSchema>) {
-  const scope = await requireView(ports, principal, viewId, 'schema.write');
-  const { view, source } = scope;
+export async function createSort(ports: MetaPorts, scope: ViewInScope, input: z.infer<typeof createSortSchema>) {
+  const { value: { view, source }, principal } = scope;
   await checkSortColumn(ports, view, input.fk_column_id, input.direction);
   const id = newId('so');
   await withOutbox(ports.db, ports.relay, async (trx) => {
@@ -49,32 +38,31 @@ export async function createSort(ports: MetaPorts, principal: Principal, viewId:
     await insertSort(trx, { id, fk_view_id: view.id, fk_column_id: input.fk_column_id, direction: input.direction, order, fk_level_id: input.fk_level_id ?? null });
     await enqueueViewEvent(trx, 'updated', view, principal);
   });
-  await ensureViewIndexes(ports, scope, [input.fk_column_id]);
+  await ensureViewIndexes(ports, scope.value, [input.fk_column_id]);
   return presentSort((await findSort(ports.db, id))!, view, source.id);
 }
 
 /** One sort. */
-export async function getSort(ports: MetaPorts, principal: Principal, sortId: string) {
-  const { sort, view, source } = await sortScope(ports, principal, sortId, 'base.read');
+export function getSort(scope: SortInScope) {
+  const { sort, view, source } = scope.value;
   return presentSort(sort, view, source.id);
 }
 
 /** Changes a sort's column or direction; returns the updated sort (spec). */
-export async function updateSort(ports: MetaPorts, principal: Principal, sortId: string, input: z.infer<typeof updateSortSchema>) {
-  const scope = await sortScope(ports, principal, sortId, 'schema.write');
-  const { sort, view, source } = scope;
+export async function updateSort(ports: MetaPorts, scope: SortInScope, input: z.infer<typeof updateSortSchema>) {
+  const { value: { sort, view, source }, principal } = scope;
   await checkSortColumn(ports, view, input.fk_column_id ?? sort.fk_column_id, input.direction ?? sort.direction);
   await withOutbox(ports.db, ports.relay, async (trx) => {
     await updateRow(trx, sort.id, input);
     await enqueueViewEvent(trx, 'updated', view, principal);
   });
-  await ensureViewIndexes(ports, scope, [input.fk_column_id]);
+  await ensureViewIndexes(ports, scope.value, [input.fk_column_id]);
   return presentSort((await findSort(ports.db, sort.id))!, view, source.id);
 }
 
 /** Removes a sort → `{success: true}`. */
-export async function deleteSort(ports: MetaPorts, principal: Principal, sortId: string) {
-  const { sort, view } = await sortScope(ports, principal, sortId, 'schema.write');
+export async function deleteSort(ports: MetaPorts, scope: SortInScope) {
+  const { value: { sort, view }, principal } = scope;
   await withOutbox(ports.db, ports.relay, async (trx) => {
     await deleteRow(trx, sort.id);
     await enqueueViewEvent(trx, 'updated', view, principal);

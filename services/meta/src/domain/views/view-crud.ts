@@ -1,26 +1,24 @@
 import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { errors } from '@tabula/http';
-import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { newId } from '@tabula/db';
 import { listColumns } from '../../repositories/column.repository';
 import { listViewsOf, nextViewOrder, deleteView as deleteViewRow, updateView as updateViewRow, type ViewRow } from '../../repositories/view.repository';
 import { enqueueViewEvent } from '../../events/meta-event.producer';
-import { requireTable, requireView } from '../access';
+import type { TableInScope, ViewInScope } from '../scopes/meta-scopes';
 import { insertViewWithColumns } from '../tables/persist-table';
 import { loadViews } from '../tables/table-detail';
 import { viewBodySchema } from '@tabula/contracts';
 
 /** A table's views with their columns, sorts and filters. */
-export async function listViews(ports: MetaPorts, principal: Principal, tableId: string) {
-  const { table } = await requireTable(ports, principal, tableId, 'base.read');
-  return { list: await loadViews(ports.db, table.id) };
+export async function listViews(ports: MetaPorts, scope: TableInScope) {
+  return { list: await loadViews(ports.db, scope.value.table.id) };
 }
 
 /** Creates a grid view (title unique in the table). */
-export async function createGridView(ports: MetaPorts, principal: Principal, tableId: string, input: z.infer<typeof viewBodySchema>) {
-  const { table } = await requireTable(ports, principal, tableId, 'schema.write');
+export async function createGridView(ports: MetaPorts, scope: TableInScope, input: z.infer<typeof viewBodySchema>) {
+  const { value: { table }, principal } = scope;
   const views = await listViewsOf(ports.db, [table.id]);
   if (views.some((v) => v.title.toLowerCase() === input.title.toLowerCase())) throw errors.badRequest(`Duplicate view title '${input.title}'`);
   const id = newId('vw');
@@ -36,8 +34,8 @@ export async function createGridView(ports: MetaPorts, principal: Principal, tab
 }
 
 /** Renames a view or changes its meta. */
-export async function updateView(ports: MetaPorts, principal: Principal, viewId: string, input: Partial<z.infer<typeof viewBodySchema>>) {
-  const { view } = await requireView(ports, principal, viewId, 'schema.write');
+export async function updateView(ports: MetaPorts, scope: ViewInScope, input: Partial<z.infer<typeof viewBodySchema>>) {
+  const { value: { view }, principal } = scope;
   await withOutbox(ports.db, ports.relay, async (trx) => {
     const patch: Partial<ViewRow> = { updated_at: trx.fn.now() as unknown as Date };
     if (input.title !== undefined) patch.title = input.title;
@@ -49,8 +47,8 @@ export async function updateView(ports: MetaPorts, principal: Principal, viewId:
 }
 
 /** Deletes a view (never the default one). */
-export async function deleteView(ports: MetaPorts, principal: Principal, viewId: string) {
-  const { view } = await requireView(ports, principal, viewId, 'schema.write');
+export async function deleteView(ports: MetaPorts, scope: ViewInScope) {
+  const { value: { view }, principal } = scope;
   if (view.is_default) throw errors.badRequest('The default view cannot be deleted');
   await withOutbox(ports.db, ports.relay, async (trx) => {
     await deleteViewRow(trx, view.id);
