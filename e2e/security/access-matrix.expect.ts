@@ -1,5 +1,5 @@
 import {
-  isBaseAction, isOrgAction, orgRolesAllow, roleAllows, type AnyEndpoint, type CallerKind,
+  isBaseAction, isOrgAction, orgRolesAllow, permissionsOf, roleAllows, type AnyEndpoint, type CallerKind,
 } from '@tabula/contracts';
 import { ROLE_IN_A, type Caller, type Outcome } from './access-matrix.table';
 
@@ -26,10 +26,11 @@ const OWNS_SELF = new Set<Caller>(['owner', 'org token']);
  * resource when the endpoint names one, 403 otherwise); a public endpoint
  * admits everyone; a base permission is the caller's role in A's base against
  * the policy (no role: hidden); an org permission the caller's org roles
- * (refused: hidden when a resource is named); `self` the resource's maker.
+ * (refused: hidden when a resource is named and no base role was shown,
+ * else 403); `self` the resource's maker. Several permissions: all, in order.
  */
 export function expectedOutcome(endpoint: AnyEndpoint, caller: Caller): Outcome {
-  const { callers, permission, scope } = endpoint.auth;
+  const { callers, scope } = endpoint.auth;
   const kind = KIND_OF[caller];
   if (!callers.includes(kind)) {
     if (kind === 'anonymous') return 'unauthenticated';
@@ -37,15 +38,18 @@ export function expectedOutcome(endpoint: AnyEndpoint, caller: Caller): Outcome 
     return scope ? 'hidden' : 'forbidden';
   }
   if (callers.includes('anonymous')) return 'admitted';
-  if (isBaseAction(permission)) {
-    const role = ROLE_IN_A[caller];
-    if (!role || role === 'no-access') return 'hidden';
-    return roleAllows(role, permission) ? 'allowed' : 'forbidden';
+  let member = false;
+  for (const permission of permissionsOf(endpoint.auth)) {
+    if (isBaseAction(permission)) {
+      const role = ROLE_IN_A[caller];
+      if (!role || role === 'no-access') return 'hidden';
+      if (!roleAllows(role, permission)) return 'forbidden';
+      member = true;
+    } else if (isOrgAction(permission) && !orgRolesAllow(ORG_ROLES_OF[caller], permission)) {
+      return scope && !member ? 'hidden' : 'forbidden';
+    } else if (permission === 'self' && !OWNS_SELF.has(caller)) {
+      return 'hidden';
+    }
   }
-  if (isOrgAction(permission)) {
-    if (orgRolesAllow(ORG_ROLES_OF[caller], permission)) return 'allowed';
-    return scope ? 'hidden' : 'forbidden';
-  }
-  if (permission === 'self') return OWNS_SELF.has(caller) ? 'allowed' : 'hidden';
   return 'allowed';
 }

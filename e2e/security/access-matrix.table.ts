@@ -143,7 +143,7 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   filterUpdate: { body: () => ({ value: 'y' }) },
   filterDelete: { rank: 2, fresh: fresh('filterId', 'filter') },
   indexList: {},
-  indexCreate: { body: () => ({ columns: [ids.column, ids.spareColumn] }) },
+  indexCreate: { body: async (c) => ({ columns: [await live.make('column', c)] }) },
   indexDelete: { rank: 2, fresh: fresh('indexId', 'index') },
   // data
   recordList: {},

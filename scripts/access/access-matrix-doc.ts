@@ -15,7 +15,8 @@ const PRESETS: Array<[string, readonly string[]]> = [['PUBLIC', PUBLIC], ['USERS
 function declaration(e: AnyEndpoint): string {
   const { callers, permission, scope } = e.auth;
   const preset = PRESETS.find(([, list]) => list.length === callers.length && list.every((c) => callers.includes(c as never)))?.[0];
-  return [preset ?? callers.join('+'), permission ?? '', scope ? `on ${scope.via}` : ''].filter(Boolean).join(' ');
+  const permissions = permission === undefined ? '' : typeof permission === 'string' ? permission : permission.join(' + ');
+  return [preset ?? callers.join('+'), permissions, scope ? `on ${scope.via}` : ''].filter(Boolean).join(' ');
 }
 
 /**

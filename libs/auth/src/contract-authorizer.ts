@@ -1,5 +1,5 @@
 import {
-  isBaseAction, isOrgAction, orgRolesAllow, ORG_ACTIONS, type AnyEndpoint, type ScopeKind,
+  isBaseAction, isOrgAction, orgRolesAllow, ORG_ACTIONS, permissionsOf, type AnyEndpoint, type ScopeKind,
 } from '@tabula/contracts';
 import { errors, type AccessScope, type Authorizer } from '@tabula/http';
 import type { Principal } from './principal';
@@ -49,13 +49,21 @@ export function contractAuthorizer(baseAccess: BaseAccess, resolvers: ScopeResol
     check(endpoint) {
       if (endpoint.auth.scope) resolverOf(endpoint);
     },
-    refuse(endpoint, input) {
-      return resolverOf(endpoint).missing(endpoint.auth.scope!.id(input as never));
+    async refuse(endpoint, principal, input) {
+      // A base-scoped token refused on its own base knows the base exists: 403; on anything else: missing.
+      const resolver = resolverOf(endpoint);
+      const id = endpoint.auth.scope!.id(input as never);
+      const found = principal.baseScope ? await resolver.resolve(principal, id, input).catch(() => undefined) : undefined;
+      if (found?.baseId && found.baseId === principal.baseScope) return errors.forbidden('Forbidden - a base-scoped API token cannot act on the workspace');
+      return resolver.missing(id);
     },
     async authorize(endpoint, principal, input): Promise<AccessScope> {
-      const { permission, scope } = endpoint.auth;
+      const { scope } = endpoint.auth;
+      const permissions = permissionsOf(endpoint.auth);
       if (!scope) {
-        if (isOrgAction(permission) && !orgRolesAllow(principal.roles, permission)) throw orgRefusal(principal, permission);
+        for (const permission of permissions) {
+          if (isOrgAction(permission) && !orgRolesAllow(principal.roles, permission)) throw orgRefusal(principal, permission);
+        }
         return { principal, value: undefined };
       }
       const resolver = resolverOf(endpoint);
@@ -63,13 +71,16 @@ export function contractAuthorizer(baseAccess: BaseAccess, resolvers: ScopeResol
       const missing = () => resolver.missing(id);
       const found = await resolver.resolve(principal, id, input);
       let role: string | undefined;
-      if (isBaseAction(permission)) {
-        if (!found.baseId) throw missing();
-        role = await baseAccess.authorizeVisible(principal, found.baseId, permission, missing);
-      } else if (isOrgAction(permission)) {
-        if (!orgRolesAllow(principal.roles, permission)) throw missing();
-      } else if (permission === 'self') {
-        if (!found.ownerId || found.ownerId !== principal.id) throw missing();
+      for (const permission of permissions) {
+        if (isBaseAction(permission)) {
+          if (!found.baseId) throw missing();
+          role = await baseAccess.authorizeVisible(principal, found.baseId, permission, missing);
+        } else if (isOrgAction(permission) && !orgRolesAllow(principal.roles, permission)) {
+          // Who already holds a role on the resource knows it exists: 403; anyone else: missing.
+          throw role ? orgRefusal(principal, permission) : missing();
+        } else if (permission === 'self' && (!found.ownerId || found.ownerId !== principal.id)) {
+          throw missing();
+        }
       }
       return { principal, baseId: found.baseId, role, value: found.value };
     },

@@ -27,7 +27,8 @@ export interface Authorizer {
   /** Throws at start-up when the endpoint's scope has no resolver in this service. */
   check(endpoint: AnyEndpoint): void;
   authorize(endpoint: AnyEndpoint, principal: Principal, input: unknown): Promise<AccessScope>;
-  refuse(endpoint: AnyEndpoint, input: unknown): Error;
+  /** The answer to a caller kind the endpoint does not admit, once its scope is known. */
+  refuse(endpoint: AnyEndpoint, principal: Principal, input: unknown): Promise<Error>;
 }
 
 const AUTHORIZER = Symbol('tabula.authorizer');
@@ -97,7 +98,7 @@ export function admitCallers(endpoint: AnyEndpoint): Middleware {
 export function authorizeInput(endpoint: AnyEndpoint, authorizer: Authorizer): Middleware {
   return async (ctx, next) => {
     const input = (ctx as unknown as { input: unknown }).input;
-    if (ctx.state[REFUSED]) throw authorizer.refuse(endpoint, input);
+    if (ctx.state[REFUSED]) throw await authorizer.refuse(endpoint, ctx.state.principal as Principal, input);
     ctx.state.scope = await authorizer.authorize(endpoint, ctx.state.principal as Principal, input);
     await next();
   };

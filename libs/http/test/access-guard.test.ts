@@ -30,7 +30,7 @@ const missing = (id: unknown) => new AppError(404, 'ERR_NOTE_NOT_FOUND', `Note '
 /** Admits everyone to every note: only the caller-kind guard is under test. */
 const authorizer: Authorizer = {
   check: () => undefined,
-  refuse: (endpoint, input) => missing(endpoint.auth.scope!.id(input as never)),
+  refuse: async (endpoint, _principal, input) => missing(endpoint.auth.scope!.id(input as never)),
   authorize: async (_endpoint, principal) => ({ principal, value: undefined }),
 };
 

@@ -1,4 +1,4 @@
-import { baseCreate, isBaseAction, metaEndpoints, pathParamNames } from '@tabula/contracts';
+import { baseCreate, isBaseAction, metaEndpoints, pathParamNames, permissionsOf } from '@tabula/contracts';
 import { startMetaHarness, type MetaHarness } from './meta-app.harness';
 
 const P = '/api/v1/db/meta';
@@ -10,7 +10,7 @@ describe('meta contracts declare their permissions', () => {
 
   it('every user endpoint naming a base, table, column, view, sort or filter declares a base permission and where it is checked', () => {
     expect(scoped.length).toBeGreaterThan(30);
-    expect(scoped.filter((e) => !isBaseAction(e.auth.permission) || !e.auth.scope).map((e) => e.id)).toEqual([]);
+    expect(scoped.filter((e) => !isBaseAction(permissionsOf(e.auth)[0]) || !e.auth.scope).map((e) => e.id)).toEqual([]);
   });
 
   it('base create is an account action of org-level creators (base-scoped tokens refused), declared on its contract', () => {

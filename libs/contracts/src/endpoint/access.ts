@@ -74,8 +74,12 @@ export type ScopeKind = (typeof SCOPE_KINDS)[number];
 export interface EndpointAuth<I = any> {
   /** The kinds of caller admitted; any other is refused before the input is read. */
   callers: readonly CallerKind[];
-  /** The permission needed (none: any admitted caller; the use case scopes what it answers). */
-  permission?: Permission;
+  /**
+   * The permission needed (none: any admitted caller; the use case scopes what
+   * it answers), or several, all needed, checked in order (a base duplicate
+   * needs `base.update` on the base and `base.create` in the workspace).
+   */
+  permission?: Permission | readonly Permission[];
   /** Where the permission is checked; required for base permissions and `self`. */
   scope?: ScopeRule<I>;
 }
@@ -108,6 +112,12 @@ export function orgRolesAllow(roles: readonly string[], action: OrgAction): bool
   return roles.some((r) => ORG_ROLES.indexOf(r as OrgRole) >= min);
 }
 
+/** The permissions an endpoint declares, in order (none, one or several). */
+export function permissionsOf(auth: EndpointAuth): readonly Permission[] {
+  if (auth.permission === undefined) return [];
+  return typeof auth.permission === 'string' ? [auth.permission] : auth.permission;
+}
+
 /** True for permissions checked on a base. */
 export function isBaseAction(permission: Permission | undefined): permission is BaseAction {
   return permission !== undefined && permission in BASE_ACTIONS;
@@ -133,8 +143,10 @@ export function checkAuth(id: string, path: string, auth: EndpointAuth): void {
   if (auth.callers.includes('service') && auth.callers.length > 1) throw new Error(`endpoint ${id}: internal endpoints admit services only`);
   const internal = auth.callers.includes('service');
   if (internal !== path.startsWith('/internal/')) throw new Error(`endpoint ${id}: internal endpoints, and only they, live under /internal/`);
-  if ((isBaseAction(auth.permission) || auth.permission === 'self') && !auth.scope) {
-    throw new Error(`endpoint ${id}: permission '${auth.permission}' needs a scope (which resource it is checked on)`);
+  for (const permission of permissionsOf(auth)) {
+    if ((isBaseAction(permission) || permission === 'self') && !auth.scope) {
+      throw new Error(`endpoint ${id}: permission '${permission}' needs a scope (which resource it is checked on)`);
+    }
   }
-  if (auth.permission && auth.callers.includes('anonymous')) throw new Error(`endpoint ${id}: a public endpoint cannot need a permission`);
+  if (permissionsOf(auth).length > 0 && auth.callers.includes('anonymous')) throw new Error(`endpoint ${id}: a public endpoint cannot need a permission`);
 }

@@ -75,7 +75,8 @@ export const baseInfoGet = defineEndpoint({
 });
 export const baseDuplicate = defineEndpoint({
   ...common, id: 'baseDuplicate', method: 'POST', path: `${META}/duplicate/{baseId}`, summary: 'Duplicate a base',
-  auth: { callers: USERS, permission: 'base.update', scope: onBase },
+  // A copy is a new base: base create's org permission too, and no base-scoped token.
+  auth: { callers: ACCOUNT, permission: ['base.update', 'base.create'], scope: onBase },
   params: baseParams, body: duplicateSchema, response: copySchema, errors: [403, 404],
   example: { request: { options: { excludeData: true } }, response: { id: 'p2', name: 'Sales copy' } },
 });

@@ -81,7 +81,7 @@ function security(endpoint: AnyEndpoint): JsonSchema[] | undefined {
 /** The access declaration as the docs show it (`x-tabula-access`). */
 function accessNote(endpoint: AnyEndpoint): JsonSchema {
   const { callers, permission, scope } = endpoint.auth;
-  return { callers: [...callers], ...(permission ? { permission } : {}), ...(scope ? { scope: scope.via } : {}) };
+  return { callers: [...callers], ...(permission ? { permission: typeof permission === 'string' ? permission : [...permission] } : {}), ...(scope ? { scope: scope.via } : {}) };
 }
 
 function operation(endpoint: AnyEndpoint): JsonSchema {

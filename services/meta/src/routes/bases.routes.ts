@@ -10,7 +10,6 @@ import { updateBase } from '../domain/bases/update-base';
 import { deleteBase } from '../domain/bases/delete-base';
 import { baseInfo } from '../domain/bases/base-info';
 import { duplicateBase } from '../domain/bases/duplicate-base';
-import { moreScopes } from '../domain/scopes/more-scopes';
 import { listSources } from '../repositories/source.repository';
 import { presentBase } from '../presenters/base.presenter';
 
@@ -26,6 +25,6 @@ export function basesRouter(ports: MetaPorts, authorizer: Authorizer): Router {
   route(router, baseUpdate, async (ctx) => updateBase(ports, scopeOf(ctx), ctx.input.body));
   route(router, baseDelete, async (ctx) => deleteBase(ports, scopeOf(ctx)));
   route(router, baseInfoGet, () => baseInfo());
-  route(router, baseDuplicate, async (ctx) => duplicateBase(ports, scopeOf(ctx), moreScopes(authorizer, baseDuplicate, ctx), ctx.input.body));
+  route(router, baseDuplicate, async (ctx) => duplicateBase(ports, scopeOf(ctx), ctx.input.body));
   return router;
 }

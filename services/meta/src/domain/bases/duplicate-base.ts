@@ -7,8 +7,7 @@ import { createSourceSchema } from '../../ddl/table-ddl';
 import type { BaseInScope } from '../scopes/meta-scopes';
 import { storeBase } from './create-base';
 import { type TableCopy, copyPhysicalTable, recordTableCopy } from '../tables/copy-table';
-import { baseCreate, type duplicateSchema } from '@tabula/contracts';
-import type { MoreScopes } from '../scopes/more-scopes';
+import type { duplicateSchema } from '@tabula/contracts';
 import { uniqueName } from '../rules/name-rules';
 import { copyHooksOf } from '../tables/copy-hooks';
 
@@ -21,12 +20,11 @@ import { copyHooksOf } from '../tables/copy-hooks';
  * that transaction back, drops the new schema with every copied table, and
  * removes hooks copied before a failed commit, so no part of the copy remains.
  */
-export async function duplicateBase(ports: MetaPorts, scope: BaseInScope, more: MoreScopes, input: z.infer<typeof duplicateSchema>) {
+export async function duplicateBase(ports: MetaPorts, scope: BaseInScope, input: z.infer<typeof duplicateSchema>) {
   // The contract admits creators and owners only (as NocoDB): a copy carries the hooks' secrets and
   // makes its maker the owner, so a viewer would read what its role masks. The copy is a new base
-  // too: the caller must be admitted by base create's contract (org-level creator, no base-scoped token).
+  // too: it also declares base create's org permission (and refuses base-scoped tokens).
   const { value: base, principal } = scope;
-  await more.admits(baseCreate);
   const options = input.options;
   const id = newId('p');
   const source = { id: newId('b'), base_id: id, alias: null, type: 'pg', is_meta: true, schema_name: id, order: 1 } as SourceRow;

@@ -1,5 +1,5 @@
 import type { AnyEndpoint, ScopeKind } from '@tabula/contracts';
-import { admitCallers, scopeOf, type AccessScope, type Authorizer } from '@tabula/http';
+import { scopeOf, type AccessScope, type Authorizer } from '@tabula/http';
 
 /**
  * A second resource a use case touches, checked by the same resolvers and
@@ -11,8 +11,6 @@ export interface MoreScopes {
   same<T>(via: ScopeKind, id: string): Promise<AccessScope<T>>;
   /** Another resource the caller need only see: a role in its base, whichever (else its 404, never a 403). */
   visible<T>(via: ScopeKind, id: string): Promise<AccessScope<T>>;
-  /** What another, unscoped endpoint's contract asks of this caller (its callers and org permission): a use case that also does its work. */
-  admits(other: AnyEndpoint): Promise<void>;
 }
 
 /**
@@ -29,10 +27,5 @@ export function moreScopes(authorizer: Authorizer, endpoint: AnyEndpoint, ctx: {
   return {
     same: (via, id) => check(endpoint.auth.permission, via, id),
     visible: (via, id) => check(SEE, via, id),
-    admits: async (other) => {
-      if (other.auth.scope) throw new Error(`moreScopes.admits: ${other.id} is scoped; check its resource with same/visible`);
-      await admitCallers(other)({ state: { principal } } as never, async () => undefined);
-      await authorizer.authorize(other, principal, ctx.input);
-    },
   };
 }
