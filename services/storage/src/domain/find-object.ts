@@ -21,15 +21,17 @@ export async function objectOfRawKey(ports: StoragePorts, rawKey: string): Promi
 }
 
 /**
- * Private objects need a caller who may read them: a reader of the base the
- * object was attached in, or (not yet attached) its uploader. Anyone else
- * (another tenant, a removed member) gets exactly the answer of a missing
- * file, so a known path tells nothing about what still exists.
+ * The read rule of one object (not an endpoint permission: `/download` is
+ * public, the object decides). Private objects need a caller who may read
+ * them: a reader of the base the object was attached in, or (not yet
+ * attached) its uploader. Anyone else (another tenant, a removed member) gets
+ * exactly the answer of a missing file, so a known path tells nothing about
+ * what still exists. Services never get here: the contract admits users only.
  */
 export async function authorizeRead(ports: StoragePorts, principal: Principal | undefined, row: ObjectRow): Promise<void> {
   if (row.scope === 'public') return;
   if (!principal) throw errors.unauthorized();
-  if (isSuper(principal) || principal.kind === 'service') return;
+  if (isSuper(principal)) return;
   if (row.base_id) {
     await ports.baseAccess.authorizeVisible(principal, row.base_id, 'data.read', notFound);
     return;

@@ -1,5 +1,4 @@
-import { clientOf, AppError } from '@tabula/http';
-import { dataAttachmentEndpoints } from '@tabula/contracts';
+import { AppError } from '@tabula/http';
 import type { Worker } from '@tabula/runtime';
 import { deleteIfUnreferenced, dropUse, gcCandidates, markReferenced, usesOfObjects, type ObjectRow } from '../repositories/object.repository';
 import { storedValueOf } from '../presenters/attachment.presenter';
@@ -17,7 +16,6 @@ export interface GcReport {
 
 /** Object ids (of `rows`) that some column they were written to still references; drops uses that no longer hold them. */
 async function stillReferenced(ports: StoragePorts, rows: ObjectRow[]): Promise<Set<string>> {
-  const data = clientOf(ports.services, dataAttachmentEndpoints);
   const uses = await usesOfObjects(ports.db, rows.map((r) => r.id));
   const byColumn = new Map<string, { tableId: string; columnId: string; ids: string[] }>();
   for (const u of uses) {
@@ -31,7 +29,7 @@ async function stillReferenced(ports: StoragePorts, rows: ObjectRow[]): Promise<
     const valueOf = new Map(ids.map((id) => { const v = storedValueOf(ports, rowById.get(id)!.key); return [v.path ?? v.url ?? '', id]; }));
     let referenced: string[] = [];
     try {
-      ({ referenced } = await data.dataAttachmentRefs({ body: { tableId, columnId, values: [...valueOf.keys()] } }));
+      ({ referenced } = await ports.data.dataAttachmentRefs({ body: { tableId, columnId, values: [...valueOf.keys()] } }));
     } catch (err) {
       // a deleted table or column references nothing any more; anything else: keep everything this run
       if (!(err instanceof AppError && err.status === 404)) { ids.forEach((id) => live.add(id)); continue; }
