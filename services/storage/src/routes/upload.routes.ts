@@ -5,7 +5,7 @@ import { storageBaseUsage, storageUpload, storageUploadByUrl } from '@tabula/con
 import { uploadFiles } from '../domain/upload-files';
 import { uploadByUrl } from '../domain/upload-by-url';
 import { prefixOf } from '../domain/file-names';
-import { baseUsage } from '../repositories/object.repository';
+import { baseUsage } from '../repositories/object-bases.repository';
 import type { StoreTarget } from '../domain/store-object';
 import type { StoragePorts } from '../ports';
 
