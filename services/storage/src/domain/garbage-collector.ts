@@ -44,10 +44,12 @@ async function stillReferenced(ports: StoragePorts, rows: ObjectRow[]): Promise<
 
 /**
  * One collection: every object is checked against the columns it was written
- * to, in every base it belongs to; unreferenced ones get `unreferenced_since`,
- * and those unreferenced for longer than SVC_ATTACHMENT_GC_GRACE_SECONDS are
- * deleted (row first, under the same condition, so a concurrent claim wins;
- * its bases and uses go with it).
+ * to, in every base it belongs to (a copy of a base has the source's uses for
+ * its own columns, recorded when the source's objects were shared with it, so
+ * deleting the source keeps what the copy holds); unreferenced ones get
+ * `unreferenced_since`, and those unreferenced for longer than
+ * SVC_ATTACHMENT_GC_GRACE_SECONDS are deleted (row first, under the same
+ * condition, so a concurrent claim wins; its bases and uses go with it).
  */
 export async function collectGarbage(ports: StoragePorts): Promise<GcReport> {
   const report: GcReport = { checked: 0, deleted: 0 };

@@ -48,3 +48,31 @@ export async function baseUsage(db: Knex, baseId: string): Promise<{ files: numb
     .first(db.raw('count(*)::int as files'), db.raw('coalesce(sum(o.size), 0)::bigint as bytes')) as { files?: number | string; bytes?: number | string } | undefined;
   return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
+
+/** One copied table: source and copy ids, and its columns' (source → copy). */
+export interface CopiedTable {
+  from: string;
+  to: string;
+  columns: Record<string, string>;
+}
+
+/**
+ * Every object of base `from` joins base `to`, and each use of a copied
+ * column (source table and column) is recorded for the copy's column too.
+ * Answers how many objects the source base has.
+ */
+export async function shareBase(trx: Knex.Transaction, from: string, to: string, tables: CopiedTable[]): Promise<number> {
+  const s = STORAGE_SCHEMA;
+  await trx.raw('INSERT INTO ??.object_bases (object_id, base_id) SELECT object_id, ? FROM ??.object_bases WHERE base_id = ? ON CONFLICT DO NOTHING', [s, to, s, from]);
+  const pairs = tables.flatMap((t) => Object.entries(t.columns).map(([fromColumn, toColumn]) => [t.from, fromColumn, t.to, toColumn]));
+  if (pairs.length) {
+    const column = (i: number) => pairs.map((p) => p[i]);
+    await trx.raw(`INSERT INTO ??.object_uses (object_id, base_id, table_id, column_id)
+      SELECT u.object_id, ?, m.to_table, m.to_column FROM ??.object_uses u
+      JOIN unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS m(from_table, from_column, to_table, to_column)
+        ON m.from_table = u.table_id AND m.from_column = u.column_id
+      ON CONFLICT DO NOTHING`, [s, to, s, column(0), column(1), column(2), column(3)]);
+  }
+  const counted = await ObjectBaseModel.query(trx).where({ base_id: from }).count({ n: '*' }).first() as unknown as { n: string | number } | undefined;
+  return Number(counted?.n ?? 0);
+}
