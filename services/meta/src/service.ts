@@ -1,5 +1,7 @@
 import { SecretBox, defineService, keyMaterial, observeOutbox, type CommonPorts } from '@tabula/runtime';
 import { OutboxRelay } from '@tabula/events';
+import { clientOf } from '@tabula/http';
+import { storageShareEndpoints } from '@tabula/contracts';
 import { metaConfigSchema, type MetaConfig } from './config';
 import { createApp } from './app';
 import type { MetaPorts } from './ports';
@@ -16,7 +18,7 @@ export function buildMetaPorts(common: CommonPorts, config: MetaConfig): MetaPor
   const box = new SecretBox(META_SECRETS_PURPOSE, keyMaterial(common, config.SVC_META_ENCRYPTION_KEY, 'meta-encryption-key'));
   const relay = new OutboxRelay({ knex: common.db, schema: META_SCHEMA, bus: common.bus, logger: common.logger });
   observeOutbox(common.metrics, relay);
-  return { ...common, config, sources: new SourceRegistry(common.dataDb, box), relay };
+  return { ...common, config, sources: new SourceRegistry(common.dataDb, box), relay, storage: clientOf(common.services, storageShareEndpoints) };
 }
 
 /** The meta service (ARCHITECTURE.md "Services"). */
