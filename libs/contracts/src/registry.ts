@@ -8,7 +8,7 @@ import { integrationsEndpoints } from './integrations';
 import { metaIntegrationSourcesEndpoints } from './meta/integration-sources';
 import { commentsEndpoints } from './comments';
 import { storageEndpoints } from './storage';
-import { storageInternalEndpoints, dataAttachmentEndpoints } from './storage/storage-internal.endpoints';
+import { storageInternalEndpoints, storageShareEndpoints, dataAttachmentEndpoints } from './storage/storage-internal.endpoints';
 
 /**
  * Every endpoint contract of Tabula, public and internal. Each service's
@@ -27,6 +27,7 @@ export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
   comments: commentsEndpoints,
   storage: storageEndpoints,
   storageInternal: storageInternalEndpoints,
+  storageShare: storageShareEndpoints,
   dataAttachments: dataAttachmentEndpoints,
 };
 

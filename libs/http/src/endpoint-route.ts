@@ -86,13 +86,25 @@ export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...sta
     }
     ctx.status = endpoint.status ?? 200;
   };
-  const guard: Middleware[] = [];
+  router[method](endpoint.id, routerPath(endpoint.path), ...contractGuard(router, endpoint, middleware), final);
+  return router;
+}
+
+/**
+ * The guard of a contract, from its `auth` declaration alone: `admit callers
+ * -> [middleware] -> validate -> authorize` (the last only when it declares a
+ * permission or scope, which needs a router built by `guardedRouter`; else
+ * this throws at start-up). {@link route} installs it; a route that answers
+ * with its own stream and status (file downloads, rest-of-path parameters)
+ * registers it on the router itself, in front of its handler.
+ */
+export function contractGuard(router: Router, endpoint: AnyEndpoint, middleware: Middleware[] = []): Middleware[] {
+  const guard: Middleware[] = [admitCallers(endpoint), ...middleware, validateEndpoint(endpoint)];
   if (endpoint.auth.permission || endpoint.auth.scope) {
     const authorizer = authorizerOf(router);
     if (!authorizer) throw new Error(`endpoint ${endpoint.id} declares a permission: register it on a guardedRouter`);
     authorizer.check(endpoint);
     guard.push(authorizeInput(endpoint, authorizer));
   }
-  router[method](endpoint.id, routerPath(endpoint.path), admitCallers(endpoint), ...middleware, validateEndpoint(endpoint), ...guard, final);
-  return router;
+  return guard;
 }

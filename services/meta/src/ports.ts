@@ -13,6 +13,6 @@ export interface MetaPorts extends CommonPorts {
   sources: SourceRegistry;
   /** Publishes what our transactions put in the outbox. */
   relay: OutboxRelay;
-  /** The typed clients of the other services meta calls (auth, hooks, integrations). */
+  /** The typed clients of the other services meta calls (auth, hooks, integrations, storage). */
   clients: MetaClients;
 }

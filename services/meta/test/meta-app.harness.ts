@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import { BaseAccess, signIdentity, type Principal } from '@tabula/auth';
 import { errors, InMemoryServices } from '@tabula/http';
-import { authInternal, hooksCopy, hooksDeleteOfTables, hooksInternalEndpoints } from '@tabula/contracts';
+import { authInternal, hooksCopy, hooksDeleteOfTables, hooksInternalEndpoints, storageShareEndpoints } from '@tabula/contracts';
 import type { EventBus, EventMessage } from '@tabula/events';
 import { buildSharedPorts, loadPlatformConfig, prepareService, roleLookupOf, stopWorkers, type Worker } from '@tabula/runtime';
 import { createLogger } from '@tabula/telemetry';
@@ -19,8 +19,9 @@ export const INTERNAL = 'internal-secret-for-the-meta-service-tests-0123456789';
 export const ENCRYPTION_KEYS = 'encryption-key-for-the-meta-tests-0123456789';
 
 /**
- * Typed in-memory stand-ins for the auth service's membership endpoints and the
- * hooks service's copy endpoints (a service test must not import other services).
+ * Typed in-memory stand-ins for the auth service's membership endpoints, the
+ * hooks service's copy endpoints and storage's share endpoint (a service test
+ * must not import other services).
  */
 export class FakeAuth extends InMemoryServices {
   readonly roles = new Map<string, string>();
@@ -30,6 +31,10 @@ export class FakeAuth extends InMemoryServices {
   readonly hookCalls: { path: string; body: any }[] = [];
   /** Makes the hooks copy answer 500. */
   failHookCopy = false;
+  /** Bodies of the storage service's share calls (a duplicate with data), in order. */
+  readonly shareCalls: any[] = [];
+  /** Makes the storage share answer 500. */
+  failShare = false;
 
   constructor() {
     super();
@@ -55,6 +60,13 @@ export class FakeAuth extends InMemoryServices {
       hooksDeleteOfTables: ({ body }) => {
         this.hookCalls.push({ path: hooksDeleteOfTables.path, body });
         return { deleted: body.tableIds?.length ?? 0 } as never;
+      },
+    });
+    this.implement(storageShareEndpoints, {
+      storageAttachmentsShare: ({ body }) => {
+        if (this.failShare) throw errors.internal();
+        this.shareCalls.push(body);
+        return { shared: 0 };
       },
     });
   }

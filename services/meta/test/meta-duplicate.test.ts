@@ -87,4 +87,26 @@ describe('duplicating a base is all or nothing', () => {
     const physical = await h.shared.dataDb.raw('select count(*)::int as n from information_schema.tables where table_schema = ?', [base.id]);
     expect(physical.rows[0].n).toBe(2);
   });
+
+  it('a duplicate with data asks storage to share the source\'s attachments with the copy, last; a failed share leaves nothing', async () => {
+    const { base, tables } = await sourceBase('Shared');
+    const full = (await h.http.post(`${P}/duplicate/${base.id}`).set(h.superUser).send({}).expect(200)).body;
+    const copied = (await h.http.get(`${P}/projects/${full.id}/tables`).set(h.superUser).expect(200)).body.list;
+    const share = h.auth.shareCalls.at(-1);
+    expect(share).toMatchObject({ fromBaseId: base.id, toBaseId: full.id });
+    expect(share.tables.map((t: { from: string; to: string }) => [t.from, t.to])).toEqual(tables.map((t, i) => [t.id, copied.find((c: { title: string }) => c.title === ['First', 'Second'][i]).id]));
+    const column = tables[0].columns.find((c: { title: string }) => c.title === 'N');
+    const copyColumn = (await h.http.get(`${P}/tables/${share.tables[0].to}`).set(h.superUser)).body.columns.find((c: { title: string }) => c.title === 'N');
+    expect(share.tables[0].columns[column.id]).toBe(copyColumn.id);
+
+    const calls = h.auth.shareCalls.length;
+    await h.http.post(`${P}/duplicate/${base.id}`).set(h.superUser).send({ options: { excludeData: true } }).expect(200);
+    expect(h.auth.shareCalls.length).toBe(calls);
+
+    const before = await footprint();
+    h.auth.failShare = true;
+    await h.http.post(`${P}/duplicate/${base.id}`).set(h.superUser).send({}).expect(500);
+    h.auth.failShare = false;
+    expect(await footprint()).toEqual(before);
+  });
 });

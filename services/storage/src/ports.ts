@@ -1,4 +1,6 @@
 import type { CommonPorts } from '@tabula/runtime';
+import type { EndpointClient } from '@tabula/http';
+import type { dataAttachmentEndpoints, storageMetaEndpoints } from '@tabula/contracts';
 import type { Dispatcher } from 'undici';
 import type { StorageConfig } from './config';
 import type { BlobStore } from './adapters/blob-store';
@@ -13,4 +15,8 @@ export interface StoragePorts extends CommonPorts {
   fetcher: Dispatcher;
   /** Absolute origin of links (`signedUrl`), e.g. `https://tabula.example.com`. */
   publicUrl: string;
+  /** Meta's internal API: a table's context (which base downloadAttachment's table is in). */
+  meta: EndpointClient<typeof storageMetaEndpoints>;
+  /** Data's internal API: which attachment values a column still holds (downloadAttachment, garbage collector). */
+  data: EndpointClient<typeof dataAttachmentEndpoints>;
 }

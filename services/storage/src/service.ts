@@ -1,5 +1,6 @@
 import { defineService, deriveSigningKey, encryptionKeysOf, legacyMaterials, signingKeysOf, type CommonPorts } from '@tabula/runtime';
-import { createSafeAgent } from '@tabula/http';
+import { clientOf, createSafeAgent } from '@tabula/http';
+import { dataAttachmentEndpoints, storageMetaEndpoints } from '@tabula/contracts';
 import { storageConfigSchema, type StorageConfig } from './config';
 import { createApp } from './app';
 import type { StoragePorts } from './ports';
@@ -26,6 +27,8 @@ export function buildStoragePorts(common: CommonPorts, config: StorageConfig): S
     blobs: createBlobStore(config, common.platform.DATA_DIR),
     signer: new LinkSigner(keys, config.SVC_ATTACHMENT_EXPIRE_SECONDS, Date.now, former),
     fetcher: createSafeAgent(config.SVC_ALLOW_LOCAL_UPLOADS),
+    meta: clientOf(common.services, storageMetaEndpoints),
+    data: clientOf(common.services, dataAttachmentEndpoints),
   };
 }
 

@@ -4,7 +4,12 @@ import { PUBLIC, USERS } from '../endpoint/access';
 
 const fileBody = z.unknown();
 
-/** GET /download/{path}: a stored file by its key (public scope, or private with an authorized caller). */
+/**
+ * GET /download/{path}: a stored file by its key. Anyone may call it; the
+ * object decides (its read rule, in storage): a public-scope file is served
+ * to all, a private one to readers of a base it belongs to, or its uploader
+ * while it belongs to none; anyone else gets the answer of a missing file.
+ */
 export const storageDownload = defineEndpoint({
   id: 'storageDownload',
   method: 'GET',
@@ -18,7 +23,7 @@ export const storageDownload = defineEndpoint({
   errors: [206, 403, 404, 416],
 });
 
-/** GET /dltemp/{token}: a file through an HMAC-signed, expiring link. */
+/** GET /dltemp/{token}: a file through an HMAC-signed, expiring link (the signature is the grant). */
 export const storageSignedDownload = defineEndpoint({
   id: 'storageSignedDownload',
   method: 'GET',
@@ -38,7 +43,7 @@ export const storageDownloadAttachment = defineEndpoint({
   method: 'GET',
   path: '/api/v2/downloadAttachment/{modelId}/{columnId}/{rowId}',
   service: 'storage',
-  auth: { callers: USERS },
+  auth: { callers: USERS, permission: 'data.read', scope: { via: 'table', id: (i) => i.params.modelId } },
   summary: 'Download an attachment of a record',
   tags: ['Storage'],
   params: z.object({ modelId: z.string().min(1).max(64), columnId: z.string().min(1).max(64), rowId: z.string().min(1).max(512) }),

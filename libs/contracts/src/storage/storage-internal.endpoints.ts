@@ -57,6 +57,41 @@ export const storageAttachmentsSign = defineEndpoint({
 /** The storage service's internal API, called by data. */
 export const storageInternalEndpoints = { storageAttachmentsClaim, storageAttachmentsSign };
 
+/** One copied table: its id, its copy's id and its columns' ids (source → copy). */
+export const copiedTableSchema = z.object({
+  from: z.string().min(1).max(64),
+  to: z.string().min(1).max(64),
+  /** Source column id → the copy's column id (columns not listed were not copied). */
+  columns: z.record(z.string().max(64), z.string().max(64)),
+});
+
+/**
+ * POST /internal/attachments/share: meta, after copying a base's rows into a
+ * new base (duplicate with data), makes every object of the source base an
+ * object of the copy too (the copy's cells hold the same files: they get
+ * links, downloads and claims there), and records the copy's columns as uses
+ * of what the source's columns used, so the garbage collector keeps a file
+ * while either base still holds it. Idempotent.
+ */
+export const storageAttachmentsShare = defineEndpoint({
+  id: 'storageAttachmentsShare',
+  method: 'POST',
+  path: '/internal/attachments/share',
+  service: 'storage',
+  auth: { callers: SERVICES },
+  summary: "Share a base's attachments with its copy",
+  tags: ['Storage internal'],
+  body: z.object({
+    fromBaseId: z.string().min(1).max(64),
+    toBaseId: z.string().min(1).max(64),
+    tables: z.array(copiedTableSchema).max(10_000),
+  }),
+  response: z.object({ shared: z.number().int() }),
+});
+
+/** What meta calls on storage: sharing a duplicated base's attachments with the copy. */
+export const storageShareEndpoints = { storageAttachmentsShare };
+
 /**
  * POST /internal/attachment-refs (data service): which of `values` (attachment
  * paths or urls) the column still holds, in one row or in any row. Storage's

@@ -3,7 +3,12 @@ import { defineEndpoint } from '../endpoint/define-endpoint';
 import { attachmentSchema, uploadTargetQuery } from './attachment.schema';
 import { USERS } from '../endpoint/access';
 
-/** POST /api/v1/db/storage/upload: multipart, parts `file` or `files[]`, streamed to the blob store. */
+/**
+ * POST /api/v1/db/storage/upload: multipart, parts `file` or `files[]`,
+ * streamed to the blob store. Names no base (`path` only organizes keys):
+ * the file is its uploader's until a record of a base holds it (a
+ * base-scoped token's upload is its base's at once).
+ */
 export const storageUpload = defineEndpoint({
   id: 'storageUpload',
   method: 'POST',
@@ -53,7 +58,7 @@ export const storageBaseUsage = defineEndpoint({
   method: 'GET',
   path: '/api/v1/db/storage/usage/{baseId}',
   service: 'storage',
-  auth: { callers: USERS },
+  auth: { callers: USERS, permission: 'base.update', scope: { via: 'base', id: (i) => i.params.baseId } },
   summary: 'Storage used by a base',
   tags: ['Storage'],
   params: z.object({ baseId: z.string().min(1).max(64) }),

@@ -1,5 +1,5 @@
 import { clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
-import { authInternal, hooksInternalEndpoints, integrationsInternalEndpoints } from '@tabula/contracts';
+import { authInternal, hooksInternalEndpoints, integrationsInternalEndpoints, storageShareEndpoints } from '@tabula/contracts';
 
 /** The auth endpoint meta calls: recording a base's creator as its owner. */
 export const authGrantEndpoints = { setRole: authInternal.setRole };
@@ -12,13 +12,16 @@ export interface MetaClients {
   hooks: EndpointClient<typeof hooksInternalEndpoints>;
   /** Decrypted configs of integrations that sources are built on. */
   integrations: EndpointClient<typeof integrationsInternalEndpoints>;
+  /** Shares a duplicated base's attachments with the copy. */
+  storage: EndpointClient<typeof storageShareEndpoints>;
 }
 
-/** Builds meta's clients of the auth, hooks and integrations services. */
+/** Builds meta's clients of the auth, hooks, integrations and storage services. */
 export function metaClients(services: ServiceClient): MetaClients {
   return {
     auth: clientOf(services, authGrantEndpoints),
     hooks: clientOf(services, hooksInternalEndpoints),
     integrations: clientOf(services, integrationsInternalEndpoints),
+    storage: clientOf(services, storageShareEndpoints),
   };
 }

@@ -1,5 +1,6 @@
 import type { AttachmentRef } from '@tabula/contracts';
-import { lockObjectsByKeys, objectsByKeys, recordUses, type ObjectRow, type ObjectUse } from '../repositories/object.repository';
+import { recordUses, type ObjectUse } from '../repositories/object.repository';
+import { joinBase, lockObjectsByKeys, objectsByKeys, type StoredObject } from '../repositories/object-bases.repository';
 import { keyOfRef, signedLinkOf } from '../presenters/attachment.presenter';
 import type { StoragePorts } from '../ports';
 
@@ -14,12 +15,13 @@ export interface ClaimTarget {
 
 /**
  * May this object enter a cell of the base? Only when it already belongs to
- * the base, or when it belongs to no base yet and the writer uploaded it.
- * Knowing a key (from a record, a hook payload, an export) is not enough.
+ * the base (it was attached there, or in the base this one was copied from),
+ * or when it belongs to no base yet and the writer uploaded it. Knowing a key
+ * (from a record, a hook payload, an export) is not enough.
  */
-export function mayEnterBase(row: ObjectRow | undefined, baseId: string, userId: string | undefined): boolean {
+export function mayEnterBase(row: StoredObject | undefined, baseId: string, userId: string | undefined): boolean {
   if (!row) return false;
-  if (row.base_id !== null) return row.base_id === baseId;
+  if (row.bases.length) return row.bases.includes(baseId);
   return userId !== undefined && row.uploaded_by === userId;
 }
 
@@ -40,6 +42,7 @@ export async function claimAttachments(ports: StoragePorts, target: ClaimTarget)
     if (refused.length) return { refused };
     const uses: ObjectUse[] = rows.map((row, i) => ({ objectId: row!.id, columnId: target.items[i].columnId }));
     await recordUses(trx, uses, target);
+    await joinBase(trx, rows.filter((row) => !row!.bases.length).map((row) => row!.id), target.baseId);
     return { refused: [] };
   });
 }
@@ -47,11 +50,12 @@ export async function claimAttachments(ports: StoragePorts, target: ClaimTarget)
 /**
  * Internal sign: fresh signed links for a page of attachments of one base;
  * null for whatever is not an object of that base (a value written straight
- * into an external source's table never links to another base's bytes).
+ * into an external source's table never links to another base's bytes). A
+ * copy of a base has the objects of the base it was copied from.
  */
 export async function signAttachments(ports: StoragePorts, page: { baseId: string; items: AttachmentRef[] }): Promise<{ links: ({ signedPath?: string; signedUrl?: string } | null)[] }> {
   const { baseId, items } = page;
   const keys = items.map((item) => keyOfRef(ports, item));
   const known = await objectsByKeys(ports.db, keys.filter((k): k is string => !!k));
-  return { links: keys.map((k) => (k && known.get(k)?.base_id === baseId ? signedLinkOf(ports, k) : null)) };
+  return { links: keys.map((k) => (k && known.get(k)?.bases.includes(baseId) ? signedLinkOf(ports, k) : null)) };
 }

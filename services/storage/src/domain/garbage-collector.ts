@@ -1,5 +1,4 @@
-import { clientOf, AppError } from '@tabula/http';
-import { dataAttachmentEndpoints } from '@tabula/contracts';
+import { AppError } from '@tabula/http';
 import type { Worker } from '@tabula/runtime';
 import { deleteIfUnreferenced, dropUse, gcCandidates, markReferenced, usesOfObjects, type ObjectRow } from '../repositories/object.repository';
 import { storedValueOf } from '../presenters/attachment.presenter';
@@ -17,7 +16,6 @@ export interface GcReport {
 
 /** Object ids (of `rows`) that some column they were written to still references; drops uses that no longer hold them. */
 async function stillReferenced(ports: StoragePorts, rows: ObjectRow[]): Promise<Set<string>> {
-  const data = clientOf(ports.services, dataAttachmentEndpoints);
   const uses = await usesOfObjects(ports.db, rows.map((r) => r.id));
   const byColumn = new Map<string, { tableId: string; columnId: string; ids: string[] }>();
   for (const u of uses) {
@@ -31,7 +29,7 @@ async function stillReferenced(ports: StoragePorts, rows: ObjectRow[]): Promise<
     const valueOf = new Map(ids.map((id) => { const v = storedValueOf(ports, rowById.get(id)!.key); return [v.path ?? v.url ?? '', id]; }));
     let referenced: string[] = [];
     try {
-      ({ referenced } = await data.dataAttachmentRefs({ body: { tableId, columnId, values: [...valueOf.keys()] } }));
+      ({ referenced } = await ports.data.dataAttachmentRefs({ body: { tableId, columnId, values: [...valueOf.keys()] } }));
     } catch (err) {
       // a deleted table or column references nothing any more; anything else: keep everything this run
       if (!(err instanceof AppError && err.status === 404)) { ids.forEach((id) => live.add(id)); continue; }
@@ -46,9 +44,12 @@ async function stillReferenced(ports: StoragePorts, rows: ObjectRow[]): Promise<
 
 /**
  * One collection: every object is checked against the columns it was written
- * to; unreferenced ones get `unreferenced_since`, and those unreferenced for
- * longer than SVC_ATTACHMENT_GC_GRACE_SECONDS are deleted (row first, under
- * the same condition, so a concurrent claim wins).
+ * to, in every base it belongs to (a copy of a base has the source's uses for
+ * its own columns, recorded when the source's objects were shared with it, so
+ * deleting the source keeps what the copy holds); unreferenced ones get
+ * `unreferenced_since`, and those unreferenced for longer than
+ * SVC_ATTACHMENT_GC_GRACE_SECONDS are deleted (row first, under the same
+ * condition, so a concurrent claim wins; its bases and uses go with it).
  */
 export async function collectGarbage(ports: StoragePorts): Promise<GcReport> {
   const report: GcReport = { checked: 0, deleted: 0 };

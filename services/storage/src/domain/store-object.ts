@@ -4,6 +4,7 @@ import type { Principal } from '@tabula/auth';
 import { AppError, appError } from '@tabula/http';
 import type { Attachment } from '@tabula/contracts';
 import { deleteObject, insertObject, type ObjectRow } from '../repositories/object.repository';
+import { joinBase } from '../repositories/object-bases.repository';
 import { presentAttachment } from '../presenters/attachment.presenter';
 import { diskNameOf, titleOf } from './file-names';
 import { mimeOf } from './mime-of';
@@ -62,12 +63,17 @@ export async function storeObject(ports: StoragePorts, file: IncomingFile, targe
   const row: ObjectRow = {
     id: `at${randomBytes(10).toString('hex')}`, key, title, mimetype, size: meter.size, checksum: meter.digest(),
     scope: target.scope, backend: ports.blobs.kind, uploaded_by: target.principal.kind === 'user' ? target.principal.id : null,
-    base_id: target.principal.baseScope ?? null, created_at: new Date(), unreferenced_since: new Date(),
+    created_at: new Date(), unreferenced_since: new Date(),
   };
+  // a base-scoped token's upload belongs to its base at once
+  const baseId = target.principal.baseScope;
   try {
-    await insertObject(ports.db, {
-      id: row.id, key, title, mimetype, size: row.size, checksum: row.checksum, scope: row.scope, backend: row.backend,
-      uploaded_by: row.uploaded_by, base_id: row.base_id,
+    await ports.db.transaction(async (trx) => {
+      await insertObject(trx, {
+        id: row.id, key, title, mimetype, size: row.size, checksum: row.checksum, scope: row.scope, backend: row.backend,
+        uploaded_by: row.uploaded_by,
+      });
+      if (baseId) await joinBase(trx, [row.id], baseId);
     });
   } catch (err) {
     await ports.blobs.delete(key).catch(() => undefined);

@@ -17,7 +17,6 @@ export class ObjectModel extends BaseModel {
   declare scope: 'public' | 'private';
   declare backend: 'local' | 's3';
   declare uploaded_by: string | null;
-  declare base_id: string | null;
   declare created_at: Date;
   declare unreferenced_since: Date | null;
 
@@ -48,20 +47,18 @@ export async function insertObject(db: Knex, row: Omit<ObjectRow, 'created_at' |
   await ObjectModel.query(db).insert(row);
 }
 
-/** Objects by key (unknown keys are absent from the map). */
-export async function objectsByKeys(db: Knex, keys: string[]): Promise<Map<string, ObjectRow>> {
+/** Objects by key, without their bases (unknown keys are left out). */
+export async function objectRowsByKeys(db: Knex, keys: string[]): Promise<ObjectRow[]> {
   const unique = [...new Set(keys)];
-  if (!unique.length) return new Map();
-  const rows = await ObjectModel.query(db).whereIn('key', unique);
-  return new Map(rows.map((r) => [r.key, r]));
+  if (!unique.length) return [];
+  return ObjectModel.query(db).whereIn('key', unique);
 }
 
-/** {@link objectsByKeys}, the rows locked until the transaction ends (in id order: concurrent claims never deadlock). */
-export async function lockObjectsByKeys(trx: Knex.Transaction, keys: string[]): Promise<Map<string, ObjectRow>> {
+/** {@link objectRowsByKeys}, the rows locked until the transaction ends (in id order: concurrent claims never deadlock). */
+export async function lockObjectRowsByKeys(trx: Knex.Transaction, keys: string[]): Promise<ObjectRow[]> {
   const unique = [...new Set(keys)];
-  if (!unique.length) return new Map();
-  const rows = await ObjectModel.query(trx).whereIn('key', unique).orderBy('id').forUpdate();
-  return new Map(rows.map((r) => [r.key, r]));
+  if (!unique.length) return [];
+  return ObjectModel.query(trx).whereIn('key', unique).orderBy('id').forUpdate();
 }
 
 /** One object written to one column. */
@@ -72,22 +69,15 @@ export interface ObjectUse {
 
 /**
  * Records that objects were written to columns of a table of a base: they are
- * referenced again, and those of no base yet join this one. Run inside the
- * claim's transaction, which has locked the rows.
+ * referenced again. Run inside the claim's transaction, which has locked the
+ * rows (and makes fresh uploads join the base).
  */
 export async function recordUses(trx: Knex.Transaction, uses: ObjectUse[], where: { baseId: string; tableId: string }): Promise<void> {
   if (!uses.length) return;
   const rows = uses.map((u) => ({ object_id: u.objectId, base_id: where.baseId, table_id: where.tableId, column_id: u.columnId }));
   await ObjectUseModel.query(trx).insert(rows).onConflict(['object_id', 'table_id', 'column_id']).ignore();
   const ids = [...new Set(uses.map((u) => u.objectId))];
-  await ObjectModel.query(trx).whereIn('id', ids).patch({ unreferenced_since: null, base_id: trx.raw('coalesce(base_id, ?)', [where.baseId]) as unknown as string });
-}
-
-/** Files and bytes of a base. */
-export async function baseUsage(db: Knex, baseId: string): Promise<{ files: number; bytes: number }> {
-  const row = await ObjectModel.query(db).where({ base_id: baseId }).select(db.raw('count(*)::int as files'), db.raw('coalesce(sum(size), 0)::bigint as bytes'))
-    .first() as unknown as { files?: number | string; bytes?: number | string } | undefined;
-  return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
+  await ObjectModel.query(trx).whereIn('id', ids).patch({ unreferenced_since: null });
 }
 
 /** The uses of some objects (which columns they were written to). */

@@ -1,8 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { principalOf, type Principal } from '@tabula/auth';
-import { admitCallers, appError, type EndpointContext, validateEndpoint } from '@tabula/http';
-import { storageDownload, storageDownloadAttachment, storageSignedDownload } from '@tabula/contracts';
+import type { Principal } from '@tabula/auth';
+import { appError, contractGuard, guardedRouter, scopeOf, type Authorizer, type EndpointContext } from '@tabula/http';
+import { storageDownload, storageDownloadAttachment, storageSignedDownload, type TableContext } from '@tabula/contracts';
 import { authorizeRead, objectOfRawKey } from '../domain/find-object';
 import { findRecordAttachment } from '../domain/download-attachment';
 import { serveObject } from '../domain/serve-object';
@@ -14,12 +14,15 @@ function rawTail(path: string, prefix: string): string {
 }
 
 /**
- * File downloads: `/download/<key>` (public scope, or an authorized caller),
- * `/dltemp/<token>` (HMAC-signed, expiring) and downloadAttachment (a record
- * the caller may read). All stream with Range support and the safety headers.
+ * File downloads: `/download/<key>` (public contract: the object's read rule
+ * decides), `/dltemp/<token>` (HMAC-signed, expiring) and downloadAttachment
+ * (data.read on the record's table, declared on its contract). They stream
+ * their own answer (Range, 206), so they are registered on the router with
+ * their contract's guard (`contractGuard`) rather than through `route()`;
+ * the first two take the rest of the path, slashes included.
  */
-export function downloadRouter(ports: StoragePorts): Router {
-  const router = new Router();
+export function downloadRouter(ports: StoragePorts, authorizer: Authorizer): Router {
+  const router = guardedRouter(authorizer);
   const download: Middleware = async (ctx) => {
     const row = await objectOfRawKey(ports, rawTail(ctx.path, '/download/'));
     await authorizeRead(ports, ctx.state.principal as Principal | undefined, row);
@@ -33,12 +36,11 @@ export function downloadRouter(ports: StoragePorts): Router {
   };
   const attachment: Middleware = async (ctx) => {
     const { params, query } = (ctx as unknown as EndpointContext<typeof storageDownloadAttachment>).input;
-    const row = await findRecordAttachment(ports, principalOf(ctx), { ...params, urlOrPath: query.urlOrPath });
+    const row = await findRecordAttachment(ports, scopeOf<TableContext>(ctx), { ...params, urlOrPath: query.urlOrPath });
     await serveObject(ports, ctx, row);
   };
-  router.get(storageDownload.id, '/download/{*path}', validateEndpoint(storageDownload), download);
-  router.get(storageSignedDownload.id, '/dltemp/{*token}', validateEndpoint(storageSignedDownload), signed);
-  router.get(storageDownloadAttachment.id, '/api/v2/downloadAttachment/:modelId/:columnId/:rowId',
-    admitCallers(storageDownloadAttachment), validateEndpoint(storageDownloadAttachment), attachment);
+  router.get(storageDownload.id, '/download/{*path}', ...contractGuard(router, storageDownload), download);
+  router.get(storageSignedDownload.id, '/dltemp/{*token}', ...contractGuard(router, storageSignedDownload), signed);
+  router.get(storageDownloadAttachment.id, '/api/v2/downloadAttachment/:modelId/:columnId/:rowId', ...contractGuard(router, storageDownloadAttachment), attachment);
   return router;
 }

@@ -16,7 +16,8 @@ import { copyHooksOf } from '../tables/copy-hooks';
  * unless `excludeData`, its views unless `excludeViews` and its hooks unless
  * `excludeHooks`. All or nothing: the physical tables are copied into the new
  * base's own schema first; then one metadata transaction records the base,
- * every table, the owner grant and (last) the hooks copy. Any failure rolls
+ * every table, the owner grant and (last) the hooks copy and the sharing of
+ * the source's attachments with the copy (storage). Any failure rolls
  * that transaction back, drops the new schema with every copied table, and
  * removes hooks copied before a failed commit, so no part of the copy remains.
  */
@@ -44,6 +45,9 @@ export async function duplicateBase(ports: MetaPorts, scope: BaseInScope, input:
     await storeBase(ports, principal, { title, description: base.description, color: base.color, meta: base.meta }, id, [source], async (trx) => {
       for (const copy of copies) await recordTableCopy(trx, copy, principal, options);
       if (!options.excludeHooks) undoHooks = await copyHooksOf(ports, id, copies);
+      // the copied cells hold the source's files: storage makes them the copy's too (links, claims, GC)
+      const tables = copies.map((c) => ({ from: c.fromTableId, to: c.row.id, columns: Object.fromEntries(c.columnMap) }));
+      if (!options.excludeData) await ports.clients.storage.storageAttachmentsShare({ body: { fromBaseId: base.id, toBaseId: id, tables } });
     });
   } catch (err) {
     await undoHooks?.();
