@@ -149,4 +149,6 @@ export function checkAuth(id: string, path: string, auth: EndpointAuth): void {
     }
   }
   if (permissionsOf(auth).length > 0 && auth.callers.includes('anonymous')) throw new Error(`endpoint ${id}: a public endpoint cannot need a permission`);
+  // A scope without a permission would load a resource for anyone: say what is needed on it.
+  if (auth.scope && permissionsOf(auth).length === 0) throw new Error(`endpoint ${id}: a scope needs a permission (at least base.read)`);
 }
