@@ -8,7 +8,7 @@ import type { TestUser } from './security.helpers';
  * and, for destructive calls that several callers may make, a fresh resource
  * per allowed caller. Who may call what is NOT written here: the test derives
  * every expected answer from the contracts' `auth` declarations. Every public
- * contract must have an entry (a new endpoint fails the test until it has one).
+ * contract is called; one without an entry with its contract's example.
  */
 
 /** The principal kinds the matrix calls every contract as. */

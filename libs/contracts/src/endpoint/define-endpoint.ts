@@ -94,7 +94,27 @@ export function defineEndpoint<
   R extends z.ZodType = z.ZodType,
 >(endpoint: EndpointDefinition<P, Q, B, R>): Endpoint<P, Q, B, R> {
   checkAuth(endpoint.id, endpoint.path, endpoint.auth);
-  return Object.freeze({ ...endpoint, access: accessOf(endpoint.auth) });
+  const defined = { ...endpoint, access: accessOf(endpoint.auth) };
+  Object.defineProperty(defined, DEFINED, { value: true });
+  return Object.freeze(defined);
+}
+
+/** Marks what defineEndpoint made (never enumerable, never serialized). */
+const DEFINED = Symbol('tabula.endpoint');
+
+/** True for an endpoint made by {@link defineEndpoint}. */
+export function isEndpoint(value: unknown): value is AnyEndpoint {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[DEFINED] === true;
+}
+
+/**
+ * Every endpoint a contract module exports, by operation id: a service's
+ * record lists its modules, so a new contract in one of them is served,
+ * routed and documented without being named anywhere else.
+ */
+export function endpointsIn(...modules: object[]): Record<string, AnyEndpoint> {
+  const found = modules.flatMap((m) => Object.values(m)).filter(isEndpoint);
+  return Object.fromEntries(found.map((e) => [e.id, e]));
 }
 
 /** Names of the `{param}` segments of an OpenAPI path. */

@@ -1,13 +1,13 @@
-import type { AnyEndpoint } from '../endpoint/define-endpoint';
-import { baseCreate, baseDelete, baseDuplicate, baseGet, baseInfoGet, baseList, baseUpdate } from './bases';
-import { tableCreate, tableCreateInSource, tableDelete, tableDuplicate, tableGet, tableList, tableListOfSource, tableReorder, tableUpdate } from './tables';
-import { columnCreate, columnDelete, columnGet, columnSetPrimary, columnsBulk, columnsHash, columnUpdate } from './columns';
-import { gridCreate, viewDelete, viewList, viewUpdate } from './views';
-import { sortCreate, sortDelete, sortGet, sortList, sortUpdate } from './sorts';
-import { indexCreate, indexDelete, indexList } from './indexes';
-import { filterChildren, filterCreate, filterDelete, filterGet, filterList, filterUpdate } from './filters';
+import { endpointsIn, type AnyEndpoint } from '../endpoint/define-endpoint';
+import * as bases from './bases';
+import * as tables from './tables';
+import * as columns from './columns';
+import * as views from './views';
+import * as sorts from './sorts';
+import * as indexes from './indexes';
+import * as filters from './filters';
+import * as swagger from './swagger';
 import { metaInternal } from './internal';
-import { baseSwagger, baseSwaggerPage } from './swagger';
 import { baseCandidates } from './base-candidates.internal';
 
 export * from './paging';
@@ -28,11 +28,7 @@ export * from './swagger';
  */
 export const metaInternalEndpoints = { tableContext: metaInternal.tableContext, baseCandidates };
 
-/** Every endpoint of the meta service, by operation id. */
-export const metaEndpoints: Record<string, AnyEndpoint> = Object.fromEntries([
-  baseList, baseCreate, baseGet, baseUpdate, baseDelete, baseInfoGet, baseDuplicate, baseSwagger, baseSwaggerPage,
-  tableList, tableListOfSource, tableCreate, tableCreateInSource, tableGet, tableUpdate, tableDelete, tableReorder, tableDuplicate,
-  columnCreate, columnsHash, columnsBulk, columnGet, columnUpdate, columnDelete, columnSetPrimary,
-  viewList, gridCreate, viewUpdate, viewDelete, sortList, sortCreate, sortGet, sortUpdate, sortDelete,
-  filterList, filterCreate, filterChildren, filterGet, filterUpdate, filterDelete, indexList, indexCreate, indexDelete, ...Object.values(metaInternal), baseCandidates,
-].map((e) => [e.id, e]));
+/** Every endpoint of the meta service, by operation id (every contract its modules export). */
+export const metaEndpoints: Record<string, AnyEndpoint> = {
+  ...endpointsIn(bases, tables, columns, views, sorts, filters, indexes, swagger), ...endpointsIn(metaInternal, { baseCandidates }),
+};
