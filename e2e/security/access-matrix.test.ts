@@ -4,12 +4,13 @@ import { allEndpoints, pathParamNames, type AnyEndpoint } from '@tabula/contract
 import { TEST_PASSWORD } from '@tabula/testing';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSecurityStack, type Reply, type SecurityStack, type TestUser } from './security.helpers';
+import { startSecurityStack, type Reply, type SecurityStack } from './security.helpers';
 import {
   BODY_ID_CASES, CALLERS, IN_A, ROUTE_CALLS, bIds, hookBody, ids, live, own, users,
   type Caller, type Outcome,
 } from './access-matrix.table';
 import { expectedOutcome, KIND_OF } from './access-matrix.expect';
+import { matrixFixture } from './access-matrix.fixture';
 
 /**
  * The access matrix (issue 28): EVERY public contract × every kind of
@@ -33,6 +34,7 @@ const SECRET_B = `tenantB-${randomBytes(6).toString('hex')}`;
 
 
 let s: SecurityStack;
+let f: ReturnType<typeof matrixFixture>;
 let hookServer: http.Server;
 let bToken = '';
 /** The owner's org API token (acts as the owner, everywhere the owner may). */
@@ -165,6 +167,7 @@ beforeAll(async () => {
   ids.hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hook`;
   // Local hook receivers and a local PostgreSQL integration: every allowed call can succeed.
   s = await startSecurityStack({ SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_ALLOW_LOCAL_SOURCES: 'true', SVC_ALLOW_LOCAL_UPLOADS: 'true', SVC_AUTH_MAX_FORGOT_PER_EMAIL: '1000' });
+  f = matrixFixture(s);
   // The owner and tenant B are org-level creators (they make bases and integrations); base members are org-level viewers.
   const [owner, tenantB] = await Promise.all(['owner', 'tenant-b'].map((n) => s.signUp(n)));
   const [creator, editor, commenter, viewer, noAccess, spare, invitee] = await Promise.all(
@@ -193,7 +196,7 @@ beforeAll(async () => {
   ids.linkColumn = col('Tags');
   ids.source = (await as(`/api/v1/db/meta/projects/${ids.base}`)).body.sources?.[0]?.id ?? 'smissing0000000';
   // Two records per caller, an anchor record (comments, attachment) nobody deletes, a tag to link.
-  const uploaded = await uploadAs({ token: owner.token }, `file ${SECRET_A}`);
+  const uploaded = await f.uploadAs({ token: owner.token }, `file ${SECRET_A}`);
   expect(uploaded.status).toBe(200);
   ids.attachmentPath = uploaded.body[0].path;
   const anchor = (await as(`/api/v1/db/data/noco/${ids.base}/${ids.table}`, 'POST', { Name: `${SECRET_A} anchor`, Files: uploaded.body })).body;
@@ -216,11 +219,11 @@ beforeAll(async () => {
   orgToken = (await as('/api/v1/tokens', 'POST', { description: 'matrix caller' })).body.token;
   // A shared integration of the workspace (its title carries no secret: every org creator may read it).
   ids.integration = (await as('/api/v2/meta/integrations', 'POST', {
-    title: 'matrix integration', type: 'database', sub_type: 'pg', config: { client: 'pg', connection: pgConnection() },
+    title: 'matrix integration', type: 'database', sub_type: 'pg', config: { client: 'pg', connection: f.pgConnection() },
   })).body.id;
   // A private one (its maker alone sees it): the body-id case copies it by id.
   ids.privateIntegration = (await as('/api/v2/meta/integrations', 'POST', {
-    title: `private ${SECRET_A}`, type: 'database', sub_type: 'pg', is_private: true, config: { client: 'pg', connection: pgConnection() },
+    title: `private ${SECRET_A}`, type: 'database', sub_type: 'pg', is_private: true, config: { client: 'pg', connection: f.pgConnection() },
   })).body.id;
   ids.attachmentKey = ids.attachmentPath.replace(/^download\//, '');
   // Each caller who may comment writes its own comments (edits are the author's); each user's refresh cookie for the spare.
@@ -229,12 +232,12 @@ beforeAll(async () => {
     own.comment2[c] = (await as(`/api/v2/tables/${ids.table}/records/${ids.anchorRow}/comments`, 'POST', { comment: `by ${c}` }, users[c])).body.id;
   }
   for (const c of CALLERS) {
-    own.cookie[c] = await refreshCookie(spare.email);
-    own.cookie[`${c} v2`] = await refreshCookie(spare.email);
+    own.cookie[c] = await f.refreshCookie(spare.email);
+    own.cookie[`${c} v2`] = await f.refreshCookie(spare.email);
   }
-  live.pgConnection = pgConnection;
-  live.upload = (auth) => uploadAs(auth);
-  live.make = (kind, caller) => make(kind, as, caller);
+  live.pgConnection = f.pgConnection;
+  live.upload = (auth) => f.uploadAs(auth);
+  live.make = (kind, caller) => f.make(kind, as, caller);
   live.newUser = async () => (await s.signUp('invitee', { promote: false })).email;
   const anchorRead = (await as(`/api/v1/db/data/noco/${ids.base}/${ids.table}/${anchor.Id}`)).body;
   ids.signedToken = String(anchorRead.Files[0].signedPath).replace(/^dltemp\//, '');
@@ -271,74 +274,6 @@ afterAll(async () => {
   await s?.stop();
   await new Promise((r) => hookServer?.close(r));
 });
-
-/** A refresh_token cookie of a fresh sign-in (each caller refreshes with its own: refresh rotates it). */
-async function refreshCookie(email: string): Promise<string> {
-  const res = await fetch(`${s.url}/api/v1/auth/user/signin`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: TEST_PASSWORD }),
-  });
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
-  if (res.status !== 200 || !cookie.startsWith('refresh_token=')) throw new Error(`sign-in for a refresh cookie: ${res.status}`);
-  return cookie;
-}
-
-/** A fresh session (JWT) of a matrix user, signed in with its current password. */
-async function signIn(caller: Caller): Promise<string> {
-  const res = await s.call('POST', '/api/v1/auth/user/signin', { body: { email: users[caller as 'owner'].email, password: own.password[caller] } });
-  if (res.status !== 200) throw new Error(`sign-in of ${caller}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.token;
-}
-
-/** A multipart upload as a caller (JWT or API token). */
-async function uploadAs(auth: { token?: string; apiToken?: string }, text = 'matrix file'): Promise<{ status: number; body: any }> {
-  const form = new FormData();
-  form.append('file', new Blob([Buffer.from(text)], { type: 'text/plain' }), 'matrix.txt');
-  const headers: Record<string, string> = auth.token ? { 'xc-auth': auth.token } : auth.apiToken ? { 'xc-token': auth.apiToken } : {};
-  const res = await fetch(`${s.url}/api/v1/db/storage/upload`, { method: 'POST', headers, body: form });
-  const answer = await res.text();
-  return { status: res.status, body: answer ? JSON.parse(answer) : undefined };
-}
-
-type As = (path: string, method?: string, body?: unknown, who?: TestUser) => Promise<Reply>;
-/** A fresh resource of tenant A, made by the owner, for one destructive call. */
-async function make(kind: string, as: As, caller: Caller): Promise<string> {
-  const t = () => randomBytes(4).toString('hex');
-  // Resources with rules on their maker (comments: the author edits; base tokens: a maker of at least one's role) are the caller's own.
-  const maker = (['creator', 'editor', 'commenter'] as Caller[]).includes(caller) ? users[caller as 'creator'] : users.owner;
-  switch (kind) {
-    case 'table': return s.createTable(users.owner, ids.base, `Doomed ${t()}`);
-    case 'column': {
-      const title = `D${t()}`;
-      await as(`/api/v1/db/meta/tables/${ids.table}/columns`, 'POST', { title, uidt: 'SingleLineText' });
-      return (await as(`/api/v1/db/meta/tables/${ids.table}`)).body.columns.find((c: { title: string }) => c.title === title).id;
-    }
-    case 'view': return (await as(`/api/v1/db/meta/tables/${ids.table}/grids`, 'POST', { title: `D${t()}` })).body.id;
-    case 'sort': return (await as(`/api/v1/db/meta/views/${ids.view}/sorts`, 'POST', { fk_column_id: ids.spareColumn, direction: 'desc' })).body.id;
-    case 'filter': return (await as(`/api/v1/db/meta/views/${ids.view}/filters`, 'POST', { fk_column_id: ids.column, comparison_op: 'eq', value: t() })).body.id;
-    case 'index': return (await as(`/api/v1/db/meta/tables/${ids.table}/indexes`, 'POST', { columns: [await make('column', as, caller)] })).body.id;
-    case 'hook': return (await as(`/api/v1/db/meta/tables/${ids.table}/hooks`, 'POST', { ...hookBody(`doomed ${t()}`), active: false })).body.id;
-    case 'integration': return (await as('/api/v2/meta/integrations', 'POST', { title: `doomed ${t()}`, type: 'database', sub_type: 'pg', config: { client: 'pg', connection: pgConnection() } })).body.id;
-    case 'base': return s.createBase(users.owner, `Doomed ${t()}`);
-    case 'baseToken': return (await as(`/api/v1/db/meta/projects/${ids.base}/api-tokens`, 'POST', { description: 'doomed' }, maker)).body.id;
-    case 'comment': return (await as('/api/v1/db/meta/comments', 'POST', { fk_model_id: ids.table, row_id: ids.anchorRow, comment: `doomed ${t()}` }, maker)).body.id;
-    case 'orgToken': return (await as('/api/v1/tokens', 'POST', { description: 'doomed' })).body.id;
-    case 'member': {
-      const doomed = await s.signUp('doomed', { promote: false });
-      await s.addMember(users.owner, ids.base, doomed.email, 'viewer');
-      return doomed.id;
-    }
-    default: throw new Error(`access matrix: cannot make a fresh ${kind}`);
-  }
-}
-
-/** The test PostgreSQL as an integration's connection. */
-function pgConnection() {
-  const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  return {
-    host: url.hostname, port: Number(url.port || 5432), user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password), database: url.pathname.slice(1) || 'postgres',
-  };
-}
 
 describe('access matrix (expected answers derived from the contracts\' auth declarations)', () => {
   it('another tenant\'s id in a body or query of one\'s own resource answers as a missing id', async () => {
@@ -392,7 +327,7 @@ describe('access matrix (expected answers derived from the contracts\' auth decl
       const bodyOf = async (caller: Caller) => (endpoint.method === 'GET' ? undefined : spec.body ? spec.body(caller) : (endpoint.example?.request ?? {}));
       const send = async (caller: Caller, real: boolean, fresh?: Record<string, string>) => {
         if (spec.send) return spec.send(authOf(caller)) as Promise<Reply>;
-        const session = spec.freshSession && KIND_OF[caller] === 'session' ? { token: await signIn(caller) } : authOf(caller);
+        const session = spec.freshSession && KIND_OF[caller] === 'session' ? { token: await f.signIn(caller) } : authOf(caller);
         const body = await bodyOf(caller);
         const reply = await s.call(endpoint.method, pathOf(endpoint, real, caller, fresh), { ...session, body, headers: spec.headers?.(caller) });
         spec.after?.(caller, body, reply.status);
