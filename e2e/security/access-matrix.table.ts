@@ -237,6 +237,7 @@ export interface BodyIdCase {
 const title = () => `T${randomBytes(4).toString('hex')}`;
 export const BODY_ID_CASES: Record<string, BodyIdCase[]> = {
   tableList: [{ field: 'sourceId', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/tables?sourceId=${id}`, foreign: () => ids.source }],
+  tableListV2: [{ field: 'sourceId', path: (id) => `/api/v2/meta/bases/${bIds.base}/tables?sourceId=${id}`, foreign: () => ids.source }],
   tableListOfSource: [{ field: 'sourceId', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/${id}/tables`, foreign: () => ids.source }],
   tableCreate: [{ field: 'source_id', path: () => `/api/v1/db/meta/projects/${bIds.base}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
   tableCreateInSource: [{ field: 'source_id', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/${id}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
