@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { Readable } from 'node:stream';
 import type { Middleware } from 'koa';
-import { routerPath, type AnyEndpoint, type EndpointInput, type EndpointResponse } from '@tabula/contracts';
+import { aliasesOf, routerPath, type AnyEndpoint, type EndpointInput, type EndpointResponse } from '@tabula/contracts';
 import { admitCallers, authorizeInput, authorizerOf } from './access-guard';
 
 /** The context of a contract route: the validated, typed input is on `ctx.input`. */
@@ -57,7 +57,7 @@ export function validateEndpoint(endpoint: AnyEndpoint): Middleware {
  * declares a permission or scope needs a router built by `guardedRouter`
  * with an authorizer that resolves its scope; registering it elsewhere throws
  * at start-up. The handler's return value is the body; the status is the
- * contract's. The route reads like its spec: `route(router, commentCreate, handler)`.
+ * contract's. The contract's aliases (`aliasOf`) are served by the same handler. The route reads like its spec: `route(router, commentCreate, handler)`.
  */
 export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...stack: [...Middleware[], EndpointHandler<E>]): Router {
   const handler = stack.pop() as EndpointHandler<E>;
@@ -86,7 +86,8 @@ export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...sta
     }
     ctx.status = endpoint.status ?? 200;
   };
-  router[method](endpoint.id, routerPath(endpoint.path), ...contractGuard(router, endpoint, middleware), final);
+  // The contract's other paths (aliasOf: NocoDB's v2 spelling of a v1 path) share its handler, each behind its own guard.
+  for (const e of [endpoint, ...aliasesOf(endpoint)]) router[method](e.id, routerPath(e.path), ...contractGuard(router, e, middleware), final);
   return router;
 }
 

@@ -2,7 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import request from 'supertest';
 import { z } from 'zod';
-import { buildOpenApi, defineEndpoint, SERVICES, USERS } from '@tabula/contracts';
+import { aliasesOf, aliasOf, buildOpenApi, defineEndpoint, SERVICES, USERS } from '@tabula/contracts';
 import { AppError, clientOf, errorMiddleware, jsonBody, LocalServiceClient, route } from '@tabula/http';
 
 const noteGet = defineEndpoint({
@@ -19,6 +19,8 @@ const noteCreate = defineEndpoint({
   response: z.object({ id: z.string(), text: z.string() }),
   example: { request: { text: 'hi' }, response: { id: 'n1', text: 'hi' } },
 });
+/** NocoDB-style second path of the same contract (served by noteCreate's route). */
+const noteCreateV2 = aliasOf(noteCreate, { id: 'noteCreateV2', path: '/api/v2/notes' });
 
 function app(): Koa {
   const router = new Router();
@@ -42,6 +44,18 @@ function app(): Koa {
 }
 
 describe('endpoint contracts', () => {
+  it('an alias is a contract of its own (id, path) with the original\'s access and schemas, served by the original\'s route', async () => {
+    expect([noteCreateV2.id, noteCreateV2.path, noteCreateV2.sameAs, noteCreateV2.access]).toEqual(['noteCreateV2', '/api/v2/notes', 'noteCreate', 'user']);
+    expect([noteCreateV2.auth, noteCreateV2.body, noteCreateV2.status]).toEqual([noteCreate.auth, noteCreate.body, 201]);
+    expect(aliasesOf(noteCreate)).toEqual([noteCreateV2]);
+    expect(noteCreate.sameAs).toBeUndefined();
+    const res = await request(app().callback()).post('/api/v2/notes').set('x-test-user', 'us1').send({ text: 'v2' });
+    expect([res.status, res.body]).toEqual([201, { id: 'n1', text: 'v2' }]);
+    expect((await request(app().callback()).post('/api/v2/notes').send({ text: 'v2' })).status).toBe(401);
+    expect((await request(app().callback()).post('/api/v2/notes').set('x-test-user', 'us1').send({ text: 'x'.repeat(11) })).status).toBe(400);
+    expect(() => aliasOf(noteGet, { id: 'noteGetV2', path: '/internal/v2/notes/{id}' })).toThrow(/same path parameters/);
+  });
+
   it('validates input onto ctx.input and answers with the contract status', async () => {
     const res = await request(app().callback()).post('/api/v1/notes').set('x-test-user', 'us1').send({ text: 'hi' });
     expect(res.status).toBe(201);

@@ -52,12 +52,18 @@ export interface Endpoint<
   /** Error statuses this endpoint answers, besides 400/401/500. */
   errors?: readonly number[];
   example?: { request?: unknown; response?: unknown };
+  /**
+   * Set by {@link aliasOf}, never written: the operation id of the contract
+   * this one is another path of (NocoDB's v2 spelling of a v1 path). Same
+   * schemas, access and use case; the route of the original serves it.
+   */
+  readonly sameAs?: string;
 }
 
-/** What a contract file writes: everything but the derived `access`. */
+/** What a contract file writes: everything but the derived `access` and `sameAs`. */
 export type EndpointDefinition<
   P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends z.ZodType | undefined, R extends z.ZodType,
-> = Omit<Endpoint<P, Q, B, R>, 'access'>;
+> = Omit<Endpoint<P, Q, B, R>, 'access' | 'sameAs'>;
 
 /** Anything that is an Endpoint, whatever its schemas. */
 export type AnyEndpoint = Endpoint<any, any, any, any>;
@@ -93,14 +99,46 @@ export function defineEndpoint<
   B extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
 >(endpoint: EndpointDefinition<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  return madeEndpoint(endpoint);
+}
+
+function madeEndpoint<E extends EndpointDefinition<any, any, any, any>>(endpoint: E, sameAs?: string): E & { access: EndpointAccess; sameAs?: string } {
   checkAuth(endpoint.id, endpoint.path, endpoint.auth);
-  const defined = { ...endpoint, access: accessOf(endpoint.auth) };
+  const defined = { ...endpoint, access: accessOf(endpoint.auth), ...(sameAs ? { sameAs } : {}) };
   Object.defineProperty(defined, DEFINED, { value: true });
   return Object.freeze(defined);
 }
 
 /** Marks what defineEndpoint made (never enumerable, never serialized). */
 const DEFINED = Symbol('tabula.endpoint');
+
+/** The aliases of each contract, in the order they were made. */
+const ALIASES = new WeakMap<AnyEndpoint, AnyEndpoint[]>();
+
+/**
+ * Another path of a contract: NocoDB serves most of its v1 meta paths under
+ * v2 spellings from the same handler (`/api/v1/db/meta/tables/:tableId` and
+ * `/api/v2/meta/tables/:tableId`). The alias is a contract of its own (its
+ * operation id, in the OpenAPI document, the gateway's table and the access
+ * matrix) with the original's schemas and access declaration, and the route
+ * of the original serves it too (libs/http `route`). Its path must name the
+ * same parameters.
+ */
+export function aliasOf<E extends AnyEndpoint>(endpoint: E, alias: { id: string; path: string; summary?: string }): E {
+  const names = (path: string) => pathParamNames(path).sort().join(',');
+  if (names(alias.path) !== names(endpoint.path)) {
+    throw new Error(`endpoint ${alias.id}: an alias of ${endpoint.id} names the same path parameters (${names(endpoint.path)})`);
+  }
+  const { access: _access, sameAs: _sameAs, ...definition } = endpoint;
+  const made = madeEndpoint({ ...definition, id: alias.id, path: alias.path, summary: alias.summary ?? endpoint.summary }, endpoint.id);
+  ALIASES.set(endpoint, [...(ALIASES.get(endpoint) ?? []), made]);
+  return made as E;
+}
+
+/** The aliases made of a contract by {@link aliasOf} (none for most). */
+export function aliasesOf(endpoint: AnyEndpoint): readonly AnyEndpoint[] {
+  return ALIASES.get(endpoint) ?? [];
+}
 
 /** True for an endpoint made by {@link defineEndpoint}. */
 export function isEndpoint(value: unknown): value is AnyEndpoint {
