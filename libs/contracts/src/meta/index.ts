@@ -7,6 +7,7 @@ import * as sorts from './sorts';
 import * as indexes from './indexes';
 import * as filters from './filters';
 import * as swagger from './swagger';
+import * as metaV2 from './meta-v2';
 import { metaInternal } from './internal';
 import { baseCandidates } from './base-candidates.internal';
 
@@ -21,6 +22,7 @@ export * from './filters';
 export * from './indexes';
 export * from './internal';
 export * from './swagger';
+export * from './meta-v2';
 
 /**
  * What comments and data ask meta besides `metaInternal`: a table's context by id (the one contract of
@@ -30,5 +32,5 @@ export const metaInternalEndpoints = { tableContext: metaInternal.tableContext, 
 
 /** Every endpoint of the meta service, by operation id (every contract its modules export). */
 export const metaEndpoints: Record<string, AnyEndpoint> = {
-  ...endpointsIn(bases, tables, columns, views, sorts, filters, indexes, swagger), ...endpointsIn(metaInternal, { baseCandidates }),
+  ...endpointsIn(bases, tables, columns, views, sorts, filters, indexes, swagger, metaV2), ...endpointsIn(metaInternal, { baseCandidates }),
 };

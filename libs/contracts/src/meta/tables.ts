@@ -39,12 +39,6 @@ export const tableList = defineEndpoint({
   auth: { callers: USERS, permission: 'base.read', scope: onBase },
   params: baseParams, query: tableListQuery, response: listOf(tableSummarySchema),
 });
-/** `GET /api/v2/meta/bases/{baseId}/tables`: NocoDB's v2 path of the same list (nocodb-sdk v2, n8n's table picker). */
-export const tableListV2 = defineEndpoint({
-  ...common, id: 'tableListV2', method: 'GET', path: '/api/v2/meta/bases/{baseId}/tables', summary: 'List tables of a base (v2)',
-  auth: { callers: USERS, permission: 'base.read', scope: onBase },
-  params: baseParams, query: tableListQuery, response: listOf(tableSummarySchema),
-});
 export const tableListOfSource = defineEndpoint({
   ...common, id: 'tableListOfSource', method: 'GET', path: `${META}/projects/{baseId}/{sourceId}/tables`, summary: 'List tables of a source',
   auth: { callers: USERS, permission: 'base.read', scope: onBase },

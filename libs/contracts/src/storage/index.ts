@@ -1,4 +1,4 @@
-import { storageUpload, storageUploadByUrl, storageBaseUsage } from './upload.endpoints';
+import { storageUpload, storageUploadByUrl, storageBaseUsage, storageUploadV2, storageUploadByUrlV2 } from './upload.endpoints';
 import { storageDownload, storageSignedDownload, storageDownloadAttachment } from './download.endpoints';
 
 export * from './attachment.schema';
@@ -8,5 +8,5 @@ export * from './storage-internal.endpoints';
 
 /** The storage service's public endpoints. */
 export const storageEndpoints = {
-  storageUpload, storageUploadByUrl, storageBaseUsage, storageDownload, storageSignedDownload, storageDownloadAttachment,
+  storageUpload, storageUploadByUrl, storageUploadV2, storageUploadByUrlV2, storageBaseUsage, storageDownload, storageSignedDownload, storageDownloadAttachment,
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint/define-endpoint';
+import { aliasOf, defineEndpoint } from '../endpoint/define-endpoint';
 import { attachmentSchema, uploadTargetQuery } from './attachment.schema';
 import { USERS } from '../endpoint/access';
 
@@ -64,4 +64,18 @@ export const storageBaseUsage = defineEndpoint({
   params: z.object({ baseId: z.string().min(1).max(64) }),
   response: storageUsageSchema,
   errors: [403, 404],
+});
+
+/**
+ * `POST /api/v2/storage/upload`: NocoDB 0.301.3 serves it from the v1
+ * upload's handler; so does Tabula (an alias: same multipart parts, query and
+ * answer). NocoDB's clients may add `base_id` to the query: NocoDB reads no
+ * such parameter, and neither does Tabula (the file joins a base when a record
+ * of that base first holds it).
+ */
+export const storageUploadV2 = aliasOf(storageUpload, { id: 'storageUploadV2', path: '/api/v2/storage/upload', summary: `${storageUpload.summary} (v2)` });
+
+/** `POST /api/v2/storage/upload-by-url`: the v1 upload by URL under NocoDB's v2 path (an alias). */
+export const storageUploadByUrlV2 = aliasOf(storageUploadByUrl, {
+  id: 'storageUploadByUrlV2', path: '/api/v2/storage/upload-by-url', summary: `${storageUploadByUrl.summary} (v2)`,
 });

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import {
-  tableCreate, tableCreateInSource, tableDelete, tableDuplicate, tableGet, tableList, tableListOfSource, tableListV2, tableReorder, tableUpdate,
+  tableCreate, tableCreateInSource, tableDelete, tableDuplicate, tableGet, tableList, tableListOfSource, tableReorder, tableUpdate,
 } from '@tabula/contracts';
 import { guardedRouter, route, scopeOf, type Authorizer } from '@tabula/http';
 import type { MetaPorts } from '../ports';
@@ -17,7 +17,6 @@ import { moreScopes } from '../domain/scopes/more-scopes';
 export function tablesRouter(ports: MetaPorts, authorizer: Authorizer): Router {
   const router = guardedRouter(authorizer);
   route(router, tableList, async (ctx) => listTables(ports, scopeOf(ctx), ctx.input.query));
-  route(router, tableListV2, async (ctx) => listTables(ports, scopeOf(ctx), ctx.input.query));
   route(router, tableListOfSource, async (ctx) => {
     const { params, query } = ctx.input;
     return listTables(ports, scopeOf(ctx), { ...query, sourceId: params.sourceId });
