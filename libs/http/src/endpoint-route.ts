@@ -35,6 +35,24 @@ export function piecesBody(pieces: readonly string[]): { body: Readable; length:
 export type EndpointHandler<E extends AnyEndpoint> = (ctx: EndpointContext<E>) => Promise<EndpointResponse<E> | RawJson> | EndpointResponse<E> | RawJson;
 
 /**
+ * A query whose `key[]` parameters are read as `key` (repeated): axios, and so
+ * nocodb-sdk, sends an array as `fields[]=a&fields[]=b`, which NocoDB (qs)
+ * reads as `fields=a&fields=b`. A key given both ways keeps every value.
+ */
+export function bracketArrays(query: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(query);
+  if (!keys.some((k) => k.endsWith('[]'))) return query;
+  const out: Record<string, unknown> = {};
+  const values = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
+  for (const key of keys) {
+    const name = key.endsWith('[]') && key.length > 2 ? key.slice(0, -2) : key;
+    const merged = name in out ? [...values(out[name]), ...values(query[key])] : query[key];
+    out[name] = key !== name && !Array.isArray(merged) ? [merged] : merged;
+  }
+  return out;
+}
+
+/**
  * Parses params, query and body with the endpoint's zod schemas and puts them
  * on `ctx.input`; a failure throws a ZodError that the error middleware turns
  * into 400 naming the field.
@@ -44,7 +62,7 @@ export function validateEndpoint(endpoint: AnyEndpoint): Middleware {
     const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
     // Body first, then query, then params: the first failure named is the one `validate` named.
     const body = endpoint.body ? endpoint.body.parse(ctx.request.body ?? {}) : undefined;
-    const query = endpoint.query ? endpoint.query.parse(ctx.query) : undefined;
+    const query = endpoint.query ? endpoint.query.parse(bracketArrays(ctx.query)) : undefined;
     (ctx as unknown as { input: unknown }).input = { params: endpoint.params ? endpoint.params.parse(params) : undefined, query, body };
     await next();
   };

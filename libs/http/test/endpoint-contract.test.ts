@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import request from 'supertest';
 import { z } from 'zod';
 import { aliasesOf, aliasOf, buildOpenApi, defineEndpoint, SERVICES, USERS } from '@tabula/contracts';
-import { AppError, clientOf, errorMiddleware, jsonBody, LocalServiceClient, route } from '@tabula/http';
+import { AppError, bracketArrays, clientOf, errorMiddleware, jsonBody, LocalServiceClient, route } from '@tabula/http';
 
 const noteGet = defineEndpoint({
   id: 'noteGet', method: 'GET', path: '/internal/notes/{noteId}', service: 'comments', auth: { callers: SERVICES },
@@ -44,6 +44,15 @@ function app(): Koa {
 }
 
 describe('endpoint contracts', () => {
+  it('reads axios\'s `key[]` query parameters (nocodb-sdk arrays) as `key`, as NocoDB does', () => {
+    expect(bracketArrays({ 'fields[]': ['Title', 'Qty'], sort: '-Qty' })).toEqual({ fields: ['Title', 'Qty'], sort: '-Qty' });
+    expect(bracketArrays({ 'fields[]': 'Title' })).toEqual({ fields: ['Title'] });
+    expect(bracketArrays({ fields: 'Id', 'fields[]': ['Title'] })).toEqual({ fields: ['Id', 'Title'] });
+    expect(bracketArrays({ '[]': 'x', where: '(a,eq,b)' })).toEqual({ '[]': 'x', where: '(a,eq,b)' });
+    const plain = { limit: '1' };
+    expect(bracketArrays(plain)).toBe(plain);
+  });
+
   it('an alias is a contract of its own (id, path) with the original\'s access and schemas, served by the original\'s route', async () => {
     expect([noteCreateV2.id, noteCreateV2.path, noteCreateV2.sameAs, noteCreateV2.access]).toEqual(['noteCreateV2', '/api/v2/notes', 'noteCreate', 'user']);
     expect([noteCreateV2.auth, noteCreateV2.body, noteCreateV2.status]).toEqual([noteCreate.auth, noteCreate.body, 201]);
