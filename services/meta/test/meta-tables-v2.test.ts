@@ -85,6 +85,20 @@ describe('NocoDB v2 meta paths', () => {
     expect((await h.http.delete(`${V2}/bases/${other}`).set(h.superUser).expect(200)).body).toBe(true);
   });
 
+  it('lists no junction table of a many-to-many link unless includeM2M=true, on v1 and v2 (NocoDB hides them)', async () => {
+    // NocoDB 0.301.3, a base with Items, Tags and an mm link: GET …/tables → Items, Tags; ?includeM2M=true → also _nc_m2m_items_tags (mm: true).
+    const base = (await h.http.post(`${V2}/bases`).set(h.superUser).send({ title: 'Links' }).expect(200)).body.id;
+    const mk = async (title: string) => (await h.http.post(`${V2}/bases/${base}/tables`).set(h.superUser).send({ title }).expect(200)).body.id;
+    const [items, tags] = [await mk('Items'), await mk('Tags')];
+    await h.http.post(`${V2}/tables/${items}/columns`).set(h.superUser).send({ title: 'Tags', uidt: 'Links', parentId: items, childId: tags, type: 'mm' }).expect(200);
+    for (const path of [`${V2}/bases/${base}/tables`, `${V1}/projects/${base}/tables`]) {
+      const titles = async (query: string) => (await get(`${path}${query}`).expect(200)).body.list.map((t: { title: string }) => t.title);
+      expect(await titles('')).toEqual(['Items', 'Tags']);
+      expect(await titles('?includeM2M=true')).toEqual(['Items', 'Tags', expect.stringMatching(/^_nc_m2m_/)]);
+      expect((await get(`${path}`)).body.pageInfo.totalRows).toBe(2);
+    }
+  });
+
   it('another user sees a base and a table exactly as missing ones; no credentials is 401', async () => {
     const stranger = h.as({ id: 'us00000stranger1' });
     for (const [path, code] of [[`${V2}/bases/${baseId}/tables`, 'ERR_BASE_NOT_FOUND'], [`${V2}/tables/${table.id}`, 'ERR_TABLE_NOT_FOUND']]) {

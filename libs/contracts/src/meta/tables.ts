@@ -29,7 +29,12 @@ export const updateTableSchema = z.looseObject({
 /** Body of table reorder. */
 export const reorderTableSchema = z.object({ order: z.coerce.number() });
 
-const tableListQuery = metaPageQuery.extend({ sourceId: z.string().optional(), sort: z.enum(['asc', 'desc']).optional() });
+const tableListQuery = metaPageQuery.extend({
+  sourceId: z.string().optional(),
+  sort: z.enum(['asc', 'desc']).optional(),
+  /** `true`: the junction tables of many-to-many links are listed too (NocoDB hides them unless asked). */
+  includeM2M: z.string().optional(),
+});
 const sourceParams = baseParams.extend({ sourceId: nameRef });
 const common = { service: 'meta', tags: ['Tables'], errors: [403, 404] } as const;
 const createExample = { title: 'Orders', columns: [{ title: 'Name', uidt: 'SingleLineText' }] };
