@@ -9,6 +9,8 @@ import { bulkRouter } from './routes/bulk.routes';
 import { internalRouter } from './routes/internal.routes';
 import { attachmentsInternalRouter } from './routes/attachments-internal.routes';
 import { nestedRouter } from './routes/nested.routes';
+import { recordsV2Router } from './routes/records-v2.routes';
+import { linksV2Router } from './routes/links-v2.routes';
 import { dataScopes } from './domain/table-access';
 
 /** The query library's errors carry their own status and code. */
@@ -21,6 +23,7 @@ export function createApp(ports: DataPorts): Koa {
   return standardServiceApp(ports, {
     routers: [
       bulkRouter(ports, authorizer), recordsRouter(ports, authorizer), nestedRouter(ports, authorizer),
+      recordsV2Router(ports, authorizer), linksV2Router(ports, authorizer),
       internalRouter(ports), attachmentsInternalRouter(ports),
     ],
     errorMappers: [queryErrorMapper],

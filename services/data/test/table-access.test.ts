@@ -37,11 +37,12 @@ describe('data routes: the declared permission on the named table', () => {
   });
   afterAll(async () => { await h?.stop(); });
 
-  it('declares data.read (GET) or data.write on the tableRef scope on every public data contract', () => {
+  it('declares data.read (GET) or data.write on the named table on every public data contract (v1: tableRef, v2: table id)', () => {
     const user = Object.values(dataEndpoints).filter((e) => e.access === 'user');
-    expect(user.length).toBe(26);
+    expect(user.length).toBe(26 + 9);
     for (const e of user) {
-      expect([e.id, e.auth.permission, e.auth.scope?.via]).toEqual([e.id, e.method === 'GET' ? 'data.read' : 'data.write', 'tableRef']);
+      const via = e.path.startsWith('/api/v2/') ? 'table' : 'tableRef';
+      expect([e.id, e.auth.permission, e.auth.scope?.via]).toEqual([e.id, e.method === 'GET' ? 'data.read' : 'data.write', via]);
     }
     const id = recordsOfTable.read.auth.scope!.id({ params: { orgs: 'noco', baseName: 'b', tableName: 't', rowId: '1' }, query: undefined, body: undefined });
     expect(id).toEqual({ baseName: 'b', tableName: 't', viewName: undefined });

@@ -1,4 +1,6 @@
-import type { AnyEndpoint } from '../endpoint/define-endpoint';
+import { endpointsIn, type AnyEndpoint } from '../endpoint/define-endpoint';
+import * as recordsV2 from './records-v2';
+import * as linksV2 from './links-v2';
 import { recordEndpointList } from './records';
 import { bulkDelete, bulkDeleteAll, bulkInsert, bulkUpdate, bulkUpdateAll, bulkUpsert } from './bulk';
 import { readRecord } from './read-record.internal';
@@ -13,6 +15,8 @@ export * from './bulk';
 export * from './read-record.internal';
 export * from './sync-hooks.internal';
 export { nestedAdd, nestedExcludedList, nestedList, nestedRemove } from './nested-records';
+export * from './records-v2';
+export * from './links-v2';
 
 /** The data service's internal API; `clientOf(services, dataInternal)`. */
 export const dataInternal = { readRecord, syncHooksChanged };
@@ -24,7 +28,10 @@ export const dataInternalEndpoints = { readRecord: recordExists };
 export const dataNestedEndpoints = { nestedList, nestedExcludedList, nestedAdd, nestedRemove };
 
 /** Every endpoint of the data service, by operation id. */
-export const dataEndpoints: Record<string, AnyEndpoint> = Object.fromEntries([
-  ...recordEndpointList, bulkUpdateAll, bulkDeleteAll, bulkUpsert, bulkInsert, bulkUpdate, bulkDelete, readRecord, syncHooksChanged, recordExists,
-  nestedList, nestedExcludedList, nestedAdd, nestedRemove,
-].map((e) => [e.id, e]));
+export const dataEndpoints: Record<string, AnyEndpoint> = {
+  ...Object.fromEntries([
+    ...recordEndpointList, bulkUpdateAll, bulkDeleteAll, bulkUpsert, bulkInsert, bulkUpdate, bulkDelete, readRecord, syncHooksChanged, recordExists,
+    nestedList, nestedExcludedList, nestedAdd, nestedRemove,
+  ].map((e) => [e.id, e])),
+  ...endpointsIn(recordsV2, linksV2),
+};

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /** A query parameter given once or repeated: the first value counts (NocoDB). */
-const first = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0] : v)).optional();
+export const queryValue = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0] : v)).optional();
+const first = queryValue;
 /** A list given as a comma-separated value or repeated. */
 const commaList = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v.join(',') : v)).optional();
 

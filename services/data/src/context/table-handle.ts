@@ -1,5 +1,5 @@
 import { ColumnIndex, type ColumnMeta } from '@tabula/query';
-import type { ColumnInfo } from '@tabula/contracts';
+import type { ColumnInfo, TableContext } from '@tabula/contracts';
 import { buildTableModel, type TableModel } from '../model/table-model';
 import { computedOf } from '../model/formula-columns';
 import type { SourceRegistry, SourceHandle } from '@tabula/db';
@@ -40,10 +40,12 @@ export class TableResolver {
     this.baseRefs = new BaseCandidatesCache(meta, ttlMs);
   }
 
-  /** The table with this id (its base learned from meta, then cached like any ref). */
-  async resolveById(tableId: string): Promise<TableHandle> {
-    const context = await fetchTableContextById(this.meta, tableId);
-    return this.resolve(context.base.id, context.table.id);
+  /**
+   * The table with this id (NocoDB v2 paths, internal reads): its context
+   * from meta once, then cached like any ref (dropped by the same meta events).
+   */
+  resolveById(tableId: string): Promise<TableHandle> {
+    return this.cache.get(BY_ID, tableId, async () => this.handleOf(await fetchTableContextById(this.meta, tableId)));
   }
 
   /**
@@ -57,15 +59,19 @@ export class TableResolver {
 
   /** The table by base id and table ref (404 from meta when missing). */
   resolve(baseRef: string, tableRef: string): Promise<TableHandle> {
-    return this.cache.get(baseRef, tableRef, async () => {
-      const context = await fetchTableContext(this.meta, baseRef, tableRef);
-      const model = buildTableModel(context);
-      return {
-        baseId: context.base.id, tableId: context.table.id, model,
-        index: new ColumnIndex(model.columns.map(toColumnMeta)),
-        source: this.sources.handleOf(context.source),
-        dependsOn: (context.related ?? []).map((t) => t.id),
-      };
-    });
+    return this.cache.get(baseRef, tableRef, async () => this.handleOf(await fetchTableContext(this.meta, baseRef, tableRef)));
+  }
+
+  private handleOf(context: TableContext): TableHandle {
+    const model = buildTableModel(context);
+    return {
+      baseId: context.base.id, tableId: context.table.id, model,
+      index: new ColumnIndex(model.columns.map(toColumnMeta)),
+      source: this.sources.handleOf(context.source),
+      dependsOn: (context.related ?? []).map((t) => t.id),
+    };
   }
 }
+
+/** The cache's base ref of handles found by table id (never a base id or title). */
+const BY_ID = '\u0001by-id';

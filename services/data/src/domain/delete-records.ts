@@ -1,6 +1,7 @@
 import { keyOfBody, parseRowId, recordNotFound, type KeyWhere } from '../model/row-id';
 import { deleteByKeys } from '../repositories/records.repository';
-import { readBack } from './record-reader';
+import { readBack, throwMissing } from './record-reader';
+import { atIndex } from '../values/value-errors';
 import { runWrite } from './write-runner';
 import { openTable, type TableInScope } from './table-access';
 import { checkBulkSize } from './bulk/bulk-limits';
@@ -23,19 +24,29 @@ export async function deleteRecord(ports: DataPorts, scope: TableInScope, rowId:
   });
 }
 
+/** Options of {@link bulkDeleteRecords}. */
+export interface BulkDeleteOptions {
+  /** Every named record must exist: else 404 for the first missing one and nothing is deleted (NocoDB v2). */
+  strict?: boolean;
+}
+
 /**
  * DELETE bulk: body `[{<pk>: value}, …]`; one transaction; answers one entry
- * per requested record: the deleted record's key, or null when it did not exist.
+ * per requested record: the deleted record's key, or null when it did not
+ * exist (strict: then nothing is deleted, 404 naming its index).
  */
-export async function bulkDeleteRecords(ports: DataPorts, scope: TableInScope, bodies: unknown): Promise<(Record<string, unknown> | null)[]> {
+export async function bulkDeleteRecords(ports: DataPorts, scope: TableInScope, bodies: unknown, opt: BulkDeleteOptions = {}): Promise<(Record<string, unknown> | null)[]> {
   checkBulkSize(ports, bodies);
   const { principal } = scope;
   const { handle } = openTable(scope);
   const keys = bodies.map((b) => (b && typeof b === 'object' ? keyOfBody(handle.model, b as Record<string, unknown>) : undefined));
+  const unkeyed = keys.findIndex((k) => !k);
+  if (opt.strict && unkeyed >= 0) throw atIndex(recordNotFound(keyTextOf(bodies[unkeyed])), unkeyed);
   const valid = keys.filter((k): k is KeyWhere => !!k);
   if (!valid.length) return keys.map(() => null);
   return runWrite(ports, handle, { op: 'bulkDelete', rows: [], previousRows: valid, principal }, async (trx) => {
     const previous = await readBack(trx, handle, valid);
+    if (opt.strict && previous.length !== valid.length) await throwMissing(trx, handle, valid);
     await deleteByKeys(trx, handle, valid);
     const pk = handle.model.primaryKeys;
     const gone = new Set(previous.map((r) => pk.map((p) => String(r[p.title])).join('\u0000')));
@@ -45,4 +56,9 @@ export async function bulkDeleteRecords(ports: DataPorts, scope: TableInScope, b
     });
     return { result, change: { op: 'bulkDelete', rows: previous, previousRows: previous, principal } };
   });
+}
+
+/** A body that names no record, as a 404 message shows it. */
+function keyTextOf(body: unknown): string {
+  return typeof body === 'object' && body !== null ? JSON.stringify(body).slice(0, 200) : String(body);
 }

@@ -46,7 +46,8 @@ export function readOptions(handle: TableHandle, view: ViewInfo | undefined, que
   return { filter, sorts, columns: outputColumns(handle, view, query) };
 }
 
-function outputColumns(handle: TableHandle, view: ViewInfo | undefined, query: ReadQuery): ColumnInfo[] {
+/** The columns a read answers: the view's visible ones (all with getHiddenColumns), or the `fields` picked (the primary key always). */
+export function outputColumns(handle: TableHandle, view: ViewInfo | undefined, query: ReadQuery): ColumnInfo[] {
   const visible = query.getHiddenColumns === 'true' ? handle.model.outputColumns : viewColumns(handle.model, view);
   const picked = resolveFields(query.fields, handle.index);
   if (!picked) return visible;

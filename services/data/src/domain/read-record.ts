@@ -7,7 +7,7 @@ import type { TableHandle } from '../context/table-handle';
 import { filtered, selectByKeys, selectRecordJsonByKey, tableOf, whereKeys } from '../repositories/records.repository';
 import type { KeyWhere } from '../model/row-id';
 import { readBack } from './record-reader';
-import { readFilter } from './read-options';
+import { outputColumns, readFilter, type ReadQuery } from './read-options';
 import { openTable, type TableInScope } from './table-access';
 import type { DataPorts } from '../ports';
 import { signAttachments } from '../attachments/attachment-signer';
@@ -17,18 +17,19 @@ export type ReadAnswer = { json: string } | { record: ApiRecord };
 
 /**
  * GET .../{rowId}: one record (404 ERR_RECORD_NOT_FOUND). Under a view the row
- * must pass the view's filters and only its visible columns are returned.
+ * must pass the view's filters and only its visible columns are returned;
+ * `fields` picks columns (the primary key always comes).
  * On a default (PostgreSQL) source, when every column can be formatted in SQL (recordJsonSql:
  * the same JSON as the presenter, key order included), the database answers
  * the record's JSON text and it is sent as is: no row parsing, no presenting,
  * no JSON.stringify. Otherwise the row is read and presented in JS.
  */
-export async function readRecord(ports: DataPorts, scope: TableInScope, rowId: string): Promise<ReadAnswer> {
+export async function readRecord(ports: DataPorts, scope: TableInScope, rowId: string, query: Pick<ReadQuery, 'fields'> = {}): Promise<ReadAnswer> {
   const { handle, view } = openTable(scope);
   const key = parseRowId(handle.model, rowId);
   if (!key) throw recordNotFound(rowId);
   if (view && !(await existsInView(handle, view, key))) throw recordNotFound(rowId);
-  const columns = viewColumns(handle.model, view);
+  const columns = query.fields ? outputColumns(handle, view, query) : viewColumns(handle.model, view);
   const json = await readJsonByKey(handle, key, columns);
   if (json !== undefined) {
     if (json === null) throw recordNotFound(rowId);

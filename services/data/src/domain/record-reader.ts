@@ -1,6 +1,7 @@
 import type { ColumnInfo } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
-import type { KeyWhere } from '../model/row-id';
+import { recordNotFound, type KeyWhere } from '../model/row-id';
+import { atIndex } from '../values/value-errors';
 import { presentRecord, type ApiRecord } from '../presenters/record.presenter';
 import { selectByKeys, type Db } from '../repositories/records.repository';
 
@@ -28,4 +29,12 @@ export function withKeys(handle: TableHandle, columns: ColumnInfo[]): ColumnInfo
 /** The key of a stored row. */
 export function keyOf(handle: TableHandle, row: Record<string, unknown>): KeyWhere {
   return Object.fromEntries(handle.model.primaryKeys.map((p) => [p.column_name, row[p.column_name] as string | number]));
+}
+
+/** 404 for the first key that names no row (bulk: with its index). */
+export async function throwMissing(db: Db, handle: TableHandle, keys: KeyWhere[], rowId?: string): Promise<never> {
+  if (rowId !== undefined) throw recordNotFound(rowId);
+  const found = new Set((await selectByKeys(db, handle, keys, handle.model.primaryKeys)).map((r) => keyText(handle, r)));
+  const i = keys.findIndex((k) => !found.has(keyText(handle, k)));
+  throw atIndex(recordNotFound(Object.values(keys[i]).join('___')), i);
 }

@@ -1,4 +1,4 @@
-import { appError, type AccessScope } from '@tabula/http';
+import { AppError, appError, type AccessScope } from '@tabula/http';
 import type { ScopeResolvers } from '@tabula/auth';
 import type { TableRefId, ViewInfo } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
@@ -28,8 +28,20 @@ export function baseNotFound(ref: TableRef): Error {
   return appError('ERR_BASE_NOT_FOUND', `Base '${ref.baseName}' not found`);
 }
 
+/** The answer for a table id the caller may not see: the same as for a table that does not exist. */
+export function tableNotFound(tableId: unknown): Error {
+  return appError('ERR_TABLE_NOT_FOUND', `Table '${String(tableId)}' not found`);
+}
+
+/** The `viewId` of a validated query, if any (NocoDB v2 lists and counts read through a view by id). */
+function viewIdOf(input: unknown): string | undefined {
+  const viewId = (input as { query?: { viewId?: unknown } } | undefined)?.query?.viewId;
+  return typeof viewId === 'string' && viewId !== '' ? viewId : undefined;
+}
+
 /**
- * What the data contracts are scoped by: `tableRef`, the table a route names.
+ * What the data contracts are scoped by: `tableRef`, the table a route names,
+ * or `table`, a table id (NocoDB v2 paths; the query's `viewId` names the view).
  * The base title is resolved among the bases the caller may access and the
  * table comes from the cached resolver: the guard's lookup is the one the
  * use case serves from (the handle travels in the scope; nothing resolves it
@@ -43,6 +55,15 @@ export function dataScopes(ports: DataPorts): ScopeResolvers {
         const ref = id as TableRef;
         const handle = await ports.tables.resolveFor(ports.baseAccess, principal, ref.baseName, ref.tableName);
         return { baseId: handle.baseId, value: { handle, viewName: ref.viewName } };
+      },
+    },
+    table: {
+      missing: tableNotFound,
+      resolve: async (_principal, id, input) => {
+        const handle = await ports.tables.resolveById(String(id)).catch((err: unknown) => {
+          throw err instanceof AppError && err.status === 404 ? tableNotFound(id) : err;
+        });
+        return { baseId: handle.baseId, value: { handle, viewName: viewIdOf(input) } };
       },
     },
   };

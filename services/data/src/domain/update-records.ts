@@ -2,11 +2,10 @@ import { appError } from '@tabula/http';
 import type { ApiRecord } from '../presenters/record.presenter';
 import { keyOfBody, parseRowId, recordNotFound, type KeyWhere } from '../model/row-id';
 import { atIndex } from '../values/value-errors';
-import { selectByKeys, updateByKeys, type Db } from '../repositories/records.repository';
-import type { TableHandle } from '../context/table-handle';
+import { updateByKeys } from '../repositories/records.repository';
 import { prepareRows, userIdOf } from './row-preparer';
 import { checkUnique } from './unique-check';
-import { keyText, readBack } from './record-reader';
+import { readBack, throwMissing } from './record-reader';
 import { runWrite } from './write-runner';
 import { openTable, type TableInScope } from './table-access';
 import { checkBulkSize } from './bulk/bulk-limits';
@@ -26,7 +25,17 @@ export function bulkUpdateRecords(ports: DataPorts, scope: TableInScope, bodies:
   return updateMany(ports, scope, bodies, { bulk: true });
 }
 
-async function updateMany(ports: DataPorts, scope: TableInScope, bodies: unknown[], opt: { bulk: boolean; rowId?: string }): Promise<ApiRecord[]> {
+/**
+ * PATCH by primary key in the body (NocoDB v2: one object or an array of
+ * them): all rows or none are updated (404 for a missing one, named by its
+ * index when the body is an array). Answers the records re-read.
+ */
+export function updateRecordsByKey(ports: DataPorts, scope: TableInScope, body: unknown): Promise<ApiRecord[]> {
+  if (Array.isArray(body)) return bulkUpdateRecords(ports, scope, body);
+  return updateMany(ports, scope, [body], { bulk: false, keyed: true });
+}
+
+async function updateMany(ports: DataPorts, scope: TableInScope, bodies: unknown[], opt: { bulk: boolean; rowId?: string; keyed?: boolean }): Promise<ApiRecord[]> {
   const { principal } = scope;
   const { handle } = openTable(scope);
   const keys: KeyWhere[] = bodies.map((body, i) => {
@@ -35,7 +44,7 @@ async function updateMany(ports: DataPorts, scope: TableInScope, bodies: unknown
     if (opt.rowId !== undefined) throw recordNotFound(opt.rowId);
     throw atIndex(appError('ERR_INVALID_REQUEST_BODY', 'The primary key is missing or invalid'), i);
   });
-  const rows = prepareRows(handle, bodies, { mode: 'update', allowKeys: opt.bulk, userId: userIdOf(principal) }, opt.bulk);
+  const rows = prepareRows(handle, bodies, { mode: 'update', allowKeys: opt.bulk || opt.keyed, userId: userIdOf(principal) }, opt.bulk);
   await claimAttachments(ports, handle, bodies, principal);
   if (!rows.length) return [];
   const op = opt.bulk ? 'bulkUpdate' : 'update';
@@ -51,12 +60,4 @@ async function updateMany(ports: DataPorts, scope: TableInScope, bodies: unknown
     const records = await readBack(trx, handle, keys);
     return { result: records, change: { op, rows: records, previousRows: previous, principal } };
   });
-}
-
-/** 404 for the first key that names no row (bulk: with its index). */
-async function throwMissing(db: Db, handle: TableHandle, keys: KeyWhere[], rowId?: string): Promise<never> {
-  if (rowId !== undefined) throw recordNotFound(rowId);
-  const found = new Set((await selectByKeys(db, handle, keys, handle.model.primaryKeys)).map((r) => keyText(handle, r)));
-  const i = keys.findIndex((k) => !found.has(keyText(handle, k)));
-  throw atIndex(recordNotFound(Object.values(keys[i]).join('___')), i);
 }

@@ -14,8 +14,8 @@ import type { DataPorts } from '../ports';
 export function nestedRouter(ports: DataPorts, authorizer: Authorizer): Router {
   const router = guardedRouter(authorizer);
   const table = scopeOf<TableTarget>;
-  route(router, e.nestedExcludedList, (ctx) => nestedList(ports, table(ctx), ctx.input.params, ctx.input.query, true));
-  route(router, e.nestedList, (ctx) => nestedList(ports, table(ctx), ctx.input.params, ctx.input.query, false));
+  route(router, e.nestedExcludedList, (ctx) => nestedList(ports, table(ctx), ctx.input.params, ctx.input.query, { exclude: true }));
+  route(router, e.nestedList, (ctx) => nestedList(ports, table(ctx), ctx.input.params, ctx.input.query));
   route(router, e.nestedAdd, (ctx) => linkRecord(ports, table(ctx), ctx.input.params));
   route(router, e.nestedRemove, (ctx) => unlinkRecord(ports, table(ctx), ctx.input.params));
   return router;

@@ -4,7 +4,7 @@ import { linkPlanOf } from '../../model/link-columns';
 import { recordNotFound } from '../../model/row-id';
 import { requiredMissing } from '../../values/value-errors';
 import { selectByKeys, tableOf, type Db } from '../../repositories/records.repository';
-import { keyIn, type OpenLink } from './link-scope';
+import { keyIn, refOf, type OpenLink } from './link-scope';
 import { writeLink } from './link-records';
 import type { DataPorts } from '../../ports';
 
@@ -14,14 +14,6 @@ type Value = string | number;
 export interface LinkFields {
   link: Omit<OpenLink, 'related'>;
   refs: string[];
-}
-
-function refOf(item: unknown, pkTitle: string, title: string): string {
-  if (typeof item === 'string' || typeof item === 'number') return String(item);
-  const obj = item as Record<string, unknown> | null;
-  const id = obj && typeof obj === 'object' ? (obj.Id ?? obj[pkTitle] ?? obj.id) : undefined;
-  if (typeof id === 'string' || typeof id === 'number') return String(id);
-  throw appError('ERR_INVALID_REQUEST_BODY', `Link field '${title}' takes record ids or {Id} objects`);
 }
 
 const linkColumnsOf = new WeakMap<TableHandle['model'], boolean>();

@@ -6,7 +6,7 @@ import { tableOf, type Db } from '../../repositories/records.repository';
 import type { RecordsChange } from '../../events/records-event.producer';
 import { readBack } from '../record-reader';
 import { runWrite } from '../write-runner';
-import { openLink, requireRow, type OpenLink } from './link-scope';
+import { openLink, refOf, requireRow, type OpenLink } from './link-scope';
 import type { TableInScope } from '../table-access';
 import type { NestedRef } from './nested-records';
 import type { DataPorts } from '../../ports';
@@ -42,38 +42,65 @@ export async function removeLink(trx: Db, link: OpenLink, row: Value, ref: Value
   return tableOf(trx, link.related).where({ [plan.related.pk.column_name]: ref, [plan.fk!]: row }).update({ [plan.fk!]: null });
 }
 
-/** The update events of both sides of a link change (hooks of both tables fire). */
-export async function linkChanges(trx: Db, link: OpenLink, key: KeyWhere, refKey: KeyWhere, principal: Principal): Promise<RecordsChange[]> {
+/** The update events of both sides of a link change: the row, and the related rows whose links changed (hooks of both tables fire). */
+export async function linkChanges(trx: Db, link: OpenLink, key: KeyWhere, refKeys: KeyWhere[], principal: Principal): Promise<RecordsChange[]> {
   const rows = await readBack(trx, link.handle, [key]);
-  const related = await readBack(trx, link.related, [refKey]);
+  const related = await readBack(trx, link.related, refKeys);
   return [
     { op: 'update', rows, principal },
     { op: 'update', rows: related, principal, table: link.related },
   ];
 }
 
-async function changeLink(ports: DataPorts, scope: TableInScope, ref: NestedRef & { refRowId: string }, mode: 'link' | 'unlink') {
+/** Links (or unlinks) a row and several related rows: each an id, or an object carrying the related primary key (`{Id}`). */
+export interface LinkChange {
+  rowId: string;
+  columnName: string;
+  refs: unknown[];
+}
+
+/** How a link change treats an unlink of records that are not linked: refused (v1, 400 ERR_NOT_LINKED) or a no-op (v2). */
+export interface LinkOptions {
+  notLinked: 'refuse' | 'ignore';
+}
+
+const MESSAGES = { link: 'The relation data has been created successfully', unlink: 'The relation data has been deleted successfully' };
+
+/**
+ * Links or unlinks a row and related rows in one transaction: both sides must
+ * exist (404, nothing written); a bt/oo link takes one record; each side's
+ * update event carries the rows whose links changed.
+ */
+export async function changeLinks(ports: DataPorts, scope: TableInScope, change: LinkChange, mode: 'link' | 'unlink', options: LinkOptions) {
   const { principal } = scope;
-  const link = await openLink(ports, scope, ref.columnName);
+  const link = await openLink(ports, scope, change.columnName);
+  const refRowIds = change.refs.map((r) => refOf(r, link.plan.related.pk.title, link.column.title));
+  if (mode === 'link' && !link.plan.many && refRowIds.length > 1) {
+    throw appError('ERR_INVALID_REQUEST_BODY', `Link field '${link.column.title}' takes one record`);
+  }
   return runWrite(ports, link.handle, undefined, async (trx) => {
-    const key = await requireRow(trx, link.handle, ref.rowId);
-    const refKey = await requireRow(trx, link.related, ref.refRowId);
-    const [row, other] = [Object.values(key)[0], Object.values(refKey)[0]];
-    const changed = mode === 'link' ? await writeLink(trx, link, row, other) : await removeLink(trx, link, row, other);
-    if (mode === 'unlink' && !changed) {
-      throw appError('ERR_NOT_LINKED', `Record '${ref.refRowId}' is not linked to record '${ref.rowId}' through '${link.column.title}'`);
+    const key = await requireRow(trx, link.handle, change.rowId);
+    const refKeys: KeyWhere[] = [];
+    for (const refRowId of refRowIds) refKeys.push(await requireRow(trx, link.related, refRowId));
+    const changedRefs: KeyWhere[] = [];
+    for (const [i, refKey] of refKeys.entries()) {
+      const [row, other] = [Object.values(key)[0], Object.values(refKey)[0]];
+      const changed = mode === 'link' ? await writeLink(trx, link, row, other) : await removeLink(trx, link, row, other);
+      if (mode === 'unlink' && !changed && options.notLinked === 'refuse') {
+        throw appError('ERR_NOT_LINKED', `Record '${refRowIds[i]}' is not linked to record '${change.rowId}' through '${link.column.title}'`);
+      }
+      if (changed) changedRefs.push(refKey);
     }
-    return { result: { msg: mode === 'link' ? 'The relation data has been created successfully' : 'The relation data has been deleted successfully' },
-      change: changed ? await linkChanges(trx, link, key, refKey, principal) : undefined };
+    return { result: { msg: MESSAGES[mode] }, change: changedRefs.length ? await linkChanges(trx, link, key, changedRefs, principal) : undefined };
   });
 }
 
 /** POST .../{rowId}/{relationType}/{columnName}/{refRowId}: links two records (404 when either is missing). */
 export function linkRecord(ports: DataPorts, scope: TableInScope, ref: NestedRef & { refRowId: string }) {
-  return changeLink(ports, scope, ref, 'link');
+  return changeLinks(ports, scope, { ...ref, refs: [ref.refRowId] }, 'link', { notLinked: 'refuse' });
 }
 
 /** DELETE .../{rowId}/{relationType}/{columnName}/{refRowId}: unlinks them (400 when they are not linked). */
 export function unlinkRecord(ports: DataPorts, scope: TableInScope, ref: NestedRef & { refRowId: string }) {
-  return changeLink(ports, scope, ref, 'unlink');
+  return changeLinks(ports, scope, { ...ref, refs: [ref.refRowId] }, 'unlink', { notLinked: 'refuse' });
 }

@@ -63,3 +63,12 @@ export function linkedScope(link: OpenLink, db: Db, rowValue: string | number, e
   }
   return (qb) => { if (exclude) qb.where((w) => w.whereNull(plan.fk!).orWhereNot(plan.fk!, rowValue)); else qb.where(plan.fk!, rowValue); };
 }
+
+/** The id of a related record as a body names it: an id, or an object carrying its primary key (`{Id}`); else 400. */
+export function refOf(item: unknown, pkTitle: string, title: string): string {
+  if (typeof item === 'string' || typeof item === 'number') return String(item);
+  const obj = item as Record<string, unknown> | null;
+  const id = obj && typeof obj === 'object' ? (obj.Id ?? obj[pkTitle] ?? obj.id) : undefined;
+  if (typeof id === 'string' || typeof id === 'number') return String(id);
+  throw appError('ERR_INVALID_REQUEST_BODY', `Link field '${title}' takes record ids or {Id} objects`);
+}
