@@ -26,11 +26,11 @@ export function matrixFixture(s: SecurityStack) {
   }
 
   /** A multipart upload as a caller (JWT or API token). */
-  async function uploadAs(auth: { token?: string; apiToken?: string }, text = 'matrix file'): Promise<{ status: number; body: any }> {
+  async function uploadAs(auth: { token?: string; apiToken?: string }, text = 'matrix file', path = '/api/v1/db/storage/upload'): Promise<{ status: number; body: any }> {
     const form = new FormData();
     form.append('file', new Blob([Buffer.from(text)], { type: 'text/plain' }), 'matrix.txt');
     const headers: Record<string, string> = auth.token ? { 'xc-auth': auth.token } : auth.apiToken ? { 'xc-token': auth.apiToken } : {};
-    const res = await fetch(`${s.url}/api/v1/db/storage/upload`, { method: 'POST', headers, body: form });
+    const res = await fetch(`${s.url}${path}`, { method: 'POST', headers, body: form });
     const answer = await res.text();
     return { status: res.status, body: answer ? JSON.parse(answer) : undefined };
   }
@@ -54,6 +54,7 @@ export function matrixFixture(s: SecurityStack) {
       case 'hook': return (await as(`/api/v1/db/meta/tables/${ids.table}/hooks`, 'POST', { ...hookBody(`doomed ${t()}`), active: false })).body.id;
       case 'integration': return (await as('/api/v2/meta/integrations', 'POST', { title: `doomed ${t()}`, type: 'database', sub_type: 'pg', config: { client: 'pg', connection: pgConnection() } })).body.id;
       case 'base': return s.createBase(users.owner, `Doomed ${t()}`);
+      case 'record': return String((await as(`/api/v1/db/data/noco/${ids.base}/${ids.table}`, 'POST', { Name: `doomed ${t()}` })).body.Id);
       case 'baseToken': return (await as(`/api/v1/db/meta/projects/${ids.base}/api-tokens`, 'POST', { description: 'doomed' }, maker)).body.id;
       case 'comment': return (await as('/api/v1/db/meta/comments', 'POST', { fk_model_id: ids.table, row_id: ids.anchorRow, comment: `doomed ${t()}` }, maker)).body.id;
       case 'orgToken': return (await as('/api/v1/tokens', 'POST', { description: 'doomed' })).body.id;

@@ -62,7 +62,7 @@ export const live = {
   make: (_kind: string, _caller: Caller): Promise<string> => Promise.reject(new Error('the stack is not started')),
   /** A new org-level viewer's e-mail (someone to invite). */
   newUser: (): Promise<string> => Promise.reject(new Error('the stack is not started')),
-  upload: (_auth: { token?: string; apiToken?: string }): Promise<{ status: number; body: any }> => Promise.reject(new Error('the stack is not started')),
+  upload: (_auth: { token?: string; apiToken?: string }, _path?: string): Promise<{ status: number; body: any }> => Promise.reject(new Error('the stack is not started')),
   pgConnection: (): Record<string, unknown> => ({}),
 };
 const fresh = (param: string, kind: string) => async (caller: Caller) => ({ [param]: await live.make(kind, caller) });
@@ -172,6 +172,11 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   dataNestedExcludedList: {},
   dataNestedAdd: {},
   dataNestedRemove: { rank: 2 },
+  // data v2: updates and deletes name their records in the body (a fresh one per caller); the other v2 calls use their examples.
+  recordUpdateV2: { body: async (c) => [{ Id: Number(await live.make('record', c)), Name: 'updated' }] },
+  recordDeleteV2: { body: async (c) => [{ Id: Number(await live.make('record', c)) }], rank: 2 },
+  // Unlinks the pairs dataNestedRemove needs linked: after it, before the records are deleted (2.1, 2.2).
+  linkDeleteV2: { rank: 2.05 },
   // hooks
   hookList: {},
   hookCreate: { body: () => hookBody('created') },
@@ -205,6 +210,7 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   storageBaseUsage: {},
   storageDownloadAttachment: { query: () => `?urlOrPath=${encodeURIComponent(ids.attachmentPath)}` },
   storageUpload: { send: (auth) => live.upload(auth) },
+  storageUploadV2: { send: (auth) => live.upload(auth, '/api/v2/storage/upload?base_id=p0000000000000') },
   storageUploadByUrl: { body: () => [{ url: ids.hookUrl }] },
   // Public paths whose use case decides: the file's base members read it, anyone else gets the missing-file answer, no credentials 401.
   storageDownload: { publicAnswer: (c) => (c === 'anonymous' ? [401] : IN_A(c) ? [200] : [404]) },
@@ -239,6 +245,29 @@ export const BODY_ID_CASES: Record<string, BodyIdCase[]> = {
   tableList: [{ field: 'sourceId', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/tables?sourceId=${id}`, foreign: () => ids.source }],
   tableListV2: [{ field: 'sourceId', path: (id) => `/api/v2/meta/bases/${bIds.base}/tables?sourceId=${id}`, foreign: () => ids.source }],
   tableListOfSource: [{ field: 'sourceId', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/${id}/tables`, foreign: () => ids.source }],
+  tableListOfSourceV2: [{ field: 'sourceId', path: (id) => `/api/v2/meta/bases/${bIds.base}/${id}/tables`, foreign: () => ids.source }],
+  tableCreateV2: [{ field: 'source_id', path: () => `/api/v2/meta/bases/${bIds.base}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
+  tableCreateInSourceV2: [{ field: 'source_id', path: (id) => `/api/v2/meta/bases/${bIds.base}/${id}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
+  sortCreateV2: [
+    { field: 'fk_column_id', path: () => `/api/v2/meta/views/${bIds.view}/sorts`, body: (id) => ({ fk_column_id: id, direction: 'asc' }), foreign: () => ids.column },
+    { field: 'fk_level_id', path: () => `/api/v2/meta/views/${bIds.view}/sorts`, body: (id) => ({ fk_column_id: bIds.column, fk_level_id: id, direction: 'asc' }), foreign: () => ids.sort },
+  ],
+  sortUpdateV2: [{ field: 'fk_column_id', path: () => `/api/v2/meta/sorts/${bIds.sort}`, body: (id) => ({ fk_column_id: id }), foreign: () => ids.column }],
+  filterCreateV2: [
+    { field: 'fk_column_id', path: () => `/api/v2/meta/views/${bIds.view}/filters`, body: (id) => ({ fk_column_id: id, comparison_op: 'eq', value: 'x' }), foreign: () => ids.column },
+    { field: 'fk_parent_id', path: () => `/api/v2/meta/views/${bIds.view}/filters`, body: (id) => ({ fk_column_id: bIds.column, comparison_op: 'eq', value: 'x', fk_parent_id: id }), foreign: () => ids.filterGroup },
+  ],
+  filterUpdateV2: [
+    { field: 'fk_column_id', path: () => `/api/v2/meta/filters/${bIds.filter}`, body: (id) => ({ fk_column_id: id }), foreign: () => ids.column },
+    { field: 'fk_parent_id', path: () => `/api/v2/meta/filters/${bIds.filter}`, body: (id) => ({ fk_parent_id: id }), foreign: () => ids.filterGroup },
+  ],
+  hookFilterCreateV2: [
+    { field: 'fk_column_id', path: () => `/api/v2/meta/hooks/${bIds.hook}/filters`, body: (id) => ({ fk_column_id: id, comparison_op: 'eq', value: 'x' }), foreign: () => ids.column },
+    { field: 'fk_parent_id', path: () => `/api/v2/meta/hooks/${bIds.hook}/filters`, body: (id) => ({ fk_column_id: bIds.column, comparison_op: 'eq', value: 'x', fk_parent_id: id }), foreign: () => ids.filterGroup },
+  ],
+  // data v2: a view of another table (another tenant's) answers as a missing view.
+  recordListV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/records?viewId=${id}`, foreign: () => ids.view }],
+  recordCountV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/records/count?viewId=${id}`, foreign: () => ids.view }],
   tableCreate: [{ field: 'source_id', path: () => `/api/v1/db/meta/projects/${bIds.base}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
   tableCreateInSource: [{ field: 'source_id', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/${id}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
   sortCreate: [
@@ -280,4 +309,8 @@ export const BODY_ID_CASES: Record<string, BodyIdCase[]> = {
     { field: 'ops[].column.id', path: () => `/api/v1/db/meta/tables/${bIds.table}/columns/bulk`, body: (id) => ({ hash: bIds.hash, ops: [{ op: 'update', column: { id, title: 'renamed' } }] }), foreign: () => ids.column },
   ],
   gridCreate: [{ field: 'copy_from_id', path: () => `/api/v1/db/meta/tables/${bIds.table}/grids`, body: (id) => ({ title: title(), copy_from_id: id }), foreign: () => ids.view }],
+  gridCreateV2: [{ field: 'copy_from_id', path: () => `/api/v2/meta/tables/${bIds.table}/grids`, body: (id) => ({ title: title(), copy_from_id: id }), foreign: () => ids.view }],
+  columnCreateV2: [
+    { field: 'childId', path: () => `/api/v2/meta/tables/${bIds.table}/columns`, body: (id) => ({ title: title(), uidt: 'Links', parentId: bIds.table, childId: id, type: 'mm' }), foreign: () => ids.table },
+  ],
 };
