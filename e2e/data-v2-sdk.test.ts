@@ -83,6 +83,10 @@ describe('nocodb-sdk dbDataTableRow (v2 data API)', () => {
     const missing = await raw('POST', `/api/v2/tables/${items}/links/${tagsLink}/records/1`, [{ Id: 2 }, { Id: 99 }]);
     expect([missing.status, missing.body.error]).toEqual([404, 'ERR_RECORD_NOT_FOUND']);
     expect((await rows.nestedList(items, tagsLink, '1', {})).pageInfo.totalRows).toBe(1);
+    // NocoDB v2: the links of a record that does not exist → 404 ERR_RECORD_NOT_FOUND (its v1 answers an empty page, as Tabula's does).
+    const none = await raw('GET', `/api/v2/tables/${items}/links/${tagsLink}/records/99`);
+    expect([none.status, none.body.error]).toEqual([404, 'ERR_RECORD_NOT_FOUND']);
+    expect((await raw('GET', `/api/v1/db/data/noco/${baseId}/${items}/99/mm/Tags`)).body.list).toEqual([]);
   });
 
   it('answers NocoDB\'s statuses for missing tables, records and views; limits hold as on v1', async () => {

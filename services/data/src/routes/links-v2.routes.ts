@@ -12,7 +12,8 @@ const refsOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body
 /**
  * Links (NocoDB v2, `/api/v2/tables/{tableId}/links/{linkFieldId}/records/{recordId}`):
  * the v1 nested use cases on a table named by id. The list answers the
- * related primary key and display value unless `fields` says; link and
+ * related primary key and display value unless `fields` says, and 404 for a
+ * record that does not exist (v1: an empty page); link and
  * unlink take several records in one transaction and answer `true` (unlinking
  * records that are not linked is no error, as in NocoDB).
  */
@@ -20,7 +21,7 @@ export function linksV2Router(ports: DataPorts, authorizer: Authorizer): Router 
   const router = guardedRouter(authorizer);
   const table = scopeOf<TableTarget>;
   const at = (params: { recordId: string; linkFieldId: string }) => ({ rowId: params.recordId, columnName: params.linkFieldId });
-  route(router, linkListV2, (ctx) => nestedList(ports, table(ctx), at(ctx.input.params), ctx.input.query, { columns: 'keyAndDisplay' }));
+  route(router, linkListV2, (ctx) => nestedList(ports, table(ctx), at(ctx.input.params), ctx.input.query, { columns: 'keyAndDisplay', missingRow: 'notFound' }));
   route(router, linkCreateV2, async (ctx) => {
     await changeLinks(ports, table(ctx), { ...at(ctx.input.params), refs: refsOf(ctx.request.body) }, 'link', { notLinked: 'ignore' });
     return true as const;

@@ -5,7 +5,7 @@ import type { TableInScope } from '../table-access';
 import type { TableHandle } from '../../context/table-handle';
 import { readOptions } from '../read-options';
 import type { ListQuery, RecordPage } from '../list-records';
-import { keyIn, linkedScope, openLink } from './link-scope';
+import { keyIn, linkedScope, openLink, requireRow } from './link-scope';
 import type { DataPorts } from '../../ports';
 
 /** Where a nested route points in its (authorized) table: the row and the link column. */
@@ -20,6 +20,8 @@ export interface NestedListOptions {
   exclude?: boolean;
   /** Columns answered without `fields`: every output column (v1), or the primary key and display value (NocoDB v2). */
   columns?: 'all' | 'keyAndDisplay';
+  /** A row that does not exist: an empty page (v1, as NocoDB's v1) or 404 ERR_RECORD_NOT_FOUND (NocoDB's v2). */
+  missingRow?: 'empty' | 'notFound';
 }
 
 /**
@@ -30,7 +32,7 @@ export interface NestedListOptions {
 export async function nestedList(ports: DataPorts, scope: TableInScope, ref: NestedRef, query: ListQuery, opt: NestedListOptions = {}): Promise<RecordPage> {
   const link = await openLink(ports, scope, ref.columnName);
   const db = link.related.source.knex;
-  const key = keyIn(link.handle, ref.rowId);
+  const key = opt.missingRow === 'notFound' ? await requireRow(link.handle.source.knex, link.handle, ref.rowId) : keyIn(link.handle, ref.rowId);
   const linked = linkedScope(link, db, Object.values(key)[0], !!opt.exclude);
   const fields = query.fields ?? (opt.columns === 'keyAndDisplay' ? keyAndDisplay(link.related) : undefined);
   const options = readOptions(link.related, undefined, { ...query, fields });
