@@ -13,7 +13,8 @@
  * With both, the two deployments then stay up and cluster / standalone is
  * measured per scenario in `--rounds` back-to-back alternations (medians).
  * Needs DATABASE_URL (and REDIS_URL for cluster mode). Loopback only.
- * Usage: npm run bench:records [-- --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million --rounds 3 --only list,where,read,insert,bulk]
+ * `versions`: list-25 and read by id on NocoDB's v1 and v2 paths, alternated (v2 within 10 % of v1).
+ * Usage: npm run bench:records [-- --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million --rounds 3 --only list,where,read,versions,insert,bulk]
  *   (`--cluster` = `--mode cluster`, `--skip-cluster` = `--mode standalone`; env BENCH_MODE, BENCH_MILLION=1)
  */
 import { spawn } from 'node:child_process';
@@ -57,7 +58,7 @@ interface Target {
 /** Load rounds per path (`--rounds`): the paths of a scenario alternate, each reported by its median round. */
 const ROUNDS = arg('rounds', 3);
 
-/** `--only insert,read`: run only these scenarios (list, where, read, insert, bulk; the 1M one needs `--million`). */
+/** `--only insert,read`: run only these scenarios (list, where, read, versions, insert, bulk; the 1M one needs `--million`). */
 const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : undefined;
 const wants = (scenario: string) => !onlyArg || onlyArg.includes(scenario);
 
@@ -101,6 +102,29 @@ async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQuerie
       () => runLoad('data service directly', `${t.data}${pathOf}${suffix}`, { 'x-tabula-identity': t.identity() }, concurrency, ms),
       () => runLoad('through the gateway', `${t.gateway}${pathOf}${suffix}`, viaGateway, concurrency, ms),
     ]));
+  }
+}
+
+/**
+ * `versions`: list-25 and read by id through NocoDB's v1 path and its v2 path
+ * (`/api/v2/tables/{tableId}/records`, the same use cases), alternated rounds
+ * through the gateway (issue 33: v2 within 10 % of v1).
+ */
+async function apiVersions(t: Target, table: BenchTable): Promise<void> {
+  if (!wants('versions')) return;
+  const auth = { 'xc-auth': t.token };
+  const tables = await (await fetch(`${t.gateway}/api/v2/meta/bases/${table.baseId}/tables`, { headers: auth })).json() as { list: { id: string; title: string }[] };
+  const tableId = tables.list.find((x) => x.title === table.title)?.id;
+  if (!tableId) throw new Error(`versions: no table ${table.title}`);
+  const v1 = `${t.gateway}/api/v1/db/data/noco/${table.baseId}/${table.title}`;
+  const v2 = `${t.gateway}/api/v2/tables/${tableId}/records`;
+  for (const [name, one, two] of [['list-25', v1, v2], ['read by id', `${v1}/4242`, `${v2}/4242`]]) {
+    const [a, b] = await alternated([
+      () => runLoad(`v1 ${one.slice(t.gateway.length)}`, one, auth, concurrency, ms),
+      () => runLoad(`v2 ${two.slice(t.gateway.length)}`, two, auth, concurrency, ms),
+    ]);
+    if (a.errors || b.errors) throw new Error(`versions ${name}: ${a.errors + b.errors} errors`);
+    printRatios(`${t.mode}: ${name} v1 and v2 through the gateway, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds: v2 at ${((b.rps / a.rps) * 100).toFixed(0)} % of v1`, [a, b]);
   }
 }
 
@@ -162,6 +186,7 @@ async function measure(t: Target): Promise<BenchTable> {
     const pathOf = `/api/v1/db/data/noco/${table.baseId}/${table.title}`;
     await warmUp(t, pathOf, floor);
     await reads(t, pathOf, raw, floor);
+    await apiVersions(t, table);
     await writes(t, table.baseId, table.title, raw, floor);
     if (big) await million(t, big, floor);
   } finally {
