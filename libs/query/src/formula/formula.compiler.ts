@@ -11,11 +11,17 @@ export interface FormulaContext {
   dialect: Dialect;
   /** Resolves a field reference (title or id); throws a formula error when unknown. */
   resolve(name: string, pos: number): Compiled;
+  /** The record's own values: RECORD_ID() (its primary key as text) and LAST_MODIFIED_TIME(). */
+  system?(name: SystemFunction, pos: number): Compiled;
 }
+
+/** Functions of the record itself (the context answers them). */
+export const SYSTEM_FUNCTIONS = ['RECORD_ID', 'LAST_MODIFIED_TIME'] as const;
+type SystemFunction = (typeof SYSTEM_FUNCTIONS)[number];
 
 const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/;
-const DATE_ARG_FUNCTIONS = new Set(['DATEADD', 'DATETIME_DIFF', 'WEEKDAY', 'DAY', 'MONTH', 'YEAR', 'HOUR', 'MINUTE', 'SECOND']);
+const DATE_ARG_FUNCTIONS = new Set(['DATEADD', 'DATETIME_DIFF', 'WEEKDAY', 'DATESTR', 'DAY', 'MONTH', 'YEAR', 'HOUR', 'MINUTE', 'SECOND']);
 
 /**
  * Whether a date literal names a real day and time in years 1-9999 (the
@@ -89,6 +95,11 @@ function binary(ctx: FormulaContext, op: BinaryOp, l: Compiled, r: Compiled, pos
 }
 
 function call(ctx: FormulaContext, node: FormulaNode & { kind: 'call' }, depth: number): Compiled {
+  if ((SYSTEM_FUNCTIONS as readonly string[]).includes(node.name)) {
+    if (node.args.length) throw formulaError(`${node.name} takes 0 arguments, not ${node.args.length}`, node.pos);
+    if (!ctx.system) throw formulaError(`${node.name} needs a table`, node.pos);
+    return ctx.system(node.name as SystemFunction, node.pos);
+  }
   const fn = FUNCTIONS[node.name];
   if (!fn) throw formulaError(`unknown function ${node.name}`, node.pos);
   if (node.args.length < fn.min || node.args.length > fn.max) {
@@ -100,7 +111,11 @@ function call(ctx: FormulaContext, node: FormulaNode & { kind: 'call' }, depth: 
     const dateArgs = node.name === 'DATETIME_DIFF' ? [0, 1] : [0];
     args = args.map((a, i) => (dateArgs.includes(i) ? dateFromText(ctx.dialect, a, node.args[i].pos) : a));
   }
-  const type = fn.type(args, (i) => node.args[i]?.pos ?? node.pos);
+  const at = (i: number) => node.args[i]?.pos ?? node.pos;
+  const type = fn.type(args, at);
+  fn.check?.(args, at);
+  const unsupported = fn.unsupportedOn?.(ctx.dialect);
+  if (unsupported) throw formulaError(unsupported, node.pos);
   return { sql: fn.sql(ctx.dialect, args), type, capped: fn.capped };
 }
 

@@ -6,6 +6,7 @@ import { asCondition, asDatetime, asText, bound, joined, tpl, type Compiled, typ
 import { dateFunctions } from './formula.dates';
 import { arithmetic, exp, intArg, log, mod, power, round } from './formula.safe';
 import { concatCapped, repeatCapped, replaceCapped } from './formula.text';
+import { libraryFunctions } from './formula.library';
 
 /** One function of the formula language. */
 export type { FormulaFunction } from './formula.sql';
@@ -105,7 +106,8 @@ export const FUNCTIONS: Record<string, FormulaFunction> = {
   POWER: num('POWER', 2, 2, (d, [a, b]) => (d === 'pg' ? power(d, pgFloat(f(a)), pgFloat(f(b))) : power(d, f(a), f(b)))),
   SQRT: num('SQRT', 1, 1, (d, [x]) => unsafeNull('$0 < 0', f(x), tpl('SQRT($0)', f(x)))),
   EXP: num('EXP', 1, 1, (d, [x]) => exp(d, f(x))),
-  LOG: num('LOG', 1, 2, (d, [x, base]) => log(d, f(x), base && f(base))),
+  // NocoDB's order: LOG(base, x); LOG(x) is the base-10 logarithm.
+  LOG: num('LOG', 1, 2, (d, [a, b]) => (b ? log(d, f(b), f(a)) : log(d, f(a), d === 'pg' ? new Fragment('(10)::float8', []) : bound(10)))),
   // SQLite: ABS of the smallest integer is an overflow error; that one value is blank.
   ABS: num('ABS', 1, 1, (d, [x]) => tpl(d === 'sqlite3' ? 'ABS(NULLIF($0, -9223372036854775808))' : 'ABS($0)', f(x))),
   CEILING: num('CEILING', 1, 1, (d, [x]) => tpl(d === 'sqlite3' ? 'ceil($0)' : 'CEILING($0)', f(x))),
@@ -163,6 +165,7 @@ export const FUNCTIONS: Record<string, FormulaFunction> = {
   DAY: datePart('DAY'), MONTH: datePart('MONTH'), YEAR: datePart('YEAR'),
   HOUR: datePart('HOUR'), MINUTE: datePart('MINUTE'), SECOND: datePart('SECOND'),
   ...dateFunctions,
+  ...libraryFunctions,
 };
 
 function substr(d: Dialect, s: Fragment, start: Fragment, count?: Fragment): Fragment {

@@ -96,7 +96,8 @@ export function power(d: Dialect, a: Fragment, b: Fragment): Fragment {
 /** LOG(x, base): blank when x or the base is not positive or the base is 1. */
 export function log(d: Dialect, x: Fragment, base?: Fragment): Fragment {
   if (!base) return tpl(`CASE WHEN $0 <= 0 THEN NULL ELSE ${d === 'sqlite3' ? 'ln' : 'LN'}($0) END`, x);
-  const value = d === 'pg' ? pgDouble(tpl('LOG($1, $0)', pgExact(x), pgExact(base))) : tpl('LOG($1, $0)', x, base);
+  // (MySQL and SQLite: as base-10 logarithms, so LOG(10, 1000) is 3, not 2.9999999999999996.)
+  const value = d === 'pg' ? pgDouble(tpl('LOG($1, $0)', pgExact(x), pgExact(base))) : tpl(d === 'mysql2' ? 'ROUND(LOG10($0) / LOG10($1), 14)' : 'ROUND(log10($0) / log10($1), 14)', x, base);
   // (SQLite's LOG(1, x) divides by zero: Infinity, hence the base-1 case here for every dialect.)
   return tpl('CASE WHEN $0 <= 0 OR $1 <= 0 OR $1 = 1 THEN NULL ELSE $2 END', x, base, value);
 }

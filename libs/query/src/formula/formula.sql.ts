@@ -21,6 +21,10 @@ export interface FormulaFunction {
   sql(d: Dialect, args: Compiled[]): Fragment;
   /** Its text result is already cut at the text cap. */
   capped?: boolean;
+  /** Why the dialect cannot compute it (undefined: it can). */
+  unsupportedOn?(d: Dialect): string | undefined;
+  /** Further checks of literal arguments (patterns). */
+  check?(args: Compiled[], at: (i: number) => number): void;
 }
 
 /** Builds a Fragment from a template whose `$0`, `$1`… name argument fragments. */

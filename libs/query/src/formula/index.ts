@@ -1,7 +1,7 @@
 import type { Dialect } from '../column/column.types';
 import type { Fragment } from '../compile/sql-fragment';
 import { FORMULA_LIMITS, fieldReferences, type FormulaType } from './formula.ast';
-import { compileNode, presentFormulaValue, selectValue } from './formula.compiler';
+import { SYSTEM_FUNCTIONS, compileNode, presentFormulaValue, selectValue } from './formula.compiler';
 import { FUNCTIONS } from './formula.functions';
 import { parseFormula } from './formula.parser';
 import { columnFormulaContext, formulaTypeOf, type ColumnFormulaOptions, type FormulaColumn } from './formula.resolver';
@@ -42,7 +42,7 @@ export function formulaNumber(dialect: Dialect, value: Fragment): Fragment {
 }
 
 /** The names of the supported functions (README lists them). */
-export const FORMULA_FUNCTIONS: string[] = Object.keys(FUNCTIONS).sort();
+export const FORMULA_FUNCTIONS: string[] = [...Object.keys(FUNCTIONS), ...SYSTEM_FUNCTIONS].sort();
 
 export { FORMULA_LIMITS, parseFormula, presentFormulaValue, formulaTypeOf, fieldReferences };
 export type { FormulaType, FormulaColumn, ColumnFormulaOptions };
