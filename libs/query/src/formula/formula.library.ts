@@ -31,9 +31,12 @@ function roundAway(d: Dialect, x: Compiled, places: Compiled | undefined, up: bo
     const scale = tpl('POWER(10::numeric, $0)', pl);
     return pgDouble(tpl(`SIGN($0) * ${fn}(ABS($0) * $1) / $1`, pgExact(pgFloat(d, x)), scale));
   }
-  // (A double scaled by 10^places is rounded to 9 places first: 1.1 × 10 is 11.000000000000002.)
-  const scale = tpl(d === 'sqlite3' ? 'POWER(10, CAST($0 AS INTEGER))' : 'POW(10, TRUNCATE($0, 0))', p);
-  return tpl(`SIGN($0) * ${fn}(ROUND(ABS($0) * $1, 9)) / $1`, x.sql, scale);
+  // Places within -290…15 (a double has no more digits); past 1e290 (or 1e15 with places ≥ 0) x is its own
+  // rounding, so the scaled value stays finite (MySQL fails the statement on an overflow). A double scaled
+  // by 10^places is rounded to 9 places first: 1.1 × 10 is 11.000000000000002.
+  const pl = tpl(d === 'sqlite3' ? 'CAST(min(max($0, -290), 15) AS INTEGER)' : 'TRUNCATE(LEAST(GREATEST($0, -290), 15), 0)', p);
+  const scale = tpl(d === 'sqlite3' ? 'POWER(10, $0)' : 'POW(10, $0)', pl);
+  return tpl(`CASE WHEN ABS($0) >= 1e290 OR ($2 >= 0 AND ABS($0) >= 1e15) THEN $0 ELSE SIGN($0) * ${fn}(ROUND(ABS($0) * $1, 9)) / $1 END`, x.sql, scale, pl);
 }
 
 /** EVEN/ODD: away from zero to the next even (odd) integer. */
@@ -84,6 +87,11 @@ const NUMBER = '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?$';
 
 /** VALUE(text): the number in a text, ignoring currency signs, spaces and thousands separators. */
 function value(d: Dialect, s: Fragment): Fragment {
+  // A percentage is a fraction: VALUE("12.5%") is 0.125 (NocoDB's answer).
+  return tpl(`CASE WHEN $0 LIKE '%!%%' ESCAPE '!' THEN $1 / 100 ELSE $1 END`, s, number(d, s));
+}
+
+function number(d: Dialect, s: Fragment): Fragment {
   if (d === 'pg') {
     const cleaned = tpl(`regexp_replace($0, $1, '', 'g')`, s, bound(NOT_NUMBER));
     return tpl(`CASE WHEN $0 ~ $1 THEN ($0)::float8 END`, cleaned, bound(NUMBER));
@@ -247,17 +255,19 @@ export const libraryFunctions: Record<string, FormulaFunction> = {
     min: 1, max: 1, type: () => 'boolean',
     sql: (_d, [x]) => (x.type === 'string' ? tpl(`$0 IS NOT NULL AND $0 <> ''`, x.sql) : x.type === 'null' ? new Fragment('1 = 0', []) : tpl('$0 IS NOT NULL', x.sql)),
   },
-  TRUE: { min: 0, max: 0, type: () => 'boolean', sql: () => new Fragment('1 = 1', []) },
-  FALSE: { min: 0, max: 0, type: () => 'boolean', sql: () => new Fragment('1 = 0', []) },
+  // NocoDB answers TRUE() and FALSE() as the numbers 1 and 0.
+  TRUE: { min: 0, max: 0, type: () => 'number', sql: (d) => new Fragment(d === 'pg' ? '(1)::float8' : '1', []) },
+  FALSE: { min: 0, max: 0, type: () => 'number', sql: (d) => new Fragment(d === 'pg' ? '(0)::float8' : '0', []) },
   XOR: {
     min: 1, max: 255, type: () => 'boolean',
     // An odd number of true arguments.
     sql: (_d, a) => tpl('MOD($0, 2) = 1', sumOf(a.map((c) => tpl('CASE WHEN $0 THEN 1 ELSE 0 END', conditionOf(c))))),
   },
   REGEX_MATCH: {
-    min: 2, max: 2, type: textType('REGEX_MATCH', [0], 'boolean'), unsupportedOn: noSqlite('REGEX_MATCH'),
+    // 1 or 0 (NocoDB's answer; a blank text matches nothing).
+    min: 2, max: 2, type: textType('REGEX_MATCH', [0], 'number'), unsupportedOn: noSqlite('REGEX_MATCH'),
     check: (a, at) => checkPattern('REGEX_MATCH', a[1], at(1)),
-    sql: (d, [s, p]) => tpl('CASE WHEN $0 IS NULL THEN NULL ELSE $1 END', asText(d, s), regexMatch(d, asText(d, s), p.sql)),
+    sql: (d, [s, p]) => tpl('CASE WHEN $0 THEN 1 ELSE 0 END', regexMatch(d, asText(d, s), p.sql)),
   },
   REGEX_EXTRACT: {
     min: 2, max: 2, type: textType('REGEX_EXTRACT', [0], 'string'), unsupportedOn: noSqlite('REGEX_EXTRACT'),

@@ -5,7 +5,7 @@ import type { FormulaType } from './formula.ast';
 import { formulaError } from './formula.error';
 import { parseFormula } from './formula.parser';
 import { compileNode, type FormulaContext } from './formula.compiler';
-import { asText, tpl, type Compiled } from './formula.sql';
+import { tpl, type Compiled } from './formula.sql';
 
 /** A column a formula may reference; Formula columns carry their text in colOptions.formula. */
 export type FormulaColumn = ColumnMeta & { colOptions?: { formula?: string; formula_raw?: string } & Record<string, unknown> };
@@ -57,9 +57,8 @@ export function columnFormulaContext(options: ColumnFormulaOptions, visiting: st
     system(name, pos) {
       const column = name === 'RECORD_ID' ? columns.find((c) => c.pk) : columns.find((c) => c.uidt === 'LastModifiedTime');
       if (!column) throw formulaError(`${name}: the table has no ${name === 'RECORD_ID' ? 'primary key' : 'last modified time'} column`, pos);
-      const type = name === 'RECORD_ID' ? 'string' : 'datetime';
-      const value = physical(dialect, column, formulaTypeOf(column) ?? type, options.alias);
-      return name === 'RECORD_ID' ? { sql: asText(dialect, value), type: 'string' } : value;
+      // RECORD_ID(): the key as it is (a number for an integer key, as NocoDB answers).
+      return physical(dialect, column, formulaTypeOf(column) ?? (name === 'RECORD_ID' ? 'string' : 'datetime'), options.alias);
     },
     resolve(name, pos) {
       const column = find(name);

@@ -15,7 +15,7 @@ export interface FormulaOptions extends Record<string, unknown> {
 
 function asFormulaColumn(c: ColumnRow): FormulaColumn {
   return {
-    id: c.id, title: c.title, column_name: c.column_name ?? '', uidt: c.uidt, dt: c.dt ?? undefined,
+    id: c.id, title: c.title, column_name: c.column_name ?? '', uidt: c.uidt, dt: c.dt ?? undefined, pk: !!c.pk,
     colOptions: c.col_options as FormulaColumn['colOptions'],
   };
 }
