@@ -4,7 +4,7 @@ import { astList, invalidAst } from './ast-guard';
 import type { ConditionContext } from './compile-context';
 import { escapeLike } from './dialect.sql';
 import { compileDateCondition } from './date.compiler';
-import { blank, checked, isCondition, notBlank, notChecked, notOrNull } from './null-checks';
+import { blank, checked, empty, isCondition, notBlank, notChecked, notEmpty, notOrNull } from './null-checks';
 import { FALSE, Fragment, TRUE, comparator, joinFragments, sql, valueList } from './sql-fragment';
 
 const COMPARATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
@@ -43,6 +43,14 @@ export function compileCondition(cond: FilterCondition, ctx: ConditionContext): 
       return blank(ctx);
     case 'notblank':
       return notBlank(ctx);
+    case 'empty':
+      return empty(ctx);
+    case 'notempty':
+      return notEmpty(ctx);
+    case 'null':
+      return sql`${ctx.col} IS NULL`;
+    case 'notnull':
+      return sql`${ctx.col} IS NOT NULL`;
     case 'checked':
       return checked(ctx);
     case 'notchecked':

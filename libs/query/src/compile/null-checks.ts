@@ -19,6 +19,19 @@ export function notBlank(ctx: ConditionContext): Fragment {
   return sql`NOT (${blank(ctx)})`;
 }
 
+/**
+ * NocoDB's `empty`: for text the empty string only (NULL is `null`), for
+ * other columns blank; `notempty` is its complement (NULL text is not empty).
+ */
+export function empty(ctx: ConditionContext): Fragment {
+  return ctx.kind === 'text' ? sql`${ctx.col} = ${''}` : blank(ctx);
+}
+
+/** NocoDB's `notempty` (see {@link empty}). */
+export function notEmpty(ctx: ConditionContext): Fragment {
+  return ctx.kind === 'text' ? sql`${ctx.col} IS NULL OR ${ctx.col} <> ${''}` : notBlank(ctx);
+}
+
 /** The value a checkbox column compares with: boolean, or 1/0 where dt says the column is numeric. */
 export function checkboxValue(ctx: ConditionContext, value: boolean): boolean | number {
   const dt = ctx.column.dt ?? '';

@@ -184,6 +184,10 @@ function matchCondition(cond: FilterCondition, value: unknown, kind: ColumnKind)
     }
     case 'blank': return isBlank(value, kind);
     case 'notblank': return !isBlank(value, kind);
+    case 'empty': return kind === 'text' ? value === '' : isBlank(value, kind);
+    case 'notempty': return kind === 'text' ? value !== '' : !isBlank(value, kind);
+    case 'null': return nullish;
+    case 'notnull': return !nullish;
     case 'checked': return isChecked(value);
     case 'notchecked': return !isChecked(value);
     default: return membership(cond, value);

@@ -37,8 +37,8 @@ describe('parseWhere: columns and operators', () => {
   });
 
   it.each([
-    ['not', 'neq'], ['ge', 'gte'], ['le', 'lte'], ['empty', 'blank'], ['null', 'blank'],
-    ['notempty', 'notblank'], ['notnull', 'notblank'], ['EQ', 'eq'], ['iswithin', 'isWithin'],
+    ['not', 'neq'], ['ge', 'gte'], ['le', 'lte'], ['empty', 'empty'], ['null', 'null'],
+    ['notempty', 'notempty'], ['notnull', 'notnull'], ['EQ', 'eq'], ['iswithin', 'isWithin'],
   ])('maps the alias %s to %s', (alias, op) => {
     const where = op === 'isWithin' ? `(Due,${alias},pastWeek)` : `(Title,${alias},x)`;
     expect(one(where).op).toBe(op);

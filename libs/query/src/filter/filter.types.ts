@@ -4,7 +4,7 @@ export type LogicalOp = 'and' | 'or' | 'not';
 /** Canonical comparison operators (aliases are mapped onto these). */
 export type ComparisonOp =
   | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'nlike' | 'is' | 'isnot'
-  | 'in' | 'notin' | 'btw' | 'nbtw' | 'blank' | 'notblank' | 'checked' | 'notchecked'
+  | 'in' | 'notin' | 'btw' | 'nbtw' | 'blank' | 'notblank' | 'empty' | 'notempty' | 'null' | 'notnull' | 'checked' | 'notchecked'
   | 'allof' | 'anyof' | 'nallof' | 'nanyof' | 'isWithin';
 
 /** Date sub-operators for eq/neq/gt/gte/lt/lte. */

@@ -4,7 +4,7 @@ import { QueryError } from '../query-error';
 import type { ComparisonOp } from './filter.types';
 
 const COMPARE: ComparisonOp[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'];
-const NULLS: ComparisonOp[] = ['blank', 'notblank', 'is', 'isnot'];
+const NULLS: ComparisonOp[] = ['blank', 'notblank', 'empty', 'notempty', 'null', 'notnull', 'is', 'isnot'];
 const LIKE: ComparisonOp[] = ['like', 'nlike'];
 const RANGE: ComparisonOp[] = ['in', 'notin', 'btw', 'nbtw'];
 const MEMBERSHIP: ComparisonOp[] = ['allof', 'anyof', 'nallof', 'nanyof'];

@@ -3,8 +3,8 @@ import type { ComparisonOp, DateSubOp, IsArgument, WithinSubOp } from './filter.
 const OP_ALIASES: Record<string, ComparisonOp> = {
   eq: 'eq', neq: 'neq', not: 'neq', gt: 'gt', gte: 'gte', ge: 'gte', lt: 'lt', lte: 'lte', le: 'lte',
   like: 'like', nlike: 'nlike', is: 'is', isnot: 'isnot', in: 'in', notin: 'notin', btw: 'btw',
-  nbtw: 'nbtw', blank: 'blank', empty: 'blank', null: 'blank', notblank: 'notblank',
-  notempty: 'notblank', notnull: 'notblank', checked: 'checked', notchecked: 'notchecked',
+  nbtw: 'nbtw', blank: 'blank', empty: 'empty', null: 'null', notblank: 'notblank',
+  notempty: 'notempty', notnull: 'notnull', checked: 'checked', notchecked: 'notchecked',
   allof: 'allof', anyof: 'anyof', nallof: 'nallof', nanyof: 'nanyof', iswithin: 'isWithin',
 };
 
@@ -24,7 +24,7 @@ const IS_ARGUMENTS: Record<string, IsArgument> = {
 /** Operators whose value is a comma-separated list. */
 export const LIST_OPS: ReadonlySet<ComparisonOp> = new Set(['in', 'notin', 'allof', 'anyof', 'nallof', 'nanyof']);
 /** Operators that take no value. */
-export const VALUELESS_OPS: ReadonlySet<ComparisonOp> = new Set(['blank', 'notblank', 'checked', 'notchecked']);
+export const VALUELESS_OPS: ReadonlySet<ComparisonOp> = new Set(['blank', 'notblank', 'empty', 'notempty', 'null', 'notnull', 'checked', 'notchecked']);
 /** Operators that take a date sub-operator on date columns. */
 export const DATE_COMPARE_OPS: ReadonlySet<ComparisonOp> = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte']);
 
