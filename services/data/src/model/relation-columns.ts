@@ -30,10 +30,11 @@ const AGGREGATE: Record<string, string> = {
  * fails on an integer overflow, so it totals (a double) instead.
  */
 function aggregateSql(fn: string, dialect: string, target: { dt?: string | null }): string {
-  const sql = AGGREGATE[fn];
-  if (dialect === 'pg' && /^(sum|avg)/.test(fn) && /double|real|float/i.test(target.dt ?? '')) return sql.replace('??', '(??)::numeric');
-  if (dialect === 'sqlite3' && fn.startsWith('sum')) return `CASE WHEN COUNT(??) = 0 THEN NULL ELSE ${sql.replace('SUM', 'TOTAL')} END`;
-  return sql;
+  let sql = AGGREGATE[fn];
+  if (dialect === 'pg' && /^(sum|avg)/.test(fn) && /double|real|float/i.test(target.dt ?? '')) sql = sql.replace('??', '(??)::numeric');
+  if (dialect === 'sqlite3' && fn.startsWith('sum')) sql = sql.replace('SUM', 'TOTAL');
+  // A sum or average over no linked records (or only blank values) is 0, as NocoDB answers.
+  return /^(sum|avg)/.test(fn) ? `COALESCE(${sql}, 0)` : sql;
 }
 
 interface Options { fk_relation_column_id?: string; fk_lookup_column_id?: string; fk_rollup_column_id?: string; rollup_function?: string }
