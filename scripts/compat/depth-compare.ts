@@ -1,0 +1,218 @@
+/**
+ * Side by side with a NocoDB peer: formulas, filters and rollups. Both sides get
+ * the same base, table and rows through NocoDB's v2 meta and data API, then for
+ * each formula a Formula column is added, read and removed, for each filter the
+ * ids `where` selects are read, and each rollup function is read over a has-many
+ * link. Prints one markdown row per case: NocoDB's answer, Tabula's, and `≠`
+ * where they differ. A development tool: it needs both servers running (never
+ * run by the tests, whose tables keep NocoDB's answers).
+ *
+ *   NOCODB_URL=http://127.0.0.1:8090 NOCODB_EMAIL=… NOCODB_PASSWORD=… TABULA_URL=http://127.0.0.1:8080 \
+ *     npx tsx scripts/compat/depth-compare.ts [formulas|filters|rollups …]
+ *
+ * Tabula's user (TABULA_EMAIL / TABULA_PASSWORD, default compare@example.com) is signed up when it
+ * cannot sign in. Dates of the filter rows are relative to today (UTC), so the date
+ * sub-operators select the same rows on both sides whatever the day.
+ */
+
+interface Side {
+  name: 'NocoDB' | 'Tabula';
+  url: string;
+  token: string;
+  table?: string;
+  tableColumns?: Record<string, string>;
+}
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+async function call(side: Side, method: string, path: string, body?: unknown): Promise<Answer> {
+  const headers: Record<string, string> = { 'xc-auth': side.token };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${side.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+  return { status: res.status, body: parsed };
+}
+
+async function signIn(url: string, email: string, password: string, orSignUp: boolean): Promise<string> {
+  const post = (path: string) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  let res = await post('/api/v1/auth/user/signin');
+  if (res.status !== 200 && orSignUp) res = await post('/api/v1/auth/user/signup');
+  const body = await res.json() as { token?: string };
+  if (!body.token) throw new Error(`${url}: no token (${res.status} ${JSON.stringify(body)})`);
+  return body.token;
+}
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** The rows: the formula cases read rows 1, 2 and 4 (4 holds blanks). */
+const ROWS = [
+  { Title: 'Apple pie', Num: 10, Price: 1.5, Due: '2024-06-15', At: '2024-06-15 08:30:00+00:00', Done: true, Tags: 'a,b', Kind: 'x', When: day(0) },
+  { Title: 'banana_split', Num: 20, Price: 2.25, Due: '2024-06-14', At: '2024-06-14 23:59:59+00:00', Done: false, Tags: 'b', Kind: 'y', When: day(-1) },
+  { Title: 'Cherry', Num: 30, Price: 10, Due: '2024-06-20', At: '2024-06-16 00:00:00+00:00', Done: false, Tags: 'c,a', Kind: 'z', When: day(1) },
+  { Title: '', Num: null, Price: null, Due: null, At: null, Done: false, Tags: null, Kind: null, When: null },
+  { Title: null, Num: 5, Price: 0.5, Due: '2024-05-15', At: '2024-05-15 12:00:00+00:00', Done: false, Tags: 'b,c', Kind: 'x', When: day(-3) },
+  { Title: '100% juice', Num: -1, Price: 3.75, Due: '2025-01-01', At: '2024-06-10 10:00:00+00:00', Done: true, Tags: 'a', Kind: 'y', When: day(-7) },
+  { Title: 'far', Num: 7, Price: 1, Due: '2023-01-01', At: '2023-01-01 00:00:00+00:00', Done: false, Tags: 'a,b,c', Kind: 'z', When: day(-30) },
+  { Title: 'later', Num: 8, Price: 2, Due: '2026-01-01', At: '2026-01-01 00:00:00+00:00', Done: true, Tags: 'c', Kind: 'x', When: day(10) },
+];
+
+export const FORMULAS: string[] = [
+  'ROUNDUP({Price}, 1)', 'ROUNDUP(-{Price})', 'ROUNDUP(1.1, 1) + ROUNDUP(123, -1)', 'ROUNDDOWN({Price}, 1)', 'ROUNDDOWN(-{Price})',
+  'ROUNDDOWN(1234.5678, 2)', 'EVEN({Price})', 'EVEN(-1) + EVEN(0) + EVEN(3)', 'ODD({Num})', 'ODD(0) + ODD(-2) + ODD(1.5)',
+  'COUNT({Num}, {Title}, 3, {Price})', 'COUNTA({Num}, {Title}, {Due})', 'COUNTALL({Num}, {Title}, BLANK())',
+  'VALUE("$1,000.50")', 'VALUE("-12.5%") + VALUE({Num})', 'VALUE({Title})',
+  'URLENCODE("a b&c/d?e=f#g")', 'URLENCODE({Title})', 'REPEAT({Title}, 2)', 'REPT("ab", 2)',
+  'DATESTR({At})', "DATESTR('2024-02-29')", 'ISNOTBLANK({Title})', 'ISNOTBLANK({Num})', 'ISBLANK({Title})',
+  'TRUE()', 'FALSE()', 'IF(TRUE(), 1, 0) + IF(FALSE(), 10, 0)', 'XOR({Done}, {Num} > 15)',
+  'RECORD_ID()', 'LAST_MODIFIED_TIME()',
+  'REGEX_MATCH({Title}, "^[A-Z]")', 'REGEX_EXTRACT({Title}, "[a-z]+")', 'REGEX_EXTRACT({Title}, "a(n+)a")', 'REGEX_REPLACE({Title}, "[aeiou]", "*")',
+  'ARRAYSORT({Tags})', "ARRAYSORT('c,a,b', 'desc')", "ARRAYUNIQUE('b,a,b,c,a')", "ARRAYCOMPACT('a,,b, ,c')", "ARRAYSLICE('a,b,c,d', 2, 3)",
+  'LOG(10, 1000)', 'LOG(1000)', 'LOG(2, 8)', 'WEEKDAY({Due})', "WEEKDAY({Due}, 'sunday')", "WEEKDAY({At}, 'Wednesday')",
+  'ADD({Num}, 5, 1)', 'AVG({Num}, 20)', 'ROUND({Num} / 3, 2)', 'MOD({Num}, 3)', 'POWER({Num}, 2)', 'SQRT({Num} - 19)', 'EXP(0)',
+  'ABS({Num} - 15)', 'CEILING({Price})', 'FLOOR({Price})', 'INT(-{Price})', 'MIN({Num}, 15)', 'MAX({Num}, 15)',
+  "CONCAT({Title}, '-', {Num})", 'LEN({Title})', 'LOWER({Title})', 'UPPER({Title})', 'TRIM("  x ")', 'LEFT({Title}, 3)', 'RIGHT({Title}, 3)',
+  'MID({Title}, 2, 3)', 'SUBSTR({Title}, 7)', "REPLACE({Title}, 'p', 'P')", "SEARCH({Title}, 'an')", "URL('https://example.org/a?b=1')",
+  "IF({Num} > 15, 'big', 'small')", "SWITCH({Num}, 10, 'ten', 20, 'twenty', 'other')", 'AND({Num} > 5, {Done})', 'OR({Num} > 15, {Done})', 'NOT({Done})',
+  'DAY({Due})', 'MONTH({Due})', 'YEAR({Due})', 'HOUR({At})', 'MINUTE({At})', 'SECOND({At})', "DATEADD({Due}, 1, 'day')",
+  "DATETIME_DIFF({Due}, '2024-06-01', 'days')", 'YEAR(TODAY()) >= 2024',
+];
+
+export const FILTERS: string[] = [
+  '(Title,blank)', '(Title,notblank)', '(Title,empty)', '(Title,notempty)', '(Title,null)', '(Title,notnull)',
+  '(Num,blank)', '(Num,notblank)', '(Num,null)', '(Num,notnull)', '(Num,empty)', '(Num,notempty)',
+  '(Tags,anyof,a)', '(Tags,anyof,a,c)', '(Tags,allof,a,b)', '(Tags,nanyof,a)', '(Tags,nallof,a,b)', '(Tags,blank)',
+  '(Kind,anyof,x)', '(Kind,anyof,x,y)', '(Kind,allof,x)', '(Kind,nanyof,x)', '(Kind,nallof,x,y)', '(Kind,eq,x)', '(Kind,blank)',
+  '(Done,checked)', '(Done,notchecked)',
+  '(When,eq,today)', '(When,eq,yesterday)', '(When,eq,tomorrow)', '(When,eq,oneWeekAgo)', '(When,eq,oneMonthAgo)',
+  '(When,eq,daysAgo,3)', '(When,eq,daysFromNow,10)', `(When,eq,exactDate,${day(-3)})`, '(When,lt,today)', '(When,gte,daysAgo,7)',
+  '(When,isWithin,pastWeek)', '(When,isWithin,pastMonth)', '(When,isWithin,pastYear)', '(When,isWithin,nextWeek)', '(When,isWithin,nextMonth)',
+  '(When,isWithin,nextYear)', '(When,isWithin,pastNumberOfDays,3)', '(When,isWithin,nextNumberOfDays,10)', '(When,blank)', '(When,notblank)',
+];
+
+export const ROLLUPS = ['sum', 'avg', 'min', 'max', 'count', 'countDistinct', 'sumDistinct', 'avgDistinct'];
+
+const cell = (v: unknown) => JSON.stringify(v)?.replace(/\|/g, '\\|') ?? '-';
+
+async function setUp(side: Side): Promise<void> {
+  const base = await call(side, 'POST', '/api/v2/meta/bases/', { title: `Depth ${Date.now()}` });
+  if (base.status >= 300) throw new Error(`${side.name}: base ${base.status} ${JSON.stringify(base.body)}`);
+  const options = (names: string[]) => ({ options: names.map((title, i) => ({ title, order: i + 1 })) });
+  const table = await call(side, 'POST', `/api/v2/meta/bases/${base.body.id}/tables`, {
+    title: 'Depth', table_name: 'depth',
+    columns: [
+      { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true },
+      { column_name: 'title', title: 'Title', uidt: 'SingleLineText' },
+      { column_name: 'num', title: 'Num', uidt: 'Number' },
+      { column_name: 'price', title: 'Price', uidt: 'Decimal' },
+      { column_name: 'due', title: 'Due', uidt: 'Date' },
+      { column_name: 'at', title: 'At', uidt: 'DateTime' },
+      { column_name: 'done', title: 'Done', uidt: 'Checkbox' },
+      { column_name: 'tags', title: 'Tags', uidt: 'MultiSelect', dtxp: "'a','b','c'", colOptions: options(['a', 'b', 'c']) },
+      { column_name: 'kind', title: 'Kind', uidt: 'SingleSelect', dtxp: "'x','y','z'", colOptions: options(['x', 'y', 'z']) },
+      { column_name: 'when', title: 'When', uidt: 'Date' },
+    ],
+  });
+  if (table.status >= 300) throw new Error(`${side.name}: table ${table.status} ${JSON.stringify(table.body)}`);
+  side.table = table.body.id;
+  const inserted = await call(side, 'POST', `/api/v2/tables/${side.table}/records`, ROWS);
+  if (inserted.status >= 300) throw new Error(`${side.name}: rows ${inserted.status} ${JSON.stringify(inserted.body)}`);
+  (side as Side & { base: string }).base = base.body.id;
+}
+
+async function list(side: Side, query: string): Promise<Answer> {
+  return call(side, 'GET', `/api/v2/tables/${side.table}/records?${query}`);
+}
+
+const errorOf = (a: Answer) => `${a.status} ${String(a.body?.msg ?? a.body?.message ?? a.body?.error ?? '').slice(0, 70)}`;
+
+async function formulaValues(side: Side, formula: string, i: number): Promise<string> {
+  const title = `F${i}`;
+  const made = await call(side, 'POST', `/api/v2/meta/tables/${side.table}/columns`, { title, uidt: 'Formula', formula_raw: formula, formula });
+  if (made.status >= 300) return errorOf(made);
+  const read = await list(side, `fields=Id,${title}&sort=Id&where=${encodeURIComponent('(Id,in,1,2,4)')}`);
+  const table = await call(side, 'GET', `/api/v2/meta/tables/${side.table}`);
+  const column = (table.body?.columns ?? []).find((c: { title: string }) => c.title === title);
+  if (column) await call(side, 'DELETE', `/api/v2/meta/columns/${column.id}`);
+  if (read.status >= 300) return errorOf(read);
+  return cell((read.body.list as Record<string, unknown>[]).map((r) => r[title] ?? null));
+}
+
+async function filterIds(side: Side, where: string): Promise<string> {
+  const read = await list(side, `fields=Id&sort=Id&limit=100&where=${encodeURIComponent(where)}`);
+  if (read.status >= 300) return errorOf(read);
+  return cell((read.body.list as { Id: number }[]).map((r) => r.Id));
+}
+
+async function rollupValues(side: Side & { base?: string }): Promise<Record<string, string>> {
+  const lines = await call(side, 'POST', `/api/v2/meta/bases/${side.base}/tables`, {
+    title: 'Lines', table_name: 'lines',
+    columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'amount', title: 'Amount', uidt: 'Number' }],
+  });
+  const link = await call(side, 'POST', `/api/v2/meta/tables/${side.table}/columns`, { title: 'Lines', uidt: 'Links', parentId: side.table, childId: lines.body.id, type: 'hm' });
+  if (link.status >= 300) return Object.fromEntries(ROLLUPS.map((f) => [f, errorOf(link)]));
+  await call(side, 'POST', `/api/v2/tables/${lines.body.id}/records`, [{ Amount: 5 }, { Amount: 5 }, { Amount: 10 }, { Amount: null }]);
+  const meta = await call(side, 'GET', `/api/v2/meta/tables/${side.table}`);
+  const linkColumn = (meta.body.columns as { id: string; title: string }[]).find((c) => c.title === 'Lines')!;
+  const linesMeta = await call(side, 'GET', `/api/v2/meta/tables/${lines.body.id}`);
+  const amount = (linesMeta.body.columns as { id: string; title: string }[]).find((c) => c.title === 'Amount')!;
+  // Row 1 links all four lines; row 2 none.
+  await call(side, 'POST', `/api/v2/tables/${side.table}/links/${linkColumn.id}/records/1`, [{ Id: 1 }, { Id: 2 }, { Id: 3 }, { Id: 4 }]);
+  const out: Record<string, string> = {};
+  for (const fn of ROLLUPS) {
+    const title = `R_${fn}`;
+    const made = await call(side, 'POST', `/api/v2/meta/tables/${side.table}/columns`, {
+      title, uidt: 'Rollup', fk_relation_column_id: linkColumn.id, fk_rollup_column_id: amount.id, rollup_function: fn,
+    });
+    if (made.status >= 300) { out[fn] = errorOf(made); continue; }
+    const read = await list(side, `fields=Id,${title}&sort=Id&where=${encodeURIComponent('(Id,in,1,2)')}`);
+    out[fn] = read.status >= 300 ? errorOf(read) : cell((read.body.list as Record<string, unknown>[]).map((r) => r[title] ?? null));
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const env = (name: string) => process.env[name] ?? (() => { throw new Error(`${name} is required`); })();
+  const parts = process.argv.slice(2).length ? process.argv.slice(2) : ['formulas', 'filters', 'rollups'];
+  const sides: Side[] = [
+    { name: 'NocoDB', url: env('NOCODB_URL'), token: await signIn(env('NOCODB_URL'), env('NOCODB_EMAIL'), env('NOCODB_PASSWORD'), false) },
+    { name: 'Tabula', url: env('TABULA_URL'), token: await signIn(env('TABULA_URL'), process.env.TABULA_EMAIL ?? 'compare@example.com', process.env.TABULA_PASSWORD ?? 'Compare-pass-1234', true) },
+  ];
+  for (const side of sides) await setUp(side);
+  let same = 0;
+  let total = 0;
+  const row = (what: string, n: string, t: string) => {
+    total += 1;
+    if (n === t) same += 1;
+    console.log(`| \`${what.replace(/\|/g, '\\|')}\` | ${n} | ${t} | ${n === t ? '' : '≠'} |`);
+  };
+  if (parts.includes('formulas')) {
+    console.log('\n### Formulas (rows 1, 2, 4)\n\n| formula | NocoDB | Tabula | |\n|---|---|---|---|');
+    for (const [i, formula] of FORMULAS.entries()) {
+      const [n, t] = await Promise.all(sides.map((s) => formulaValues(s, formula, i)));
+      row(formula, n, t);
+    }
+  }
+  if (parts.includes('filters')) {
+    console.log('\n### Filters (ids selected)\n\n| where | NocoDB | Tabula | |\n|---|---|---|---|');
+    for (const where of FILTERS) {
+      const [n, t] = await Promise.all(sides.map((s) => filterIds(s, where)));
+      row(where, n, t);
+    }
+  }
+  if (parts.includes('rollups')) {
+    console.log('\n### Rollups over a has-many link (row 1: 5, 5, 10, blank; row 2: no lines)\n\n| function | NocoDB | Tabula | |\n|---|---|---|---|');
+    const [n, t] = await Promise.all(sides.map((s) => rollupValues(s)));
+    for (const fn of ROLLUPS) row(fn, n[fn], t[fn]);
+  }
+  console.log(`\n${same} of ${total} cases answered the same`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
