@@ -10,6 +10,8 @@
  *   NOCODB_URL=http://127.0.0.1:8090 NOCODB_EMAIL=… NOCODB_PASSWORD=… TABULA_URL=http://127.0.0.1:8080 \
  *     npx tsx scripts/compat/depth-compare.ts [formulas|filters|rollups …]
  *
+ * FORMULAS='["ADD({Num}, 1)"]' compares those formulas instead of the built-in list.
+ *
  * Tabula's user (TABULA_EMAIL / TABULA_PASSWORD, default compare@example.com) is signed up when it
  * cannot sign in. Dates of the filter rows are relative to today (UTC), so the date
  * sub-operators select the same rows on both sides whatever the day.
@@ -192,7 +194,8 @@ async function main(): Promise<void> {
   };
   if (parts.includes('formulas')) {
     console.log('\n### Formulas (rows 1, 2, 4)\n\n| formula | NocoDB | Tabula | |\n|---|---|---|---|');
-    for (const [i, formula] of FORMULAS.entries()) {
+    const only = process.env.FORMULAS ? JSON.parse(process.env.FORMULAS) as string[] : FORMULAS;
+    for (const [i, formula] of only.entries()) {
       const [n, t] = await Promise.all(sides.map((s) => formulaValues(s, formula, i)));
       row(formula, n, t);
     }

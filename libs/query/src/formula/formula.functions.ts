@@ -49,8 +49,25 @@ const unsafeNull = (cond: string, x: Fragment, expr: Fragment) => tpl(`CASE WHEN
 const len = (d: Dialect, s: Fragment) => tpl(d === 'sqlite3' ? 'LENGTH($0)' : 'CHAR_LENGTH($0)', s);
 const greatest0 = (d: Dialect, n: Fragment) => tpl(d === 'sqlite3' ? 'max($0, 0)' : 'GREATEST($0, 0)', n);
 
+/** A number argument with blank as 0 (ADD, AVG). */
+const zeroIfBlank = (c: Compiled): Compiled => ({ ...c, sql: c.type === 'null' ? new Fragment('0', []) : tpl('COALESCE($0, 0)', c.sql) });
+
+/**
+ * MIN/MAX skipping blanks: pg's LEAST/GREATEST do; elsewhere each argument
+ * stands in for itself or, when blank, for the first other one not blank.
+ */
+function extreme(d: Dialect, a: Compiled[], fn: string): Fragment {
+  if (a.length === 1) return f(a[0]);
+  if (d === 'pg') return tpl(`${fn}(${a.map((_, i) => `$${i}`).join(', ')})`, ...a.map(f));
+  const each = a.map((_, i) => `COALESCE(${[i, ...a.map((__, j) => j).filter((j) => j !== i)].map((j) => `$${j}`).join(', ')})`);
+  return tpl(`${fn}(${each.join(', ')})`, ...a.map(f));
+}
+
 /** ADD: a sum of guarded additions (see formula.safe). */
 const sum = (d: Dialect, a: Compiled[]) => a.map(f).reduce((acc, x) => arithmetic(d, '+', acc, x));
+
+/** A condition that is false, not unknown, when its value is blank. */
+const definite = (c: Compiled) => tpl('CASE WHEN $0 THEN 1 = 1 ELSE 1 = 0 END', asCondition(c));
 
 function ifThenElse(cond: Fragment, a: Fragment, b: Fragment): Fragment {
   return tpl('CASE WHEN $0 THEN $1 ELSE $2 END', cond, a, b);
@@ -97,10 +114,11 @@ function datePart(part: keyof typeof DATE_PART): FormulaFunction {
 
 /** Every function, by upper-case name (README "Formulas" lists them). */
 export const FUNCTIONS: Record<string, FormulaFunction> = {
-  ADD: num('ADD', 1, 255, (d, a) => sum(d, a)),
-  AVG: num('AVG', 1, 255, (d, a) => (d === 'pg' ? arithmetic(d, '/', sum(d, a), new Fragment(`${a.length}`, [])) : tpl(`($0) / ${a.length}.0`, sum(d, a)))),
-  MIN: num('MIN', 1, 255, (d, a) => a.length === 1 ? f(a[0]) : tpl(`CASE WHEN ${a.map((_, i) => `$${i} IS NULL`).join(' OR ')} THEN NULL ELSE ${d === 'sqlite3' ? 'min' : 'LEAST'}(${a.map((_, i) => `$${i}`).join(', ')}) END`, ...a.map(f))),
-  MAX: num('MAX', 1, 255, (d, a) => a.length === 1 ? f(a[0]) : tpl(`CASE WHEN ${a.map((_, i) => `$${i} IS NULL`).join(' OR ')} THEN NULL ELSE ${d === 'sqlite3' ? 'max' : 'GREATEST'}(${a.map((_, i) => `$${i}`).join(', ')}) END`, ...a.map(f))),
+  // As NocoDB: ADD and AVG count a blank as 0; MIN and MAX skip blanks (blank when all are).
+  ADD: num('ADD', 1, 255, (d, a) => sum(d, a.map(zeroIfBlank))),
+  AVG: num('AVG', 1, 255, (d, a) => (d === 'pg' ? arithmetic(d, '/', sum(d, a.map(zeroIfBlank)), new Fragment(`${a.length}`, [])) : tpl(`($0) / ${a.length}.0`, sum(d, a.map(zeroIfBlank))))),
+  MIN: num('MIN', 1, 255, (d, a) => extreme(d, a, d === 'sqlite3' ? 'min' : 'LEAST')),
+  MAX: num('MAX', 1, 255, (d, a) => extreme(d, a, d === 'sqlite3' ? 'max' : 'GREATEST')),
   ROUND: num('ROUND', 1, 2, (d, [x, p]) => round(d, f(x), p ? f(p) : bound(0))),
   MOD: num('MOD', 2, 2, (d, [a, b]) => mod(d, f(a), f(b))),
   POWER: num('POWER', 2, 2, (d, [a, b]) => (d === 'pg' ? power(d, pgFloat(f(a)), pgFloat(f(b))) : power(d, f(a), f(b)))),
@@ -154,8 +172,9 @@ export const FUNCTIONS: Record<string, FormulaFunction> = {
       return new Fragment(`CASE ${cases.map((c) => c.sql).join(' ')} ELSE (${fallback.sql}) END`, [...cases.flatMap((c) => c.bindings), ...fallback.bindings]);
     },
   },
-  AND: { min: 1, max: 255, type: (a, at) => { check('AND', [], 'bool')(a, at); return 'boolean'; }, sql: (_d, a) => joined(a.map(asCondition), ' AND ') },
-  OR: { min: 1, max: 255, type: (a, at) => { check('OR', [], 'bool')(a, at); return 'boolean'; }, sql: (_d, a) => joined(a.map(asCondition), ' OR ') },
+  // As NocoDB: a blank condition is false in AND and OR.
+  AND: { min: 1, max: 255, type: (a, at) => { check('AND', [], 'bool')(a, at); return 'boolean'; }, sql: (_d, a) => joined(a.map(definite), ' AND ') },
+  OR: { min: 1, max: 255, type: (a, at) => { check('OR', [], 'bool')(a, at); return 'boolean'; }, sql: (_d, a) => joined(a.map(definite), ' OR ') },
   NOT: { min: 1, max: 1, type: (a, at) => { check('NOT', ['bool'])(a, at); return 'boolean'; }, sql: (_d, [x]) => tpl('NOT $0', asCondition(x)) },
   BLANK: { min: 0, max: 0, type: () => 'null', sql: () => new Fragment('NULL', []) },
   ISBLANK: {

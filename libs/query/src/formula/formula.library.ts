@@ -22,21 +22,24 @@ const needText = (fn: string, args: Compiled[], at: (i: number) => number, which
 });
 const pgFloat = (d: Dialect, c: Compiled) => (d === 'pg' ? tpl('($0)::float8', c.sql) : c.sql);
 
-/** Scale x's absolute value by 10^places, round it with `fn` (CEIL/FLOOR), scale back, keep the sign. */
+/**
+ * ROUNDUP/ROUNDDOWN as NocoDB computes them: x scaled by 10^places, CEIL (up,
+ * toward +∞) or FLOOR (down, toward -∞), scaled back: ROUNDDOWN(-2.349, 2) is -2.35.
+ */
 function roundAway(d: Dialect, x: Compiled, places: Compiled | undefined, up: boolean): Fragment {
   const fn = up ? (d === 'sqlite3' ? 'ceil' : 'CEILING') : 'FLOOR';
   const p = places ? places.sql : bound(0);
   if (d === 'pg') {
     const pl = tpl('(LEAST(GREATEST($0, -300), 300))::int', tpl('TRUNC(($0)::float8)', p));
     const scale = tpl('POWER(10::numeric, $0)', pl);
-    return pgDouble(tpl(`SIGN($0) * ${fn}(ABS($0) * $1) / $1`, pgExact(pgFloat(d, x)), scale));
+    return pgDouble(tpl(`${fn}($0 * $1) / $1`, pgExact(pgFloat(d, x)), scale));
   }
   // Places within -290…15 (a double has no more digits); past 1e290 (or 1e15 with places ≥ 0) x is its own
   // rounding, so the scaled value stays finite (MySQL fails the statement on an overflow). A double scaled
   // by 10^places is rounded to 9 places first: 1.1 × 10 is 11.000000000000002.
   const pl = tpl(d === 'sqlite3' ? 'CAST(min(max($0, -290), 15) AS INTEGER)' : 'TRUNCATE(LEAST(GREATEST($0, -290), 15), 0)', p);
   const scale = tpl(d === 'sqlite3' ? 'POWER(10, $0)' : 'POW(10, $0)', pl);
-  return tpl(`CASE WHEN ABS($0) >= 1e290 OR ($2 >= 0 AND ABS($0) >= 1e15) THEN $0 ELSE SIGN($0) * ${fn}(ROUND(ABS($0) * $1, 9)) / $1 END`, x.sql, scale, pl);
+  return tpl(`CASE WHEN ABS($0) >= 1e290 OR ($2 >= 0 AND ABS($0) >= 1e15) THEN $0 ELSE ${fn}(ROUND($0 * $1, 9)) / $1 END`, x.sql, scale, pl);
 }
 
 /** EVEN/ODD: away from zero to the next even (odd) integer. */
