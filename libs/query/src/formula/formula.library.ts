@@ -282,6 +282,18 @@ export const libraryFunctions: Record<string, FormulaFunction> = {
     check: (a, at) => checkPattern('REGEX_REPLACE', a[1], at(1)),
     sql: (d, [s, p, r]) => regexReplace(d, cappedText(d, s), p.sql, cappedText(d, r)), capped: true,
   },
+  JSON_EXTRACT: {
+    min: 2, max: 2,
+    type: (a, at) => { needText('JSON_EXTRACT', a, at, [0]); jsonPath(a[1], at(1)); return 'string'; },
+    // PostgreSQL 15 cannot test text for JSON without failing the statement: there the text must be a JSON field or a literal.
+    check: (a, at) => {
+      const [src] = a;
+      if (typeof src.literal === 'string') {
+        try { JSON.parse(src.literal); } catch { throw formulaError('JSON_EXTRACT: the text is not JSON', at(0)); }
+      }
+    },
+    sql: (d, [s, p]) => jsonExtract(d, s, jsonPath(p, 0)),
+  },
   ARRAYSORT: {
     min: 1, max: 2, type: (a, at) => { listArg('ARRAYSORT', a, at); sortDir(a[1], at(1)); return 'string'; },
     sql: (d, [s, dir]) => arrayFn(d, cappedText(d, s), sortDir(dir, 0) === 'desc' ? 'sortdesc' : 'sort'), capped: true,
@@ -293,6 +305,40 @@ export const libraryFunctions: Record<string, FormulaFunction> = {
     sql: (d, [s, from, to]) => arrayFn(d, cappedText(d, s), 'slice', from.sql, to?.sql), capped: true,
   },
 };
+
+/** A jq-like path (`.a.b`, `.items[0].name`) as its keys and indices. */
+function jsonPath(arg: Compiled, pos: number): (string | number)[] {
+  const raw = arg.literal;
+  const fail = () => formulaError('JSON_EXTRACT: the path must be a text literal such as ".a.b" or ".items[0]"', pos);
+  if (typeof raw !== 'string') throw fail();
+  const out: (string | number)[] = [];
+  const re = /\.([A-Za-z_$][\w$-]*)|\[(\d{1,6})\]|\.(?=$)/y;
+  let i = 0;
+  if (raw === '' || raw === '.') return out;
+  while (i < raw.length) {
+    re.lastIndex = i;
+    const m = re.exec(raw);
+    if (!m || m[0] === '') throw fail();
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(Number(m[2]));
+    i = re.lastIndex;
+  }
+  if (out.length > 32) throw fail();
+  return out;
+}
+
+/** JSON_EXTRACT(json, path): the value at the path as text (objects and arrays as JSON); blank when missing or not JSON. */
+function jsonExtract(d: Dialect, s: Compiled, path: (string | number)[]): Fragment {
+  const text = asText(d, s);
+  if (d === 'pg') {
+    if (!s.json && s.literal === undefined && s.type !== 'null') throw formulaError('JSON_EXTRACT: on PostgreSQL the text must be a JSON field or a text literal');
+    if (!path.length) return tpl('(($0)::jsonb)::text', text);
+    return new Fragment(`jsonb_extract_path_text((${text.sql})::jsonb, ${path.map(() => '?').join(', ')})`, [...text.bindings, ...path.map(String)]);
+  }
+  const p = `$${path.map((k) => (typeof k === 'number' ? `[${k}]` : `."${k}"`)).join('')}`;
+  if (d === 'mysql2') return tpl('CASE WHEN JSON_VALID($0) THEN JSON_UNQUOTE(JSON_EXTRACT($0, $1)) END', text, bound(p));
+  return tpl('CASE WHEN json_valid($0) THEN CAST(json_extract($0, $1) AS TEXT) END', text, bound(p));
+}
 
 function sortDir(arg: Compiled | undefined, pos: number): 'asc' | 'desc' {
   if (!arg) return 'asc';

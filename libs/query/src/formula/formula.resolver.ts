@@ -76,7 +76,10 @@ export function columnFormulaContext(options: ColumnFormulaOptions, visiting: st
       if (computed) return computed;
       const type = formulaTypeOf(column);
       if (!type) throw formulaError(`field {${column.title}} (${column.uidt}) cannot be used in a formula`, pos);
-      return physical(dialect, column, type, options.alias);
+      const value = physical(dialect, column, type, options.alias);
+      // (pg: only a json/jsonb column is valid JSON by construction.)
+      const json = column.uidt === 'JSON' && (dialect !== 'pg' || /json/i.test(column.dt ?? ''));
+      return json ? { ...value, json: true } : value;
     },
   };
 }

@@ -10,6 +10,8 @@ export interface Compiled {
   literal?: string | number | boolean | null;
   /** Text already cut at the text cap (a CONCAT, REPT or REPLACE result). */
   capped?: boolean;
+  /** The text of a JSON column (valid JSON by construction). */
+  json?: boolean;
 }
 
 /** One function of the formula language. */
