@@ -82,6 +82,9 @@ export const FORMULAS: string[] = [
   "IF({Num} > 15, 'big', 'small')", "SWITCH({Num}, 10, 'ten', 20, 'twenty', 'other')", 'AND({Num} > 5, {Done})', 'OR({Num} > 15, {Done})', 'NOT({Done})',
   'DAY({Due})', 'MONTH({Due})', 'YEAR({Due})', 'HOUR({At})', 'MINUTE({At})', 'SECOND({At})', "DATEADD({Due}, 1, 'day')",
   "DATETIME_DIFF({Due}, '2024-06-01', 'days')", 'YEAR(TODAY()) >= 2024',
+  `JSON_EXTRACT('{"a": {"b": "c"}}', '.a.b')`, `JSON_EXTRACT('{"n": [1, {"x": 2.5}]}', '.n[1].x')`, `JSON_EXTRACT('{"a": 1}', '.b')`,
+  'ADD({Num}, {Price})', 'MIN({Num}, BLANK())', 'MAX({Price}, {Num}, 1)', 'OR({Num} > 15, FALSE())', 'ROUNDDOWN(-2.349, 2)',
+  'VALUE("1e3")', 'VALUE("12abc")', 'SQRT(-1)', 'MOD(5, 0)',
 ];
 
 export const FILTERS: string[] = [
