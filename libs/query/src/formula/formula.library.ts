@@ -207,7 +207,6 @@ function arrayFn(d: Dialect, s: Fragment, kind: 'sort' | 'sortdesc' | 'unique' |
   if (kind === 'unique') sub = 'SELECT MIN(n) AS n, v FROM r WHERE n > 0 GROUP BY v';
   if (kind === 'compact') where = `items.v IS NOT NULL AND items.v <> ''`;
   if (kind === 'slice') {
-    where = 'items.n >= ? AND items.n <= ?';
     bindings.push(...(from?.bindings ?? []), ...(to?.bindings ?? []));
     where = `items.n >= (${from?.sql ?? '1'}) AND items.n <= (${to?.sql ?? '1000'})`;
   }
