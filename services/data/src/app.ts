@@ -11,6 +11,7 @@ import { attachmentsInternalRouter } from './routes/attachments-internal.routes'
 import { nestedRouter } from './routes/nested.routes';
 import { recordsV2Router } from './routes/records-v2.routes';
 import { linksV2Router } from './routes/links-v2.routes';
+import { recordsV3Router } from './routes/records-v3.routes';
 import { dataScopes } from './domain/table-access';
 
 /** The query library's errors carry their own status and code. */
@@ -23,7 +24,7 @@ export function createApp(ports: DataPorts): Koa {
   return standardServiceApp(ports, {
     routers: [
       bulkRouter(ports, authorizer), recordsRouter(ports, authorizer), nestedRouter(ports, authorizer),
-      recordsV2Router(ports, authorizer), linksV2Router(ports, authorizer),
+      recordsV2Router(ports, authorizer), linksV2Router(ports, authorizer), recordsV3Router(ports, authorizer),
       internalRouter(ports), attachmentsInternalRouter(ports),
     ],
     errorMappers: [queryErrorMapper],
