@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint/define-endpoint';
 import { USERS, type ScopeRule } from '../endpoint/access';
 import { queryValue, readQuerySchema } from './record-query';
+import type { TableRefId } from './table-scope';
 
 /**
  * NocoDB's v3 data API (`/api/v3/data/{baseId}/{tableId}/…`, what n8n's
@@ -15,11 +16,15 @@ import { queryValue, readQuerySchema } from './record-query';
 export const V3_DATA = '/api/v3/data/{baseId}/{tableId}';
 
 /**
- * The table `{tableId}` of base `{baseId}`: the data service resolves the
- * table by id and answers a table of another base as a missing table; the
- * permission is checked in the table's base.
+ * The table `{tableId}` of base `{baseId}` (and the view `viewId` of a list
+ * or count), resolved as v1's `{baseName}/{tableName}` among the bases the
+ * caller may access: a base it has no role in is a missing base, a table of
+ * another base a missing table; the permission is checked in that base.
  */
-export const onBaseTable: ScopeRule<{ params: { baseId: string; tableId: string } }> = { via: 'table', id: (i) => i.params.tableId };
+export const onBaseTable: ScopeRule<{ params: { baseId: string; tableId: string }; query?: unknown }> = {
+  via: 'tableRef',
+  id: (i): TableRefId => ({ baseName: i.params.baseId, tableName: i.params.tableId, viewName: (i.query as { viewId?: string } | undefined)?.viewId }),
+};
 
 /** Reads need data.read in the table's base, writes data.write (viewer / editor and up), as on v1. */
 const read = { callers: USERS, permission: 'data.read', scope: onBaseTable } as const;

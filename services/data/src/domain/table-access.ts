@@ -39,12 +39,6 @@ function viewIdOf(input: unknown): string | undefined {
   return typeof viewId === 'string' && viewId !== '' ? viewId : undefined;
 }
 
-/** The `{baseId}` path parameter of a validated input (NocoDB v3 data paths), if any. */
-function baseIdOf(input: unknown): string | undefined {
-  const baseId = (input as { params?: { baseId?: unknown } } | undefined)?.params?.baseId;
-  return typeof baseId === 'string' ? baseId : undefined;
-}
-
 /**
  * What the data contracts are scoped by: `tableRef`, the table a route names,
  * or `table`, a table id (NocoDB v2 paths; the query's `viewId` names the view).
@@ -69,9 +63,6 @@ export function dataScopes(ports: DataPorts): ScopeResolvers {
         const handle = await ports.tables.resolveById(String(id)).catch((err: unknown) => {
           throw err instanceof AppError && err.status === 404 ? tableNotFound(id) : err;
         });
-        // NocoDB v3 paths name the base too: a table of another base is a missing table.
-        const baseId = baseIdOf(input);
-        if (baseId !== undefined && baseId !== handle.baseId) throw tableNotFound(id);
         return { baseId: handle.baseId, value: { handle, viewName: viewIdOf(input) } };
       },
     },
