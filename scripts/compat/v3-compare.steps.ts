@@ -3,7 +3,8 @@ import type { Ids, Step } from './v2-compare.steps';
 /**
  * NocoDB's v3 requests of scripts/compat/v2-compare.ts (run after the v2
  * meta and data steps, on the same base, tables and link field): v3 meta
- * reads, records, count and links, with the error cases clients meet.
+ * reads, records, count and links, with the error cases clients meet, and
+ * the v2 aggregate and v1 group-by reads nocodb-sdk exposes.
  * Records made here are named by the ids each side answered.
  */
 const M3 = '/api/v3/meta';
@@ -59,6 +60,11 @@ export const V3_STEPS: Step[] = [
   step('GET …/links/{missing field}/{recordId}', 'GET', (i) => D(i, `/links/cmissing0000000/${i.r1}`)),
   step('DELETE …/links/{linkFieldId}/{recordId}', 'DELETE', (i) => L(i, i.r1), { body: (i) => [{ id: Number(i.t2) }] }),
   step('DELETE …/links/… (not linked)', 'DELETE', (i) => L(i, i.r1), { body: (i) => [{ id: Number(i.t2) }] }),
+  step('GET /api/v2/tables/{tableId}/aggregate?aggregation=[sum, count_filled]', 'GET', (i) => `/api/v2/tables/${i.items}/aggregate?aggregation=${q([{ field: i.qty, type: 'sum' }, { field: i.title, type: 'count_filled' }])}`),
+  step('GET /api/v2/tables/{tableId}/aggregate (unknown field)', 'GET', (i) => `/api/v2/tables/${i.items}/aggregate?aggregation=${q([{ field: 'cmissing', type: 'sum' }])}`),
+  step('GET /api/v1/db/data/noco/{baseId}/{tableName}/groupby?column_name=Title', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/Items/groupby?column_name=Title&sort=-Title`),
+  step('GET …/groupby/count?column_name=Title', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/Items/groupby/count?column_name=Title`),
+  step('GET …/groupby (no column)', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/Items/groupby`),
   step('GET /api/v3/data/{missing base}/{tableId}/records', 'GET', (i) => `/api/v3/data/pmissing0000000/${i.items}/records`),
   step('GET /api/v3/data/{baseId}/{missing table}/records', 'GET', (i) => `/api/v3/data/${i.base}/mmissing0000000/records`),
 ];

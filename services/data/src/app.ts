@@ -12,6 +12,7 @@ import { nestedRouter } from './routes/nested.routes';
 import { recordsV2Router } from './routes/records-v2.routes';
 import { linksV2Router } from './routes/links-v2.routes';
 import { recordsV3Router } from './routes/records-v3.routes';
+import { aggregatesRouter } from './routes/aggregates.routes';
 import { dataScopes } from './domain/table-access';
 
 /** The query library's errors carry their own status and code. */
@@ -23,7 +24,7 @@ export function createApp(ports: DataPorts): Koa {
   const authorizer = contractAuthorizer(ports.baseAccess, dataScopes(ports));
   return standardServiceApp(ports, {
     routers: [
-      bulkRouter(ports, authorizer), recordsRouter(ports, authorizer), nestedRouter(ports, authorizer),
+      bulkRouter(ports, authorizer), aggregatesRouter(ports, authorizer), recordsRouter(ports, authorizer), nestedRouter(ports, authorizer),
       recordsV2Router(ports, authorizer), linksV2Router(ports, authorizer), recordsV3Router(ports, authorizer),
       internalRouter(ports), attachmentsInternalRouter(ports),
     ],
