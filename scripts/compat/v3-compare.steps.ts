@@ -62,9 +62,9 @@ export const V3_STEPS: Step[] = [
   step('DELETE …/links/… (not linked)', 'DELETE', (i) => L(i, i.r1), { body: (i) => [{ id: Number(i.t2) }] }),
   step('GET /api/v2/tables/{tableId}/aggregate?aggregation=[sum, count_filled]', 'GET', (i) => `/api/v2/tables/${i.items}/aggregate?aggregation=${q([{ field: i.qty, type: 'sum' }, { field: i.title, type: 'count_filled' }])}`),
   step('GET /api/v2/tables/{tableId}/aggregate (unknown field)', 'GET', (i) => `/api/v2/tables/${i.items}/aggregate?aggregation=${q([{ field: 'cmissing', type: 'sum' }])}`),
-  step('GET /api/v1/db/data/noco/{baseId}/{tableName}/groupby?column_name=Title', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/Items/groupby?column_name=Title&sort=-Title`),
-  step('GET …/groupby/count?column_name=Title', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/Items/groupby/count?column_name=Title`),
-  step('GET …/groupby (no column)', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/Items/groupby`),
+  step('GET /api/v1/db/data/noco/{baseId}/{tableId}/groupby?column_name=Title', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/${i.items}/groupby?column_name=Title&sort=-Title`),
+  step('GET …/groupby/count?column_name=Title', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/${i.items}/groupby/count?column_name=Title`),
+  step('GET …/groupby (no column)', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/${i.items}/groupby`),
   step('GET /api/v3/data/{missing base}/{tableId}/records', 'GET', (i) => `/api/v3/data/pmissing0000000/${i.items}/records`),
   step('GET /api/v3/data/{baseId}/{missing table}/records', 'GET', (i) => `/api/v3/data/${i.base}/mmissing0000000/records`),
 ];
