@@ -137,6 +137,33 @@ describe('nocodb-sdk dbDataTableRow (v2 data API)', () => {
   });
 });
 
+describe('nocodb-sdk aggregates and group-by', () => {
+  it('dbDataTableAggregate, dbTableRow.groupBy and groupByCount', async () => {
+    const made = await api.dbDataTableRow.create(tags, [{ Name: 'g1' }, { Name: 'g2' }, { Name: 'g2' }, { Name: null }]) as { Id: number }[];
+    const columns = (await raw('GET', `/api/v2/meta/tables/${items}`)).body.columns as { id: string; title: string }[];
+    const qty = columns.find((c) => c.title === 'Qty')!.id;
+    const title = columns.find((c) => c.title === 'Title')!.id;
+    const agg = (aggregation: object[], extra: Record<string, string> = {}) => api.dbDataTableAggregate.dbDataTableAggregate(items, { aggregation, ...extra } as never);
+    const rows = (await api.dbDataTableRow.list(items, { fields: ['Qty'] })).list.map((r) => (r as { Qty: number | null }).Qty);
+    const values = rows.filter((v): v is number => v !== null);
+    // NocoDB: {"Qty":21} for sum, {"Qty":10.5} for avg, … (one key per field; unknown fields and types are left out: {}).
+    expect(await agg([{ field: qty, type: 'sum' }])).toEqual({ Qty: values.reduce((a, b) => a + b, 0) });
+    expect(await agg([{ field: qty, type: 'max' }, { field: title, type: 'count_filled' }])).toEqual({ Qty: Math.max(...values), Title: rows.length });
+    expect(await agg([{ field: qty, type: 'count_empty' }])).toEqual({ Qty: rows.length - values.length });
+    expect(await agg([{ field: qty, type: 'count' }], { where: '(Qty,gt,1)' })).toEqual({ Qty: values.filter((v) => v > 1).length });
+    expect(await agg([{ field: 'cmissing', type: 'sum' }, { field: qty, type: 'nope' }])).toEqual({});
+    // NocoDB: {"list":[{"count":2,"Name":"g2"},…],"pageInfo":{…}}; groupby/count → a bare number.
+    const grouped = await api.dbTableRow.groupBy('noco', baseId, 'Tags', { column_name: 'Name', where: '(Name,like,g%)' });
+    expect(grouped.list).toEqual([{ count: 1, Name: 'g1' }, { count: 2, Name: 'g2' }]);
+    expect(grouped.pageInfo).toMatchObject({ totalRows: 2, page: 1 });
+    expect((await api.dbTableRow.groupBy('noco', baseId, 'Tags', { column_name: 'Name', sort: ['-Name'], limit: 1, where: '(Name,like,g%)' })).list).toEqual([{ count: 2, Name: 'g2' }]);
+    expect(await api.dbTableRow.groupByCount('noco', baseId, 'Tags', { column_name: 'Name', where: '(Name,like,g%)' })).toBe(2);
+    const none = await raw('GET', `/api/v1/db/data/noco/${baseId}/Tags/groupby`);
+    expect([none.status, none.body.error]).toEqual([404, 'ERR_FIELD_NOT_FOUND']);
+    expect(made).toHaveLength(4);
+  });
+});
+
 describe('v2 meta calls of n8n\'s pickers', () => {
   it('bases, a base\'s tables, a table, its views', async () => {
     const bases = (await raw('GET', '/api/v2/meta/bases/')).body;

@@ -177,6 +177,16 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   recordDeleteV2: { body: async (c) => [{ Id: Number(await live.make('record', c)) }], rank: 2 },
   // Unlinks the pairs dataNestedRemove needs linked: after it, before the records are deleted (2.1, 2.2).
   linkDeleteV2: { rank: 2.05 },
+  // data v3: bodies are `[{ fields }]`, `[{ id, fields }]`, `[{ id }]` (updates and deletes on a fresh record per caller).
+  recordCreateV3: { body: () => [{ fields: { Name: 'new' } }] },
+  recordUpdateV3: { body: async (c) => [{ id: Number(await live.make('record', c)), fields: { Name: 'updated' } }] },
+  recordDeleteV3: { body: async (c) => [{ id: Number(await live.make('record', c)) }], rank: 2 },
+  linkDeleteV3: { rank: 2.05 },
+  // group-by names its column
+  recordGroupBy: { query: () => '?column_name=Name' },
+  recordGroupByCount: { query: () => '?column_name=Name' },
+  recordGroupByInView: { query: () => '?column_name=Name' },
+  recordGroupByCountInView: { query: () => '?column_name=Name' },
   // hooks
   hookList: {},
   hookCreate: { body: () => hookBody('created') },
@@ -268,6 +278,9 @@ export const BODY_ID_CASES: Record<string, BodyIdCase[]> = {
   // data v2: a view of another table (another tenant's) answers as a missing view.
   recordListV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/records?viewId=${id}`, foreign: () => ids.view }],
   recordCountV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/records/count?viewId=${id}`, foreign: () => ids.view }],
+  recordAggregateV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/aggregate?viewId=${id}`, foreign: () => ids.view }],
+  recordListV3: [{ field: 'viewId', path: (id) => `/api/v3/data/${bIds.base}/${bIds.table}/records?viewId=${id}`, foreign: () => ids.view }],
+  recordCountV3: [{ field: 'viewId', path: (id) => `/api/v3/data/${bIds.base}/${bIds.table}/count?viewId=${id}`, foreign: () => ids.view }],
   tableCreate: [{ field: 'source_id', path: () => `/api/v1/db/meta/projects/${bIds.base}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
   tableCreateInSource: [{ field: 'source_id', path: (id) => `/api/v1/db/meta/projects/${bIds.base}/${id}/tables`, body: (id) => ({ title: title(), source_id: id, columns: [{ title: 'Name', uidt: 'SingleLineText' }] }), foreign: () => ids.source }],
   sortCreate: [

@@ -13,7 +13,7 @@
  * With both, the two deployments then stay up and cluster / standalone is
  * measured per scenario in `--rounds` back-to-back alternations (medians).
  * Needs DATABASE_URL (and REDIS_URL for cluster mode). Loopback only.
- * `versions`: list-25 and read by id on NocoDB's v1 and v2 paths, alternated (v2 within 10 % of v1).
+ * `versions`: list-25 and read by id on NocoDB's v1, v2 and v3 paths, alternated (v2 and v3 within 10 % of v1).
  * Usage: npm run bench:records [-- --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million --rounds 3 --only list,where,read,versions,insert,bulk]
  *   (`--cluster` = `--mode cluster`, `--skip-cluster` = `--mode standalone`; env BENCH_MODE, BENCH_MILLION=1)
  */
@@ -106,9 +106,10 @@ async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQuerie
 }
 
 /**
- * `versions`: list-25 and read by id through NocoDB's v1 path and its v2 path
- * (`/api/v2/tables/{tableId}/records`, the same use cases), alternated rounds
- * through the gateway (issue 33: v2 within 10 % of v1).
+ * `versions`: list-25 and read by id through NocoDB's v1 path, its v2 path
+ * (`/api/v2/tables/{tableId}/records`) and its v3 path
+ * (`/api/v3/data/{baseId}/{tableId}/records`), the same use cases, alternated
+ * rounds through the gateway (issue 33: v2 and v3 within 10 % of v1).
  */
 async function apiVersions(t: Target, table: BenchTable): Promise<void> {
   if (!wants('versions')) return;
@@ -118,13 +119,16 @@ async function apiVersions(t: Target, table: BenchTable): Promise<void> {
   if (!tableId) throw new Error(`versions: no table ${table.title}`);
   const v1 = `${t.gateway}/api/v1/db/data/noco/${table.baseId}/${table.title}`;
   const v2 = `${t.gateway}/api/v2/tables/${tableId}/records`;
-  for (const [name, one, two] of [['list-25', v1, v2], ['read by id', `${v1}/4242`, `${v2}/4242`]]) {
-    const [a, b] = await alternated([
+  const v3 = `${t.gateway}/api/v3/data/${table.baseId}/${tableId}/records`;
+  for (const [name, one, two, three] of [['list-25', v1, v2, v3], ['read by id', `${v1}/4242`, `${v2}/4242`, `${v3}/4242`]]) {
+    const [a, b, c] = await alternated([
       () => runLoad(`v1 ${one.slice(t.gateway.length)}`, one, auth, concurrency, ms),
       () => runLoad(`v2 ${two.slice(t.gateway.length)}`, two, auth, concurrency, ms),
+      () => runLoad(`v3 ${three.slice(t.gateway.length)}`, three, auth, concurrency, ms),
     ]);
-    if (a.errors || b.errors) throw new Error(`versions ${name}: ${a.errors + b.errors} errors`);
-    printRatios(`${t.mode}: ${name} v1 and v2 through the gateway, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds: v2 at ${((b.rps / a.rps) * 100).toFixed(0)} % of v1`, [a, b]);
+    if (a.errors || b.errors || c.errors) throw new Error(`versions ${name}: ${a.errors + b.errors + c.errors} errors`);
+    const pct = (r: LoadResult) => `${((r.rps / a.rps) * 100).toFixed(0)} %`;
+    printRatios(`${t.mode}: ${name} v1, v2 and v3 through the gateway, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds: v2 at ${pct(b)}, v3 at ${pct(c)} of v1`, [a, b, c]);
   }
 }
 

@@ -2,6 +2,8 @@
  * The requests of scripts/compat/v2-compare.ts, in order: each side keeps its
  * own ids (`save` reads them from its own answers).
  */
+import { V3_STEPS } from './v3-compare.steps';
+
 export type Ids = Record<string, string>;
 
 export interface Step {
@@ -147,5 +149,5 @@ const hooksAndFiles: Step[] = [
   step('DELETE /api/v2/meta/bases/{baseId}', 'DELETE', (i) => `${M}/bases/${i.base}`),
 ];
 
-/** Every request, in order. */
-export const STEPS: Step[] = [...meta, ...data, ...hooksAndFiles];
+/** Every request, in order: v2 meta and data, then v3 (scripts/compat/v3-compare.steps.ts), then hooks, storage and deletes. */
+export const STEPS: Step[] = [...meta, ...data, ...V3_STEPS, ...hooksAndFiles];

@@ -1,7 +1,7 @@
 /**
- * Compares Tabula with a NocoDB peer request by request over NocoDB's v2 API
- * (the paths nocodb-sdk's dbDataTableRow, n8n's v2 option and NocoDB's v2
- * documentation use): both sides get the same base, tables and link through
+ * Compares Tabula with a NocoDB peer request by request over NocoDB's v2 and
+ * v3 APIs (the paths nocodb-sdk's dbDataTableRow, n8n's v2 option and node 4,
+ * and NocoDB's v2 and v3 documentation use): both sides get the same base, tables and link through
  * v2 meta calls, then the same requests; each answer's status and shape are
  * compared (ids and timestamps normalized). A development tool: it needs both
  * servers running (never run by the tests; the tests keep NocoDB's answers).
@@ -67,6 +67,8 @@ function compare(n: Answer, t: Answer): string {
   else if (typeof n.body !== 'object' || n.body === null) { if (n.body !== t.body) notes.push(`${JSON.stringify(n.body)} / ${JSON.stringify(t.body)}`); }
   const err = (a: Answer) => (a.body as { error?: string } | undefined)?.error;
   if (n.status >= 400 || t.status >= 400) notes.push(`errors ${err(n) ?? (n.body as { msg?: string })?.msg ?? '-'} / ${err(t) ?? '-'}`);
+  const v3Keys = (a: Answer) => Object.keys(((a.body as { records?: { fields?: object }[] } | undefined)?.records?.[0]?.fields) ?? {}).sort().join(',');
+  if (v3Keys(n) !== v3Keys(t)) notes.push(`fields ${v3Keys(n) || '-'} / ${v3Keys(t) || '-'}`);
   if (onlyN.length) notes.push(`NocoDB only: ${onlyN.slice(0, 12).join(', ')}${onlyN.length > 12 ? ` (+${onlyN.length - 12})` : ''}`);
   if (onlyT.length) notes.push(`Tabula only: ${onlyT.slice(0, 8).join(', ')}${onlyT.length > 8 ? ` (+${onlyT.length - 8})` : ''}`);
   return notes.join('; ') || 'same keys';

@@ -11,6 +11,8 @@ import { attachmentsInternalRouter } from './routes/attachments-internal.routes'
 import { nestedRouter } from './routes/nested.routes';
 import { recordsV2Router } from './routes/records-v2.routes';
 import { linksV2Router } from './routes/links-v2.routes';
+import { recordsV3Router } from './routes/records-v3.routes';
+import { aggregatesRouter } from './routes/aggregates.routes';
 import { dataScopes } from './domain/table-access';
 
 /** The query library's errors carry their own status and code. */
@@ -22,8 +24,8 @@ export function createApp(ports: DataPorts): Koa {
   const authorizer = contractAuthorizer(ports.baseAccess, dataScopes(ports));
   return standardServiceApp(ports, {
     routers: [
-      bulkRouter(ports, authorizer), recordsRouter(ports, authorizer), nestedRouter(ports, authorizer),
-      recordsV2Router(ports, authorizer), linksV2Router(ports, authorizer),
+      bulkRouter(ports, authorizer), aggregatesRouter(ports, authorizer), recordsRouter(ports, authorizer), nestedRouter(ports, authorizer),
+      recordsV2Router(ports, authorizer), linksV2Router(ports, authorizer), recordsV3Router(ports, authorizer),
       internalRouter(ports), attachmentsInternalRouter(ports),
     ],
     errorMappers: [queryErrorMapper],

@@ -13,12 +13,13 @@ import { indexesRouter } from './routes/indexes.routes';
 import { swaggerRouter } from './routes/swagger.routes';
 import { internalRouter } from './routes/internal.routes';
 import { integrationSourcesRouter } from './routes/integration-sources.routes';
+import { metaV3Router } from './routes/meta-v3.routes';
 
 /** Builds the meta service app; never listens, reads no environment. */
 export function createApp(ports: MetaPorts): Koa {
   const authorizer = contractAuthorizer(ports.baseAccess, metaScopes(ports));
   const routers = [
-    basesRouter, tablesRouter, columnsRouter, viewsRouter, sortsRouter, filtersRouter, indexesRouter, swaggerRouter, internalRouter, integrationSourcesRouter,
+    basesRouter, tablesRouter, columnsRouter, viewsRouter, sortsRouter, filtersRouter, indexesRouter, swaggerRouter, internalRouter, integrationSourcesRouter, metaV3Router,
   ].map((router) => router(ports, authorizer));
   return standardServiceApp(ports, { routers });
 }

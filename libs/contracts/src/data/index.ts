@@ -1,6 +1,8 @@
 import { endpointsIn, type AnyEndpoint } from '../endpoint/define-endpoint';
 import * as recordsV2 from './records-v2';
 import * as linksV2 from './links-v2';
+import * as recordsV3 from './records-v3';
+import * as aggregates from './aggregates';
 import { recordEndpointList } from './records';
 import { bulkDelete, bulkDeleteAll, bulkInsert, bulkUpdate, bulkUpdateAll, bulkUpsert } from './bulk';
 import { readRecord } from './read-record.internal';
@@ -17,6 +19,8 @@ export * from './sync-hooks.internal';
 export { nestedAdd, nestedExcludedList, nestedList, nestedRemove } from './nested-records';
 export * from './records-v2';
 export * from './links-v2';
+export * from './records-v3';
+export * from './aggregates';
 
 /** The data service's internal API; `clientOf(services, dataInternal)`. */
 export const dataInternal = { readRecord, syncHooksChanged };
@@ -33,5 +37,5 @@ export const dataEndpoints: Record<string, AnyEndpoint> = {
     ...recordEndpointList, bulkUpdateAll, bulkDeleteAll, bulkUpsert, bulkInsert, bulkUpdate, bulkDelete, readRecord, syncHooksChanged, recordExists,
     nestedList, nestedExcludedList, nestedAdd, nestedRemove,
   ].map((e) => [e.id, e])),
-  ...endpointsIn(recordsV2, linksV2),
+  ...endpointsIn(recordsV2, linksV2, recordsV3, aggregates),
 };

@@ -8,6 +8,7 @@ import * as indexes from './indexes';
 import * as filters from './filters';
 import * as swagger from './swagger';
 import * as metaV2 from './meta-v2';
+import * as metaV3 from './meta-v3';
 import { metaInternal } from './internal';
 import { baseCandidates } from './base-candidates.internal';
 
@@ -23,6 +24,7 @@ export * from './indexes';
 export * from './internal';
 export * from './swagger';
 export * from './meta-v2';
+export * from './meta-v3';
 
 /**
  * What comments and data ask meta besides `metaInternal`: a table's context by id (the one contract of
@@ -32,5 +34,5 @@ export const metaInternalEndpoints = { tableContext: metaInternal.tableContext, 
 
 /** Every endpoint of the meta service, by operation id (every contract its modules export). */
 export const metaEndpoints: Record<string, AnyEndpoint> = {
-  ...endpointsIn(bases, tables, columns, views, sorts, filters, indexes, swagger, metaV2), ...endpointsIn(metaInternal, { baseCandidates }),
+  ...endpointsIn(bases, tables, columns, views, sorts, filters, indexes, swagger, metaV2, metaV3), ...endpointsIn(metaInternal, { baseCandidates }),
 };

@@ -30,6 +30,13 @@ export interface NestedListOptions {
  * related table's where/sort/fields. Two statements: the page and its count.
  */
 export async function nestedList(ports: DataPorts, scope: TableInScope, ref: NestedRef, query: ListQuery, opt: NestedListOptions = {}): Promise<RecordPage> {
+  return (await nestedListOf(ports, scope, ref, query, opt)).page;
+}
+
+/** {@link nestedList} with the related table it listed (v3 presents the records by its primary key). */
+export async function nestedListOf(
+  ports: DataPorts, scope: TableInScope, ref: NestedRef, query: ListQuery, opt: NestedListOptions = {},
+): Promise<{ page: RecordPage; related: TableHandle }> {
   const link = await openLink(ports, scope, ref.columnName);
   const db = link.related.source.knex;
   const key = opt.missingRow === 'notFound' ? await requireRow(link.handle.source.knex, link.handle, ref.rowId) : keyIn(link.handle, ref.rowId);
@@ -39,7 +46,7 @@ export async function nestedList(ports: DataPorts, scope: TableInScope, ref: Nes
   const { limit, offset } = resolvePaging(query, { limit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, max: ports.config.SVC_DB_QUERY_LIMIT_MAX });
   const rows = await selectPage(db, link.related, { ...options, limit, offset, scope: linked });
   const totalRows = await countRows(db, link.related, options.filter, linked);
-  return { list: rows.map((r) => presentRecord(options.columns, r)), pageInfo: pageInfo(totalRows, limit, offset) };
+  return { page: { list: rows.map((r) => presentRecord(options.columns, r)), pageInfo: pageInfo(totalRows, limit, offset) }, related: link.related };
 }
 
 /** The ids of a table's primary key and display value columns, as a `fields` list. */
