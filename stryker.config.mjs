@@ -19,7 +19,8 @@ const modules = {
     tests: ['services/hooks/src/domain/hook-signature.test.ts', 'services/hooks/test/ingest-batch.test.ts', 'e2e/hooks-delivery.test.ts'],
   },
   secrets: {
-    mutate: ['libs/runtime/src/secrets.ts'],
+    // the ring every service seals with (at-rest-keys.ts) and the former formats it still opens (secrets.ts)
+    mutate: ['libs/runtime/src/at-rest-keys.ts', 'libs/runtime/src/secrets.ts'],
     tests: ['libs/runtime/src/secrets.test.ts', 'libs/runtime/src/at-rest-keys.test.ts', 'libs/runtime/test/reseal.test.ts'],
   },
   comments: {
@@ -52,7 +53,7 @@ export default {
     enableFindRelatedTests: false,
     // no global setup: it rebuilds every process bundle per run (the modules' tests here run in-process) and
     // DATABASE_URL is required instead of an embedded PostgreSQL
-    config: { ...base, testMatch: tests.map((t) => `<rootDir>/${t}`), reporters: ['default'], globalSetup: undefined, globalTeardown: undefined },
+    config: { ...base, testMatch: tests.map((t) => `<rootDir>/${t}`), reporters: ['default'], globalSetup: null, globalTeardown: null },
   },
   coverageAnalysis: 'perTest',
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
