@@ -40,7 +40,6 @@ for (const name of picked) if (!modules[name]) throw new Error(`MUTATION_MODULE:
 const mutate = picked.flatMap((name) => modules[name].mutate);
 const tests = picked.flatMap((name) => modules[name].tests);
 
-// eslint-disable-next-line no-undef
 const base = (await import('./jest.config.js')).default;
 
 export default {
