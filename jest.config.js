@@ -12,6 +12,9 @@ module.exports = {
     '<rootDir>/scripts/**/*.test.ts',
     '<rootDir>/e2e/**/*.test.ts',
   ],
+  // Stryker's sandboxes (npm run test:mutation) hold a copy of the sources
+  modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/.stryker-tmp/'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 60000,

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import knex, { type Knex } from 'knex';
-import { createTestDatabase, describeWithBackend, startTestCluster, waitHealthy, type TestCluster, type TestDatabase } from '@tabula/testing';
+import { createClient } from 'redis';
+import { backendUrl, createTestDatabase, describeWithBackend, startTestCluster, waitHealthy, type TestCluster, type TestDatabase } from '@tabula/testing';
 import { Sink, call, setupTable, type SinkRequest } from './hooks-e2e.helpers';
 
 /**
@@ -20,6 +22,7 @@ describeWithBackend('redis', 'hooks survive a crash of the hooks process (cluste
   let db: Knex;
   let hookId = '';
   const sink = new Sink();
+  const prefix = `t${randomBytes(5).toString('hex')}`;
   let t: Awaited<ReturnType<typeof setupTable>>;
 
   const api = (method: string, path: string, body?: unknown) => call(cluster.gatewayUrl, t.token, method, path, body);
@@ -60,7 +63,7 @@ describeWithBackend('redis', 'hooks survive a crash of the hooks process (cluste
     await sink.start();
     database = await createTestDatabase();
     db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
-    cluster = await startTestCluster(['auth', 'meta', 'data', 'hooks'], database.url, { SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '50' });
+    cluster = await startTestCluster(['auth', 'meta', 'data', 'hooks'], database.url, { SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '50', EVENT_TOPIC_PREFIX: prefix });
     t = await setupTable(cluster.gatewayUrl, `hooks-cluster-${Date.now()}@example.com`);
     const hook = await api('POST', `/api/v1/db/meta/tables/${t.tableId}/hooks`, {
       title: 'crash', event: 'after', operation: 'insert', version: 'v3', retry_interval: 200, timeout: 2000,
@@ -118,6 +121,30 @@ describeWithBackend('redis', 'hooks survive a crash of the hooks process (cluste
     expect(redeliveries).toBeGreaterThanOrEqual(seenBeforeKill.size);
     expect(redeliveries).toBeLessThanOrEqual(inFlight.size);
     for (const d of finished) expect(perId.get(d.id)).toBeLessThanOrEqual(d.attempt);
-    process.stdout.write(`hooks crash: ${inFlight.size} deliveries in flight at the kill, ${seenBeforeKill.size} reached the sink, ${redeliveries} redelivered\n`);
+    const requestsPerEvent = [...idsByName].map(([name, ids]) => `${name}=${perId.get([...ids][0])}`).sort().join(' ');
+    process.stdout.write(`hooks crash: ${inFlight.size} deliveries in flight at the kill, ${seenBeforeKill.size} reached the sink, ${redeliveries} redelivered; `
+      + `at least once, one webhook-id per event, requests per event: ${requestsPerEvent}\n`);
+  }, 120_000);
+
+  it('the bus redelivers events hooks already ingested (its consumer group rewound to the start while it was down): none is delivered again', async () => {
+    const before = sink.at('/crash').length;
+    const deliveriesBefore = (await deliveries()).length;
+    await cluster.kill('hooks');
+    const redis = createClient({ url: backendUrl('redis') });
+    await redis.connect();
+    try {
+      // every records event of this cluster so far is read again by the hooks group
+      await redis.sendCommand(['XGROUP', 'SETID', `${prefix}.records`, `${prefix}.hooks`, '0']);
+    } finally { await redis.quit(); }
+    await cluster.restart('hooks');
+    await waitHealthy(`${cluster.serviceUrl('hooks')}/readyz`);
+    // a new event after the replayed ones: once it is delivered, the replay before it was ingested
+    await insert(['replay-marker']);
+    await settled('replay-', 1);
+    const { perId } = tally(sink.at('/crash').slice(before));
+    expect(sink.at('/crash').length - before).toBe(1);
+    expect([...perId.values()]).toEqual([1]);
+    expect((await deliveries()).length).toBe(deliveriesBefore + 1);
+    process.stdout.write(`hooks replay: ${deliveriesBefore} already-ingested events replayed by the bus, ${sink.at('/crash').length - before - 1} requests for them\n`);
   }, 120_000);
 });

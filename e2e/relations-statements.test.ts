@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { Api } from 'nocodb-sdk';
 import type { ServiceDefinition } from '@tabula/runtime';
-import { backendUrl, createTestDatabase, startTestStack, type TestStack } from '@tabula/testing';
+import { backendUrl, createTestDatabase, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 import type { SourceRegistry } from '@tabula/db';
 
@@ -105,16 +105,25 @@ afterAll(async () => {
 
 const sorted = (v: unknown) => (Array.isArray(v) ? [...v].sort() : v);
 
-describe.each(variants)('statements per page on $name', ({ name, withCount, body }) => {
+/**
+ * The MariaDB variant needs MYSQL_URL: without it its tests are skipped with the reason printed
+ * (and fail under REQUIRE_BACKENDS), never counted as passed.
+ */
+function describeVariant(name: string, title: string, body: () => void): void {
+  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
+  else describe(title, body);
+}
+
+for (const variant of variants) describeVariant(variant.name, `statements per page on ${variant.name}`, () => {
+  const { name, withCount, body } = variant;
   let api: Api<unknown>;
   let baseId: string;
   let external = false;
-  let skip = false;
 
   beforeAll(async () => {
     api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
     const extra = await body();
-    if (!extra) { skip = true; return; }
+    if (!extra) throw new Error(`${name}: no backend for this variant`);
     external = extra.external === true;
     baseId = (await raw('POST', '/api/v1/db/meta/projects', { title: `N+1 ${name}`, ...extra })).body.id;
     const table = async (title: string, extra: object[] = []) => (await api.dbTable.create(baseId, {
@@ -144,7 +153,6 @@ describe.each(variants)('statements per page on $name', ({ name, withCount, body
   }, 180_000);
 
   it('computes links, lookups, rollups and formulas correctly', async () => {
-    if (skip) return;
     const page = (await raw('GET', `/api/v1/db/data/noco/${baseId}/People?limit=3&sort=Id`)).body.list;
     expect(page.map((r: any) => [r.Team, r.Skills, r.TeamName, r.TeamBudget, sorted(r.SkillNames), Number(r.SkillSum), Number(r.Score), r.Label])).toEqual([
       [{ Id: 1, Name: 'red' }, 2, 'red', 10, ['sql', 'ts'], 8, 28, 'p0 @ red'],
@@ -154,7 +162,6 @@ describe.each(variants)('statements per page on $name', ({ name, withCount, body
   });
 
   it('runs the same number of statements for 5, 25 and 100 rows (page + count), sorted by a link count too', async () => {
-    if (skip) return;
     const counts: number[] = [];
     for (const [i, limit] of [5, 25, 100].entries()) {
       // A new filter each time, so the row counter's cache never hides the count statement.
@@ -168,7 +175,6 @@ describe.each(variants)('statements per page on $name', ({ name, withCount, body
   });
 
   it('pages through every row once, sorted and filtered by computed columns, with any subset of fields', async () => {
-    if (skip) return;
     for (const sort of ['~-Skills,Id', '-Score,Id', 'TeamName,-Label']) {
       const seenIds: number[] = [];
       for (let offset = 0; offset < 120; offset += 25) {
@@ -186,7 +192,6 @@ describe.each(variants)('statements per page on $name', ({ name, withCount, body
   });
 
   it('runs one statement for a page of 5, 25 or 100 rows once the count is known', async () => {
-    if (skip) return;
     const counts: number[] = [];
     for (const limit of [5, 25, 100]) {
       const path = `/api/v1/db/data/noco/${baseId}/People?limit=${limit}&where=${encodeURIComponent('(Age,gt,0)')}`;

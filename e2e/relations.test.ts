@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { Api } from 'nocodb-sdk';
-import { TestApi, backendUrl, createTestDatabase, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
+import { TestApi, backendUrl, createTestDatabase, describeWithBackend, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 
 let stack: TestStack;
@@ -60,18 +60,27 @@ afterAll(async () => {
 
 const titles = (list: { Name?: string; Title?: string }[]) => list.map((r) => r.Name ?? r.Title).sort();
 
-describe.each(variants)('relations on $name', ({ name, body }) => {
+/**
+ * The MariaDB variant needs MYSQL_URL: without it its tests are skipped with the reason printed
+ * (and fail under REQUIRE_BACKENDS), never counted as passed.
+ */
+function describeVariant(name: string, title: string, body: () => void): void {
+  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
+  else describe(title, body);
+}
+
+for (const variant of variants) describeVariant(variant.name, `relations on ${variant.name}`, () => {
+  const { name, body } = variant;
   let api: Api<unknown>;
   let baseId: string;
   let authors: string;
   let books: string;
   let tags: string;
-  let skip = false;
 
   beforeAll(async () => {
     api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
     const extra = await body();
-    if (!extra) { skip = true; return; }
+    if (!extra) throw new Error(`${name}: no backend for this variant`);
     baseId = (await raw('POST', '/api/v1/db/meta/projects', { title: `Rel ${name}`, ...extra })).body.id;
     const table = async (title: string) => (await api.dbTable.create(baseId, {
       title, table_name: title.toLowerCase(),
@@ -84,7 +93,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   }, 120_000);
 
   it('creates hm, mm and oo links with their reverse columns and NocoDB colOptions', async () => {
-    if (skip) return;
     const hm = await api.dbTableColumn.create(authors, { title: 'Books', uidt: 'Links', parentId: authors, childId: books, type: 'hm' } as never) as any;
     expect(hm.colOptions).toMatchObject({ type: 'hm', fk_related_model_id: books });
     const mm = await api.dbTableColumn.create(books, { title: 'Tags', uidt: 'LinkToAnotherRecord', parentId: books, childId: tags, type: 'mm' } as never) as any;
@@ -109,7 +117,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   });
 
   it('links, lists nested and excluded records, shows link values in lists, and unlinks', async () => {
-    if (skip) return;
     const events = async () => {
       const k = knexFactory({ client: 'pg', connection: stack.database.url });
       try {
@@ -147,7 +154,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   });
 
   it('links a table to itself', async () => {
-    if (skip) return;
     const mentees = await api.dbTableColumn.create(authors, { title: 'Mentees', uidt: 'Links', parentId: authors, childId: authors, type: 'hm' } as never) as any;
     await api.dbTableRow.nestedAdd('noco', baseId, 'Authors', '1', 'hm', 'Mentees', '2');
     const list = await api.dbTableRow.nestedList('noco', baseId, 'Authors', '1', 'hm', 'Mentees', {}) as any;
@@ -160,7 +166,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   });
 
   it('sets links from record create/update bodies in the same transaction', async () => {
-    if (skip) return;
     const created = await api.dbTableRow.create('noco', baseId, 'Authors', { Name: 'Cy', Books: [3, { Id: 2 }] }) as any;
     expect(created.Books).toBe(2);
     const updated = await api.dbTableRow.update('noco', baseId, 'Authors', created.Id, { Books: [3] }) as any;
@@ -172,7 +177,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   });
 
   it('computes Lookup and Rollup columns (filterable, sortable, usable in formulas) and refuses bad ones', async () => {
-    if (skip) return;
     const authorsMeta = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body;
     const booksMeta = (await raw('GET', `/api/v1/db/meta/tables/${books}`)).body;
     const link = authorsMeta.columns.find((c: any) => c.title === 'Books');
@@ -184,10 +188,13 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
     expect((await col(authors, { title: 'Total', uidt: 'Rollup', fk_relation_column_id: link.id, fk_rollup_column_id: pages.body.id, rollup_function: 'sum' })).status).toBe(200);
     expect((await col(authors, { title: 'Titles', uidt: 'Lookup', colOptions: { fk_relation_column_id: link.id, fk_lookup_column_id: nameOf(booksMeta) } })).status).toBe(200);
     expect((await col(books, { title: 'Writer', uidt: 'Lookup', fk_relation_column_id: authorOfBook.id, fk_lookup_column_id: nameOf(authorsMeta) })).status).toBe(200);
+    // a lookup of a column that is not the related table's display column
+    expect((await col(authors, { title: 'PageCounts', uidt: 'Lookup', fk_relation_column_id: link.id, fk_lookup_column_id: pages.body.id })).status).toBe(200);
     expect((await col(authors, { title: 'Double', uidt: 'Formula', formula_raw: '{Total} * 2' })).status).toBe(200);
     const page = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?sort=Id`)).body.list;
     // (A sum over no linked records is 0, as NocoDB answers.)
     expect(page.map((r: any) => [r.Name, r.Total, r.Titles, r.Double])).toEqual([['Ann', 100, ['B1'], 200], ['Bob', 0, [], 0], ['Cy', 300, ['B3'], 600]]);
+    expect(page.map((r: any) => [r.Name, r.PageCounts])).toEqual([['Ann', [100]], ['Bob', []], ['Cy', [300]]]);
     const big = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Authors?where=${encodeURIComponent('(Total,gt,150)')}`)).body.list;
     expect(big.map((r: any) => r.Name)).toEqual(['Cy']);
     const byWriter = (await raw('GET', `/api/v1/db/data/noco/${baseId}/Books?sort=-Writer&where=${encodeURIComponent('(Writer,isnot,null)')}`)).body.list;
@@ -201,7 +208,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   });
 
   it('rolls up with every function; sums and averages over no linked records are 0 (NocoDB)', async () => {
-    if (skip) return;
     const table = async (title: string, extra: unknown[]) => (await api.dbTable.create(baseId, {
       title, table_name: title.toLowerCase(), columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, ...extra],
     } as never)).id as string;
@@ -228,7 +234,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   });
 
   it('refuses bad link input', async () => {
-    if (skip) return;
     const col = (b: unknown) => raw('POST', `/api/v1/db/meta/tables/${authors}/columns`, b);
     expect((await col({ title: 'X', uidt: 'Links', parentId: authors, childId: books, type: 'xx' })).status).toBe(400);
     const other = (await raw('POST', '/api/v1/db/meta/projects', { title: `Other ${name}` })).body.id;
@@ -255,7 +260,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   });
 
   it('refuses the rest of the bad relation input, writing nothing', async () => {
-    if (skip) return;
     const booksMeta = (await raw('GET', `/api/v1/db/meta/tables/${books}`)).body;
     const tagsMeta = (await raw('GET', `/api/v1/db/meta/tables/${tags}`)).body;
     const tagsLink = booksMeta.columns.find((c: any) => c.title === 'Tags');
@@ -290,7 +294,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   });
 
   it('renames a link column keeping its relation, refuses type changes, duplicates a linked table without its relations', async () => {
-    if (skip) return;
     const meta = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body;
     const link = meta.columns.find((c: any) => c.title === 'Books');
     const renamed = await raw('PATCH', `/api/v1/db/meta/columns/${link.id}`, { title: 'Works' });
@@ -302,7 +305,6 @@ describe.each(variants)('relations on $name', ({ name, body }) => {
   });
 
   it('deleting a link column drops its reverse and foreign key; deleting a linked table drops its links', async () => {
-    if (skip) return;
     const meta = (await raw('GET', `/api/v1/db/meta/tables/${authors}`)).body;
     const link = meta.columns.find((c: any) => c.title === 'Books');
     expect((await raw('DELETE', `/api/v1/db/meta/columns/${link.id}`)).status).toBe(200);

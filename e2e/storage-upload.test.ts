@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,6 +78,46 @@ describe('bad input: uploads', () => {
     const exact = await upload(stack.url, token, [{ name: 'exact.bin', data: randomBytes(LIMIT) }]);
     expect(exact.status).toBe(200);
     expect(exact.body[0].size).toBe(LIMIT);
+  });
+
+  it('a client sending limit + 8 MiB in paced chunks gets its 413 before it has sent it all; no part file grows past limit + one chunk', async () => {
+    const CHUNK = 64 * 1024;
+    const total = LIMIT + 8 * 1024 * 1024;
+    const boundary = 'slowBoundary';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const { hostname, port } = new URL(stack.url);
+    const before = filesOnDisk();
+    let largestPart = 0;
+    const outcome = await new Promise<{ status: number; sentAtAnswer: number }>((resolve, reject) => {
+      let sent = 0;
+      let answered = false;
+      const req = http.request({
+        hostname, port, path: '/api/v1/db/storage/upload', method: 'POST',
+        headers: { 'xc-auth': token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + total + tail.length },
+      }, (res) => {
+        answered = true;
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, sentAtAnswer: sent });
+        req.destroy();
+      });
+      req.on('error', (err) => { if (!answered) reject(err); });
+      req.write(head);
+      // one chunk after the other, each once the previous was flushed; the bytes on disk are looked at between chunks
+      const next = (): void => {
+        if (answered) return;
+        for (const f of filesOnDisk()) if (f.endsWith('.part')) largestPart = Math.max(largestPart, statSync(f, { throwIfNoEntry: false })?.size ?? 0);
+        if (sent >= total) { req.end(tail); return; }
+        const n = Math.min(CHUNK, total - sent);
+        sent += n;
+        req.write(Buffer.alloc(n, 1), () => setTimeout(next, 2));
+      };
+      next();
+    });
+    expect(outcome.status).toBe(413);
+    expect(outcome.sentAtAnswer).toBeLessThan(total);
+    expect(largestPart).toBeLessThan(LIMIT + CHUNK);
+    expect(filesOnDisk()).toEqual(before);
   });
 
   it('an oversized second file discards the first', async () => {

@@ -129,11 +129,9 @@ describe('parseWhereSyntax', () => {
     expect422(() => parseWhereSyntax(nest(51)));
   });
 
-  it('answers 1000-deep nesting with 422 quickly, never a RangeError', () => {
-    const start = Date.now();
+  it('answers 1000-deep nesting with 422, never a RangeError (its time: npm run bench:where)', () => {
     const error = expect422(() => parseWhereSyntax('('.repeat(1000) + '(a,eq,1)' + ')'.repeat(1000)));
     expect(error.message).toMatch(/nested/);
-    expect(Date.now() - start).toBeLessThan(200);
   });
 
   it('refuses a where longer than 10,000 characters', () => {
@@ -141,15 +139,12 @@ describe('parseWhereSyntax', () => {
     expect422(() => parseWhereSyntax(`(Title,eq,${'x'.repeat(10_000)})`));
   });
 
-  // A guard against runaway (exponential) backtracking, bounded by the where length limit. Not a linearity
-  // proof: `(a,eq,()~and` repeated grows about quadratically (11 ms at 200 repeats, 112 ms at 800 on a quiet
-  // 2-core machine); 500 ms failed once under a loaded CI run (642 ms), so the bound has room for that.
-  it('stays bounded on pathological parentheses', () => {
-    const start = Date.now();
+  // Pathological parentheses are parsed or refused correctly; how long they take (a guard against runaway
+  // backtracking) is measured by scripts/bench/where-parser.bench.ts (npm run bench:where), not asserted here.
+  it('parses or refuses pathological parentheses', () => {
     expect422(() => parseWhereSyntax(`(a,eq,${') '.repeat(4_990)}x`));
     expect422(() => parseWhereSyntax(`${'('.repeat(50)}(a,eq,${')'.repeat(9_000)}x`));
     expect(parseWhereSyntax(`${'(a,eq,()~and'.repeat(800)}(a,eq,1)`).children).toHaveLength(801);
     expect(parseWhereSyntax(`(a,eq,1)${'~and     \n (a,eq,(x'.repeat(500)})`).children.length).toBeGreaterThan(1);
-    expect(Date.now() - start).toBeLessThan(3000);
   });
 });

@@ -15,6 +15,9 @@ interface Parse {
   attachments: Attachment[];
   pending: Promise<void>[];
   failure?: unknown;
+  /** Settles at the first failure: the answer need not wait for the rest of the body. */
+  failed: Promise<void>;
+  onFailure: () => void;
 }
 
 function parser(req: IncomingMessage): busboy.Busboy {
@@ -27,6 +30,7 @@ function parser(req: IncomingMessage): busboy.Busboy {
 
 function fail(state: Parse, err: unknown): void {
   state.failure ??= err;
+  state.onFailure();
 }
 
 type FileStream = NodeJS.ReadableStream & { destroy(err?: Error): void };
@@ -53,11 +57,14 @@ function endOf(req: IncomingMessage, bb: busboy.Busboy, state: Parse, open: Set<
  * POST /upload: parses the multipart stream with busboy and streams each
  * file part straight into the blob store, in order. Any failure (an
  * oversized file, an 11th file, a broken stream) stores nothing: files
- * already stored by the request are removed before the error is answered.
+ * already stored by the request are removed before the error is answered,
+ * which happens without waiting for the rest of the body.
  */
 export async function uploadFiles(ports: StoragePorts, req: IncomingMessage, target: StoreTarget): Promise<Attachment[]> {
   const bb = parser(req);
-  const state: Parse = { stored: [], attachments: [], pending: [] };
+  let onFailure = (): void => undefined;
+  const failed = new Promise<void>((resolve) => { onFailure = resolve; });
+  const state: Parse = { stored: [], attachments: [], pending: [], failed, onFailure: () => onFailure() };
   let chain = Promise.resolve();
   const open = new Set<FileStream>();
   bb.on('file', (field, stream, info) => {
@@ -77,7 +84,10 @@ export async function uploadFiles(ports: StoragePorts, req: IncomingMessage, tar
   bb.on('filesLimit', () => fail(state, appError('ERR_TOO_MANY_FILES', `At most ${MAX_FILES} files per upload`)));
   const finished = endOf(req, bb, state, open);
   req.pipe(bb);
-  await finished;
+  // a refused request (a file over the limit, an 11th file) is answered at once: the rest of its
+  // body is still read (and dropped) by busboy, so the client gets its 413 while it is sending
+  await Promise.race([finished, state.failed]);
+  // files whose parts already began finish (or fail) first, so that none is stored after the discard
   await Promise.all(state.pending);
   if (!state.failure && state.pending.length === 0) fail(state, errors.badRequest("No file part: send parts named 'file' or 'files[]'"));
   if (state.failure) {

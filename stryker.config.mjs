@@ -1,0 +1,67 @@
+// Mutation testing of the modules that carry the README's guarantees (npm run test:mutation).
+// One module at a time: MUTATION_MODULE=<name> npm run test:mutation (all modules when unset).
+// Needs the real backends like the tests (DATABASE_URL, REDIS_URL, MYSQL_URL); not part of npm test.
+const modules = {
+  events: {
+    mutate: ['libs/events/src/outbox/*.ts', '!libs/events/src/outbox/outbox.migration.ts'],
+    tests: ['libs/events/test/outbox.test.ts'],
+  },
+  data: {
+    mutate: ['services/data/src/domain/write-runner.ts', 'services/data/src/domain/insert-records.ts'],
+    tests: ['services/data/test/bulk.test.ts', 'services/data/test/records.test.ts', 'services/data/test/before-events.test.ts', 'services/data/test/write-guarantees.test.ts'],
+  },
+  storage: {
+    mutate: ['services/storage/src/domain/store-object.ts', 'services/storage/src/domain/link-signer.ts'],
+    tests: ['services/storage/src/domain/storage-pure.test.ts', 'services/storage/test/store-object.test.ts', 'e2e/storage-upload.test.ts'],
+  },
+  hooks: {
+    mutate: ['services/hooks/src/repositories/delivery.repository.ts', 'services/hooks/src/domain/hook-signature.ts'],
+    tests: ['services/hooks/src/domain/hook-signature.test.ts', 'services/hooks/test/ingest-batch.test.ts', 'e2e/hooks-delivery.test.ts'],
+  },
+  secrets: {
+    // the ring every service seals with (at-rest-keys.ts) and the former formats it still opens (secrets.ts)
+    mutate: ['libs/runtime/src/at-rest-keys.ts', 'libs/runtime/src/secrets.ts'],
+    tests: ['libs/runtime/src/secrets.test.ts', 'libs/runtime/src/at-rest-keys.test.ts', 'libs/runtime/test/reseal.test.ts'],
+  },
+  comments: {
+    mutate: ['services/comments/src/domain/comments/comment-access.ts'],
+    tests: ['e2e/comments-roles.test.ts', 'e2e/comments-api.test.ts'],
+  },
+  guard: {
+    mutate: ['libs/http/src/access-guard.ts', 'libs/auth/src/contract-authorizer.ts'],
+    tests: ['libs/http/test/access-guard.test.ts', 'libs/auth/test/contract-authorizer.test.ts'],
+  },
+};
+
+if (!process.env.DATABASE_URL) throw new Error('test:mutation needs DATABASE_URL (and REDIS_URL, MYSQL_URL) like CI');
+
+const picked = process.env.MUTATION_MODULE ? process.env.MUTATION_MODULE.split(',') : Object.keys(modules);
+for (const name of picked) if (!modules[name]) throw new Error(`MUTATION_MODULE: unknown module '${name}' (${Object.keys(modules).join(', ')})`);
+const mutate = picked.flatMap((name) => modules[name].mutate);
+const tests = picked.flatMap((name) => modules[name].tests);
+
+const base = (await import('./jest.config.js')).default;
+
+export default {
+  packageManager: 'npm',
+  testRunner: 'jest',
+  plugins: ['@stryker-mutator/jest-runner'],
+  mutate,
+  jest: {
+    projectType: 'custom',
+    enableFindRelatedTests: false,
+    // no global setup: it rebuilds every process bundle per run (the modules' tests here run in-process) and
+    // DATABASE_URL is required instead of an embedded PostgreSQL
+    config: { ...base, testMatch: tests.map((t) => `<rootDir>/${t}`), reporters: ['default'], globalSetup: null, globalTeardown: null },
+  },
+  coverageAnalysis: 'perTest',
+  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
+  timeoutMS: 60000,
+  checkers: [],
+  ignorePatterns: ['dist', '.nx', 'reports', 'coverage', '*.log'],
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: `reports/mutation/${picked.join('+')}.json` },
+  htmlReporter: { fileName: `reports/mutation/${picked.join('+')}.html` },
+  thresholds: { high: 90, low: 80, break: null },
+  tempDirName: '.stryker-tmp',
+};
