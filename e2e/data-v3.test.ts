@@ -51,6 +51,7 @@ describe('v3 records', () => {
     expect(first.body.records.map((r: { id: number }) => r.id)).toEqual([1, 2]);
     expect(first.body.records[0]).toEqual({ id: 1, fields: expect.objectContaining({ Title: 'a', Qty: 1, Tags: 0 }) });
     expect(new URL(first.body.next).pathname).toBe(data('/records'));
+    expect(new URL(first.body.next).host).toBe(new URL(stack.url).host);
     expect(new URL(first.body.next).searchParams.get('page')).toBe('2');
     expect(first.body).not.toHaveProperty('prev');
     expect(first.body.nestedNext).toBeNull();

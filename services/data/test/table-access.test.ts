@@ -37,9 +37,10 @@ describe('data routes: the declared permission on the named table', () => {
   });
   afterAll(async () => { await h?.stop(); });
 
-  it('declares data.read (GET) or data.write on the named table on every public data contract (v1: tableRef, v2: table id)', () => {
+  it('declares data.read (GET) or data.write on the named table on every public data contract (v1 and v3: tableRef, v2: table id)', () => {
     const user = Object.values(dataEndpoints).filter((e) => e.access === 'user');
-    expect(user.length).toBe(26 + 9);
+    // v1 26 (+ 4 group-by), v2 9 (+ aggregate), v3 9.
+    expect(user.length).toBe(26 + 4 + 9 + 1 + 9);
     for (const e of user) {
       const via = e.path.startsWith('/api/v2/') ? 'table' : 'tableRef';
       expect([e.id, e.auth.permission, e.auth.scope?.via]).toEqual([e.id, e.method === 'GET' ? 'data.read' : 'data.write', via]);

@@ -8,7 +8,8 @@ const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', '
  * Sets the client's address (`ctx.ip`) from the peer, believing forwarded
  * headers only from a trusted proxy (`SVC_TRUSTED_PROXIES`). From anyone
  * else they are dropped, so services behind the gateway never read a
- * client-written `X-Forwarded-*`; the gateway writes its own.
+ * client-written `X-Forwarded-*`; the gateway writes its own (`-For`,
+ * `-Proto`, and `-Host`: the request's Host).
  */
 export function clientAddressMiddleware(trusted: CidrList): Middleware {
   return async (ctx, next) => {
@@ -27,6 +28,8 @@ export function applyClientAddress(req: IncomingMessage, trusted: CidrList): str
   if (!fromProxy) {
     for (const name of FORWARDED) delete headers[name];
     headers['x-forwarded-proto'] = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    // The host the client asked (the proxy sends the service its own): links a service answers (v3 `next`) name it.
+    if (headers.host) headers['x-forwarded-host'] = headers.host;
   }
   headers['x-forwarded-for'] = client;
   return client;

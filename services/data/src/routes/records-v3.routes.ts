@@ -18,8 +18,14 @@ import type { ApiRecord } from '../presenters/record.presenter';
 import type { TableTarget } from '../domain/table-access';
 import type { DataPorts } from '../ports';
 
-/** The request's own URL, as the client sent it (the gateway forwards the path and query; the host is the one it was asked). */
-function requestUrl(ctx: ParameterizedContext): URL {
+/**
+ * The request's own URL, as the client sent it: on SVC_PUBLIC_URL when set,
+ * else on the host the gateway was asked (`X-Forwarded-Host`, which the
+ * gateway writes; the proxied request's Host is the service's own).
+ */
+function requestUrl(ports: DataPorts, ctx: ParameterizedContext): URL {
+  const publicUrl = ports.platform.SVC_PUBLIC_URL?.replace(/\/+$/, '');
+  if (publicUrl) return new URL(`${publicUrl}${ctx.originalUrl}`);
   const host = ctx.get('x-forwarded-host') || ctx.get('host') || 'localhost';
   const proto = ctx.get('x-forwarded-proto') || ctx.protocol || 'http';
   return new URL(ctx.originalUrl, `${proto}://${host}`);
@@ -51,7 +57,7 @@ export function recordsV3Router(ports: DataPorts, authorizer: Authorizer): Route
   route(router, recordListV3, m, async (ctx) => {
     const { query } = ctx.input;
     const page = await listRecords(ports, table(ctx), { ...query, sort: v3Sort(query.sort) });
-    return { ...v3Page(model(ctx), page, requestUrl(ctx)), nestedNext: null };
+    return { ...v3Page(model(ctx), page, requestUrl(ports, ctx)), nestedNext: null };
   });
   route(router, recordReadV3, m, async (ctx) => {
     const answer = await readRecord(ports, table(ctx), ctx.input.params.recordId, ctx.input.query);
@@ -81,7 +87,7 @@ export function recordsV3Router(ports: DataPorts, authorizer: Authorizer): Route
   route(router, linkListV3, m, async (ctx) => {
     const { params, query } = ctx.input;
     const { page, related } = await nestedListOf(ports, table(ctx), at(params), { ...query, sort: v3Sort(query.sort) }, { columns: 'keyAndDisplay', missingRow: 'notFound' });
-    return v3Page(related.model, page, requestUrl(ctx));
+    return v3Page(related.model, page, requestUrl(ports, ctx));
   });
   route(router, linkCreateV3, m, async (ctx) => {
     await changeLinks(ports, table(ctx), { ...at(ctx.input.params), refs: refsOf(ctx.request.body) }, 'link', { notLinked: 'ignore' });
