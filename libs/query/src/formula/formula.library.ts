@@ -78,8 +78,12 @@ const hasGroup = (pattern: string) => /(^|[^\\])\((?!\?)/.test(pattern);
 const URL_ESCAPES = ['%', ' ', '"', '#', '$', '&', '+', ',', '/', ':', ';', '<', '=', '>', '?', '@', '[', '\\', ']', '^', '`', '{', '|', '}'];
 
 function urlEncode(d: Dialect, s: Fragment): Fragment {
-  // Written flat (no parentheses around each step): SQLite's parser stack is shallow.
   const codes = URL_ESCAPES.flatMap((ch) => [ch, `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`]);
+  if (d === 'sqlite3') {
+    // SQLite's parser stack is shallow: one step per common table expression, none nested in another.
+    const steps = URL_ESCAPES.map((_, i) => `u${i + 1}(v) AS (SELECT REPLACE(v, ?, ?) FROM u${i})`);
+    return capText(d, new Fragment(`(WITH u0(v) AS (SELECT ${s.sql}), ${steps.join(', ')} SELECT v FROM u${URL_ESCAPES.length})`, [...s.bindings, ...codes]));
+  }
   const out = new Fragment(`${'REPLACE('.repeat(URL_ESCAPES.length)}(${s.sql})${', ?, ?)'.repeat(URL_ESCAPES.length)}`, [...s.bindings, ...codes]);
   // Each replacement at most triples a character: cut at the text cap.
   return capText(d, out);
