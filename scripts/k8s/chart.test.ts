@@ -4,8 +4,8 @@ import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
-import { backendsRequired } from '@tabula/testing';
-import { chartRenderer, containersOf, hasCommand, parseObjects, render, root, validateFiles, type K8sObject } from './k8s-support';
+import { backendsRequired, skipMarker } from '@tabula/testing';
+import { NO_RENDERER, chartRenderer, containersOf, hasCommand, parseObjects, render, root, validateFiles, type K8sObject } from './k8s-support';
 
 const SERVICES = ['gateway', 'auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'];
 const SECRETISH = /(SECRET|PASSWORD|TOKEN|DATABASE_URL|REDIS_URL|SMTP_URL|ACCESS_KEY|ENCRYPTION_KEYS)$/;
@@ -18,11 +18,11 @@ const bin = chartRenderer();
 function describeWithRenderer(name: string, body: (bin: string) => void): void {
   if (bin) { describe(name, () => body(bin)); return; }
   if (backendsRequired()) {
-    describe(name, () => it('needs ../shared/tools/chart-render', () => { throw new Error('chart renderer missing (REQUIRE_BACKENDS=1)'); }));
+    describe(name, () => it('needs a chart renderer', () => { throw new Error(`${NO_RENDERER} (REQUIRE_BACKENDS=1)`); }));
     return;
   }
-  console.warn(`${name}: skipped, no chart renderer (../shared/tools/chart-render or CHART_RENDER)`);
-  describe.skip(name, () => body(''));
+  // the reason goes into the title: the skip reporter prints it after the run
+  describe.skip(`${name} ${skipMarker(NO_RENDERER)}`, () => body(''));
 }
 
 /** Writes rendered text to a temp file for the schema validator. */

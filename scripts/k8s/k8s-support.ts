@@ -16,10 +16,21 @@ export interface K8sObject {
   data?: Record<string, string>;
 }
 
-/** The chart renderer: ../shared/tools/chart-render, or undefined (the suite says why it skips). */
+/** Why the chart suites skip when no renderer is found (the skip reporter prints it). */
+export const NO_RENDERER = 'no chart renderer: set CHART_RENDER to a chart-render binary or put chart-render on PATH';
+
+/**
+ * The chart renderer (a binary taking `<chart> -f <values> --set-json <json> --name <n> --namespace <ns>`):
+ * $CHART_RENDER, else `chart-render` on PATH, else undefined (the suites skip saying so).
+ * Nothing outside the repository is looked up by a relative path.
+ */
 export function chartRenderer(): string | undefined {
-  const candidates = [process.env.CHART_RENDER, path.join(root, '..', 'shared', 'tools', 'chart-render', 'chart-render')];
-  return candidates.find((c): c is string => !!c && existsSync(c));
+  if (process.env.CHART_RENDER) return existsSync(process.env.CHART_RENDER) ? process.env.CHART_RENDER : undefined;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, 'chart-render');
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
 }
 
 /** True when a command runs (`helm`, `kubectl`). */
