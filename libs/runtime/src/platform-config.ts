@@ -62,6 +62,8 @@ export const platformConfigSchema = z.object({
   SVC_ACCESS_LOG: envBoolean(true),
   /** Serve `/metrics` on the public gateway port too. */
   SVC_METRICS_PUBLIC: envBoolean(false),
+  /** While the database (or another readiness dependency) is down, log it at most once per this many ms. */
+  READINESS_LOG_INTERVAL_MS: envInt(60_000, 1_000, 86_400_000),
   /** A separate port serving `/metrics` (and `/healthz`) of every service of this process; 0 = none. */
   METRICS_PORT: envPort(0),
   /** Public URL of Tabula (links in e-mails, attachment URLs). */
