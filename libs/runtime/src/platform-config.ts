@@ -20,7 +20,7 @@ const encryptionKeys = envList().superRefine((keys, ctx) => {
 });
 
 /**
- * Settings every service process shares (README lists each one). Parsed once in
+ * Settings every service process shares (docs/configuration.md lists each one). Parsed once in
  * the process entry; services receive the parsed value through their ports.
  */
 export const platformConfigSchema = z.object({
