@@ -56,6 +56,8 @@ describe('one Tabula per DATA_DIR', () => {
     firstPort = await freePort();
     first = start(firstPort);
     await until('the first instance runs', () => first.out().includes('Tabula is running'));
+    // the start line names the URL and the API docs
+    expect(first.out()).toContain(`"msg":"Tabula is running on http://localhost:${firstPort} (API docs: http://localhost:${firstPort}/api/docs)"`);
     const lock = JSON.parse(readFileSync(path.join(dataDir, 'tabula.lock'), 'utf8'));
     expect(lock).toMatchObject({ pid: first.child.pid, port: firstPort });
 

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { systemV1, systemV2 } from '@tabula/contracts';
 import { route } from '@tabula/http';
 import { errors } from '@tabula/errors';
+import { version as TABULA_VERSION } from '../../../../package.json';
 
 /** Version reported by `/api/v1/version` (the NocoDB release our API matches). */
 export const PACKAGE_VERSION = '0.301.3';
@@ -17,7 +18,7 @@ export function systemRoutes(startedAt: number, database: () => Promise<unknown>
       try { await database(); } catch { throw errors.unavailable('Database unavailable'); }
       return { message: 'OK', timestamp: Date.now(), uptime: (Date.now() - startedAt) / 1000 };
     });
-    route(router, e.version, () => ({ currentVersion: PACKAGE_VERSION, releaseVersion: PACKAGE_VERSION }));
+    route(router, e.version, () => ({ currentVersion: PACKAGE_VERSION, releaseVersion: PACKAGE_VERSION, tabulaVersion: TABULA_VERSION }));
   }
   return router;
 }
