@@ -49,6 +49,12 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** As root PostgreSQL runs as `postgres`: a folder above its binaries (node_modules) that it cannot enter stops it; say which setting to change. */
+function unreachableBinaries(bin: string): Error {
+  return new Error(`Embedded PostgreSQL runs as the 'postgres' user (Tabula runs as root) and cannot run ${bin}: ` +
+    'a folder above it does not let other users through (e.g. a 0700 home or temp folder); move the repository or chmod o+x that folder');
+}
+
 /** Runs a binary (as `postgres` when we are root) and rejects with its output when it fails. */
 function run(bin: string, args: string[], user: PostgresUser | undefined, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -57,7 +63,7 @@ function run(bin: string, args: string[], user: PostgresUser | undefined, log: (
     const collect = (chunk: Buffer) => { const text = chunk.toString('utf8'); output += text; log(text); };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
-    child.on('error', reject);
+    child.on('error', (err: NodeJS.ErrnoException) => reject(user && err.code === 'EACCES' ? unreachableBinaries(bin) : err));
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(bin)} failed (exit ${code}): ${output.trim().slice(-2000)}`))));
   });
 }
@@ -114,7 +120,7 @@ function launch(bins: Binaries, clusterDir: string, port: number, user: Postgres
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.on('error', reject);
+    child.on('error', (err: NodeJS.ErrnoException) => reject(user && err.code === 'EACCES' ? unreachableBinaries(bins.postgres) : err));
     child.on('exit', (code) => reject(new Error(`PostgreSQL exited while starting (exit ${code}): ${output.trim().slice(-2000)}`)));
   });
 }
