@@ -77,6 +77,7 @@ describe('one Tabula per DATA_DIR', () => {
   it('a database that goes away fails /readyz and /api/v1/health, logged once per interval (not per poll), all lines JSON', async () => {
     const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const before = first.out().length;
+    const beforeErr = first.err().length;
     process.kill(postmaster, 'SIGINT');
     await until('readyz fails', async () => (await status(`http://127.0.0.1:${firstPort}/readyz`)) === 503, 30_000);
     const answers = new Set<number>();
@@ -86,10 +87,16 @@ describe('one Tabula per DATA_DIR', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect([...answers]).toEqual([503]);
-    const lines = first.out().slice(before).split('\n').filter(Boolean);
+    await new Promise((r) => setTimeout(r, 1500)); // pollers and relays retry meanwhile
+    const lines = [...first.out().slice(before).split('\n'), ...first.err().slice(beforeErr).split('\n')].filter(Boolean);
     expect(lines.filter((l) => l.includes('database unavailable'))).toHaveLength(1);
     const notJson = lines.filter((l) => { try { JSON.parse(l); return false; } catch { return true; } });
     expect(notJson).toEqual([]);
+    // said once per interval, not per poll: no warning or error repeats (same service, message and cause)
+    const problems = lines.map((l) => JSON.parse(l)).filter((l) => l.level === 'warn' || l.level === 'error' || l.level === 'fatal');
+    const keys = problems.map((l) => `${l.service} | ${l.msg} | ${typeof l.err === 'object' ? l.err?.message : l.err}`);
+    expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+    expect(problems.length).toBeGreaterThan(0);
     first.child.kill('SIGTERM');
     await first.exited;
   }, 120_000);

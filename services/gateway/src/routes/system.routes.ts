@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { systemV1, systemV2 } from '@tabula/contracts';
-import { route } from '@tabula/http';
+import { markReported, route } from '@tabula/http';
 import { errors } from '@tabula/errors';
 import { version as TABULA_VERSION } from '../../../../package.json';
 
@@ -15,7 +15,8 @@ export function systemRoutes(startedAt: number, database: () => Promise<unknown>
   const router = new Router();
   for (const e of [systemV1, systemV2]) {
     route(router, e.health, async () => {
-      try { await database(); } catch { throw errors.unavailable('Database unavailable'); }
+      // the database check logs its failures once per interval: the 503 itself is not logged per poll
+      try { await database(); } catch { throw markReported(errors.unavailable('Database unavailable')); }
       return { message: 'OK', timestamp: Date.now(), uptime: (Date.now() - startedAt) / 1000 };
     });
     route(router, e.version, () => ({ currentVersion: PACKAGE_VERSION, releaseVersion: PACKAGE_VERSION, tabulaVersion: TABULA_VERSION }));
