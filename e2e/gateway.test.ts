@@ -14,9 +14,11 @@ describe('gateway', () => {
     expect(res.body).toEqual({ message: 'OK', timestamp: expect.any(Number), uptime: expect.any(Number) });
   });
 
-  it('GET /api/v1/version answers the versions', async () => {
+  it('GET /api/v1/version answers the versions, Tabula\'s own from package.json', async () => {
     const res = await request(stack.url).get('/api/v1/version');
-    expect(res.body).toEqual({ currentVersion: expect.any(String), releaseVersion: expect.any(String) });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { version } = require('../package.json') as { version: string };
+    expect(res.body).toEqual({ currentVersion: '0.301.3', releaseVersion: '0.301.3', tabulaVersion: version });
   });
 
   it('unknown routes are 404 JSON', async () => {

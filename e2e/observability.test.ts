@@ -63,6 +63,8 @@ describe('observability: access log and metrics (standalone process)', () => {
     const route = '/api/v1/db/data/:orgs/:baseName/:tableName';
     expect(sample(text, 'http_server_duration_seconds_count', { service: 'gateway', route, method: 'POST', status: '200' })).toBeGreaterThanOrEqual(1);
     expect(text).not.toMatch(/service="gateway"[^\n]*route="unmatched"[^\n]*status="200"/);
+    // the in-flight gauge (the chart's HPA pods metric): present for the gateway, and back to 0 once answered
+    expect(sample(text, 'tabula_http_requests_in_flight', { service: 'gateway' })).toBe(0);
     expect(sample(text, 'events_published_total', { service: 'data', topic: 'records', type: 'records.after.insert' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'events_consumed_total', { service: 'hooks', topic: 'records', type: 'records.after.insert' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'events_failed_total', { service: 'hooks' }) ?? 0).toBe(0);

@@ -63,9 +63,11 @@ function checkedLayout(): ClusterLayout {
 
 async function main(): Promise<void> {
   const layout = checkedLayout();
-  const launcher = new ClusterLauncher({ layout, commandOf, cwd: root });
-  superviseCluster(launcher);
+  let giveUp: (reason: string) => void = () => undefined;
+  const launcher = new ClusterLauncher({ layout, commandOf, cwd: root, onGiveUp: (reason) => giveUp(reason) });
+  giveUp = superviseCluster(launcher).giveUp;
   await launcher.start();
+  if (!(await launcher.waitReady()) && !launcher.isStopping) console.log('[cluster] not every service answered /healthz within 120 s: see the log lines above');
 }
 
 main().catch((err) => {

@@ -17,8 +17,9 @@ async function main(): Promise<void> {
   const handle = await startStandalone({ definitions: allServices, logger });
   const cpu = process.cpuUsage();
   // ms: start-up after the code loaded; sinceExecMs: since the process started; cpuMs: CPU time used so far.
-  logger.info({ url: handle.url, ms: Date.now() - started, sinceExecMs: Math.round(process.uptime() * 1000), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
-    `Tabula is running on http://localhost:${handle.platform.PORT}`);
+  const url = `http://localhost:${new URL(handle.url).port}`;
+  logger.info({ url, docs: `${url}/api/docs`, ms: Date.now() - started, sinceExecMs: Math.round(process.uptime() * 1000), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
+    `Tabula is running on ${url} (API docs: ${url}/api/docs)`);
   // Under npm (npm start), stop when npm is gone: npm passes SIGTERM only to its shell.
   onShutdown(logger, () => handle.stop(), { watchParent: process.env.npm_lifecycle_event !== undefined });
 }

@@ -2,6 +2,8 @@ import { startSecurityStack, type SecurityStack, type TestUser } from './securit
 
 /** Issue 17 defect 13: where an external source may point, and what its errors tell. */
 const database = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+/** The test database's credentials (the embedded PostgreSQL uses password auth; a local one may trust). */
+const credentials = { user: decodeURIComponent(database.username) || 'postgres', ...(database.password ? { password: decodeURIComponent(database.password) } : {}) };
 let strict: SecurityStack;
 let open: SecurityStack;
 let strictUser: TestUser;
@@ -21,7 +23,7 @@ const external = (s: SecurityStack, user: TestUser, connection: unknown) => s.ca
 
 describe('security: external sources', () => {
   it('defect 13: loopback, private and link-local source hosts are refused unless SVC_ALLOW_LOCAL_SOURCES=true', async () => {
-    const own = { host: database.hostname, port: Number(database.port || 5432), user: database.username || 'postgres', database: 'postgres' };
+    const own = { host: database.hostname, port: Number(database.port || 5432), ...credentials, database: 'postgres' };
     for (const connection of [
       own, { ...own, host: 'localhost' }, { ...own, host: '10.1.2.3' }, { ...own, host: '169.254.169.254' }, { ...own, host: '::1' },
       { ...own, host: undefined }, `postgres://${own.user}@${own.host}:${own.port}/postgres`, `postgres://${own.user}@example.com/postgres?host=/var/run/postgresql`,

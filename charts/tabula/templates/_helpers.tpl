@@ -44,10 +44,14 @@ app.kubernetes.io/component: {{ .component }}
 {{- if .Values.serviceAccount.create -}}{{ include "tabula.fullname" . }}{{- else -}}default{{- end -}}
 {{- end -}}
 
-{{/* The image reference; refuses "latest". */}}
+{{/* The image reference: repository:tag, or repository:tag@digest when image.digest is set; refuses "latest". */}}
 {{- define "tabula.image" -}}
 {{- if eq (toString .Values.image.tag) "latest" -}}{{- fail "image.tag: pin a version, not latest" -}}{{- end -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s:%s@%s" .Values.image.repository (toString .Values.image.tag) .Values.image.digest -}}
+{{- else -}}
 {{- printf "%s:%s" .Values.image.repository (toString .Values.image.tag) -}}
+{{- end -}}
 {{- end -}}
 
 {{/* A service's settings merged over the defaults: (dict "root" $ "name" "data"). */}}
@@ -82,6 +86,9 @@ app.kubernetes.io/component: {{ .component }}
   valueFrom: { fieldRef: { fieldPath: metadata.name } }
 - name: K8S_NAMESPACE
   valueFrom: { fieldRef: { fieldPath: metadata.namespace } }
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
 {{- if .Values.otel.endpoint }}
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ .Values.otel.endpoint | quote }}
@@ -115,6 +122,9 @@ readinessProbe:
     secretName: {{ include "tabula.secretName" . }}
 - name: tmp
   emptyDir: {}
+{{- with .Values.extraVolumes }}
+{{ toYaml . }}
+{{- end }}
 {{- end -}}
 
 {{- define "tabula.volumeMounts" -}}
@@ -123,7 +133,11 @@ readinessProbe:
   readOnly: true
 - name: tmp
   mountPath: /tmp
+{{- with .Values.extraVolumeMounts }}
+{{ toYaml . }}
+{{- end }}
 {{- end -}}
+
 
 {{/* The Service that receives outside traffic: the gateway (cluster) or the standalone pod. */}}
 {{- define "tabula.gatewayService" -}}

@@ -49,6 +49,12 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** As root PostgreSQL runs as `postgres`: a folder above its binaries (node_modules) that it cannot enter stops it; say which setting to change. */
+function unreachableBinaries(bin: string): Error {
+  return new Error(`Embedded PostgreSQL runs as the 'postgres' user (Tabula runs as root) and cannot run ${bin}: ` +
+    'a folder above it does not let other users through (e.g. a 0700 home or temp folder); move the repository or chmod o+x that folder');
+}
+
 /** Runs a binary (as `postgres` when we are root) and rejects with its output when it fails. */
 function run(bin: string, args: string[], user: PostgresUser | undefined, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -57,7 +63,7 @@ function run(bin: string, args: string[], user: PostgresUser | undefined, log: (
     const collect = (chunk: Buffer) => { const text = chunk.toString('utf8'); output += text; log(text); };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
-    child.on('error', reject);
+    child.on('error', (err: NodeJS.ErrnoException) => reject(user && err.code === 'EACCES' ? unreachableBinaries(bin) : err));
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(bin)} failed (exit ${code}): ${output.trim().slice(-2000)}`))));
   });
 }
@@ -78,12 +84,23 @@ function alive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
 }
 
-/** A server left running by a Tabula that was killed (SIGKILL) still holds the folder: stop it first. */
-async function stopLeftover(clusterDir: string, log: (line: string) => void): Promise<void> {
+/** The file beside the cluster naming the process that started (owns) the running server. */
+const OWNER_FILE = 'pg-owner.pid';
+
+/**
+ * A server left running by a Tabula that was killed (SIGKILL) still holds the folder: stop it first.
+ * Only a leftover: a server whose owning process still runs is never stopped (the start refuses instead).
+ */
+async function stopLeftover(root: string, clusterDir: string, log: (line: string) => void): Promise<void> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  const ownerFile = path.join(root, OWNER_FILE);
+  const owner = existsSync(ownerFile) ? Number(readFileSync(ownerFile, 'utf8').trim()) : NaN;
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
+    throw new Error(`PostgreSQL ${pid} on ${clusterDir} belongs to the running process ${owner}: stop it or use another folder`);
+  }
   log(`stopping PostgreSQL ${pid} left running on ${clusterDir}`);
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 300 && alive(pid); i += 1) await new Promise((r) => setTimeout(r, 100));
@@ -103,7 +120,7 @@ function launch(bins: Binaries, clusterDir: string, port: number, user: Postgres
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.on('error', reject);
+    child.on('error', (err: NodeJS.ErrnoException) => reject(user && err.code === 'EACCES' ? unreachableBinaries(bins.postgres) : err));
     child.on('exit', (code) => reject(new Error(`PostgreSQL exited while starting (exit ${code}): ${output.trim().slice(-2000)}`)));
   });
 }
@@ -123,10 +140,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('hex'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await initialise(bins, clusterDir, password, user, log);
-  await stopLeftover(clusterDir, log);
+  await stopLeftover(root, clusterDir, log);
   const port = options.port && options.port > 0 ? options.port : await freePort();
   const child = await launch(bins, clusterDir, port, user, log);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ownerFile = path.join(root, OWNER_FILE);
+  writeFileSync(ownerFile, String(process.pid));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => { try { unlinkSync(ownerFile); } catch { /* gone */ } resolve(); }));
   // Last resort when the process exits without stop() (uncaught error, process.exit).
   const onExit = () => { if (child.exitCode === null) child.kill('SIGINT'); };
   process.once('exit', onExit);

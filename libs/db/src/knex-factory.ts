@@ -16,6 +16,31 @@ export interface KnexOptions {
   /** Statement timeout in ms for every connection (0 = none). */
   statementTimeoutMs?: number;
   applicationName?: string;
+  /**
+   * Where knex's own warnings and errors go (pool acquire failures, deprecations): one JSON line
+   * per kind of message, at most once per `logIntervalMs`, without stack traces. Default: knex prints them.
+   */
+  logger?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  logIntervalMs?: number;
+}
+
+/**
+ * knex's `log` option over a structured logger: a message's first line only
+ * (no stack), and each kind of message (its text without numbers) at most once
+ * per interval, with how many were left out since the last line.
+ */
+export function knexLog(logger: NonNullable<KnexOptions['logger']>, intervalMs = 60_000) {
+  const seen = new Map<string, { at: number; suppressed: number }>();
+  const emit = (level: 'warn' | 'error') => (message: unknown) => {
+    const text = String(message instanceof Error ? message.message : message).split('\n')[0].trim();
+    const key = `${level}:${text.replace(/\d+/g, '#')}`;
+    const now = Date.now();
+    const last = seen.get(key);
+    if (last && now - last.at < intervalMs) { last.suppressed += 1; return; }
+    seen.set(key, { at: now, suppressed: 0 });
+    logger[level]({ source: 'knex', err: text, ...(last ? { suppressedSinceLast: last.suppressed } : {}), logIntervalMs: intervalMs }, 'database driver');
+  };
+  return { warn: emit('warn'), error: emit('error'), deprecate: emit('warn'), debug: () => undefined };
 }
 
 /** A PostgreSQL knex instance with a bounded pool; objection models bind to it. */
@@ -33,6 +58,7 @@ export function createKnex(options: KnexOptions): Knex {
       },
     },
     acquireConnectionTimeout: 10_000,
+    ...(options.logger ? { log: knexLog(options.logger, options.logIntervalMs) } : {}),
   });
 }
 

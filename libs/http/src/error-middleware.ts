@@ -47,6 +47,14 @@ export function errorMiddleware(logger: ErrorLogger, mappers: ErrorMapper[] = []
 }
 
 /** {@link errorMiddleware}'s work, callable inside another middleware (the service app's house middleware). */
+const REPORTED = Symbol('reported');
+
+/** Marks an error as already logged by whoever throws it (e.g. once per interval): the request's 5xx is then not logged again. */
+export function markReported<E extends Error>(err: E): E {
+  (err as unknown as Record<symbol, boolean>)[REPORTED] = true;
+  return err;
+}
+
 export async function runGuarded(ctx: Context, next: Next, logger: ErrorLogger, mappers: ErrorMapper[]): Promise<void> {
   try {
     await next();
@@ -59,7 +67,7 @@ export async function runGuarded(ctx: Context, next: Next, logger: ErrorLogger, 
       logger.warn({ err, requestId: ctx.state.requestId }, 'error after the response started');
       return;
     }
-    if (appError.status >= 500) logger.error({ err, requestId: ctx.state.requestId }, 'request failed');
+    if (appError.status >= 500 && !(err as Record<symbol, boolean> | undefined)?.[REPORTED]) logger.error({ err, requestId: ctx.state.requestId }, 'request failed');
     ctx.status = appError.status;
     ctx.body = errorBody(appError);
     for (const [name, value] of Object.entries(appError.headers ?? {})) ctx.set(name, value);

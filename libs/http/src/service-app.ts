@@ -94,10 +94,12 @@ function houseMiddleware(options: ServiceAppOptions, metrics: ServiceMetrics): M
     // Read before next(): the gateway marks the same request when it hands it over.
     const handedOver = isInProcess(ctx.req);
     const end = metrics.httpDuration.startTimer();
+    metrics.httpInFlight.inc();
     try {
       await runGuarded(ctx, () => probe(ctx, next), options.logger, mappers);
       reportRoute(ctx, handedOver);
     } finally {
+      metrics.httpInFlight.dec();
       const route = routeOf(ctx) ?? 'unmatched';
       const status = statusOf(ctx);
       end({ method: ctx.method, route, status: String(status) });

@@ -13,6 +13,8 @@ export interface ClusterProcess {
   port: number;
   /** The setting to change when the port is taken. */
   setting: string;
+  /** Its own metrics listener (METRICS_PORT of the child), when METRICS_PORT is set. */
+  metricsPort?: number;
 }
 
 /** What `start:cluster` runs: the processes (gateway last) and the environment they share. */
@@ -70,12 +72,21 @@ export function clusterLayout(input: NodeJS.ProcessEnv): ClusterLayout {
   if (base + 7 > 65535) problems.push(`SERVICE_PORT_BASE: ${base} leaves no room for 7 service ports`);
   const processes = Object.keys(clusterServiceOffsets).map((name) => serviceProcess(name, base, env, problems));
   processes.push({ name: 'gateway', port: portSetting(env.PORT, 'PORT', problems) ?? 8080, setting: 'PORT' });
-  const seen = new Map<number, string>();
-  for (const process of processes) {
-    const other = seen.get(process.port);
-    if (other) problems.push(`${process.setting}: ${process.name} and ${other} would both listen on ${process.port}`);
-    seen.set(process.port, process.name);
+  // METRICS_PORT: one metrics listener per process, the gateway on it, each service on it + its offset
+  // (handing every child the same port crashed all but one of them, restarted forever).
+  const metricsBase = env.METRICS_PORT?.trim() === '0' ? 0 : portSetting(env.METRICS_PORT, 'METRICS_PORT', problems);
+  if (metricsBase !== undefined && metricsBase !== 0) {
+    if (metricsBase + 7 > 65535) problems.push(`METRICS_PORT: ${metricsBase} leaves no room for the 7 services' metrics ports`);
+    for (const process of processes) process.metricsPort = metricsBase + (process.name === 'gateway' ? 0 : (clusterServiceOffsets[process.name] as number));
   }
+  const seen = new Map<number, string>();
+  const claim = (port: number, who: string, setting: string) => {
+    const other = seen.get(port);
+    if (other) problems.push(`${setting}: ${who} and ${other} would both listen on ${port}`);
+    seen.set(port, who);
+  };
+  for (const process of processes) claim(process.port, process.name, process.setting);
+  for (const process of processes) if (process.metricsPort !== undefined) claim(process.metricsPort, `${process.name} metrics`, 'METRICS_PORT');
   if (problems.length) throw new ConfigError(problems);
   for (const { name, port } of processes) {
     const urlName = `${name.toUpperCase()}_SERVICE_URL`;

@@ -17,3 +17,4 @@ export * from './metrics-server';
 export * from './port-check';
 export * from './cluster-layout';
 export * from './cluster-launcher';
+export * from './data-dir-lock';

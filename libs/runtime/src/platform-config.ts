@@ -20,7 +20,7 @@ const encryptionKeys = envList().superRefine((keys, ctx) => {
 });
 
 /**
- * Settings every service process shares (README lists each one). Parsed once in
+ * Settings every service process shares (docs/configuration.md lists each one). Parsed once in
  * the process entry; services receive the parsed value through their ports.
  */
 export const platformConfigSchema = z.object({
@@ -62,6 +62,8 @@ export const platformConfigSchema = z.object({
   SVC_ACCESS_LOG: envBoolean(true),
   /** Serve `/metrics` on the public gateway port too. */
   SVC_METRICS_PUBLIC: envBoolean(false),
+  /** While the database (or another readiness dependency) is down, log it at most once per this many ms. */
+  READINESS_LOG_INTERVAL_MS: envInt(60_000, 1_000, 86_400_000),
   /** A separate port serving `/metrics` (and `/healthz`) of every service of this process; 0 = none. */
   METRICS_PORT: envPort(0),
   /** Public URL of Tabula (links in e-mails, attachment URLs). */

@@ -35,7 +35,11 @@ export function buildSharedPorts(input: SharedPortsInput): SharedPorts & { close
   const { platform, logger } = input;
   const internalSecret = platform.SVC_INTERNAL_SECRET ?? randomBytes(48).toString('base64url');
   const jwtSecret = platform.SVC_JWT_SECRET ?? persistentSecret(platform.DATA_DIR, 'jwt-secret');
-  const knexOptions = { poolMax: input.poolMax ?? platform.DB_POOL_MAX, statementTimeoutMs: platform.DB_STATEMENT_TIMEOUT_MS };
+  const knexOptions = {
+    poolMax: input.poolMax ?? platform.DB_POOL_MAX, statementTimeoutMs: platform.DB_STATEMENT_TIMEOUT_MS,
+    // pool and driver errors as JSON lines, each kind once per interval (not one stack trace per failed acquire)
+    logger, logIntervalMs: platform.READINESS_LOG_INTERVAL_MS,
+  };
   const db: Knex = createKnex({ url: input.databaseUrl, ...knexOptions, applicationName: `tabula-${input.caller}` });
   const dataDb: Knex = platform.DATA_DATABASE_URL
     ? createKnex({ url: platform.DATA_DATABASE_URL, ...knexOptions, applicationName: `tabula-${input.caller}-data` })
@@ -67,7 +71,58 @@ export function buildSharedPorts(input: SharedPortsInput): SharedPorts & { close
   };
 }
 
+/**
+ * Wraps a dependency check so its failures are logged once when it goes down,
+ * then at most once per `intervalMs` while it stays down (not once per poll),
+ * and once when it is back. One reporter per dependency object: the services
+ * of a standalone process share it.
+ */
+export class DependencyReporter {
+  private down = false;
+  private since = 0;
+  private lastLogged = 0;
+  private failures = 0;
+
+  constructor(private readonly name: string, private readonly check: () => Promise<unknown>, private readonly logger: Logger, private readonly intervalMs: number) {}
+
+  async run(): Promise<void> {
+    try {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timed out after 2000 ms')), 2000); });
+      try { await Promise.race([this.check(), timeout]); } finally { clearTimeout(timer); }
+    } catch (err) {
+      const now = Date.now();
+      this.failures += 1;
+      if (!this.down) { this.down = true; this.since = now; }
+      if (this.failures === 1 || now - this.lastLogged >= this.intervalMs) {
+        this.lastLogged = now;
+        this.logger.error({ dependency: this.name, err: (err as Error).message, downForMs: now - this.since, failedChecks: this.failures, logIntervalMs: this.intervalMs },
+          `${this.name} unavailable: /readyz and /api/v1/health answer 503 until it is back`);
+      }
+      throw err;
+    }
+    if (this.down) {
+      this.logger.info({ dependency: this.name, downForMs: Date.now() - this.since, failedChecks: this.failures }, `${this.name} available again`);
+      this.down = false;
+      this.failures = 0;
+    }
+  }
+}
+
+const reporters = new WeakMap<object, DependencyReporter>();
+
+/** The shared database check (its reporter is kept per pool). */
+export function databaseCheck(shared: Pick<SharedPorts, 'db' | 'platform'> & { logger: Logger }): () => Promise<void> {
+  let reporter = reporters.get(shared.db);
+  if (!reporter) {
+    reporter = new DependencyReporter('database', () => pingDatabase(shared.db), shared.logger, shared.platform.READINESS_LOG_INTERVAL_MS);
+    reporters.set(shared.db, reporter);
+  }
+  const found = reporter;
+  return () => found.run();
+}
+
 /** Readiness checks every service shares. */
-export function sharedReadiness(shared: SharedPorts): Record<string, () => Promise<unknown>> {
-  return { database: () => pingDatabase(shared.db), events: () => shared.bus.ping() };
+export function sharedReadiness(shared: SharedPorts & { logger: Logger }): Record<string, () => Promise<unknown>> {
+  return { database: databaseCheck(shared), events: () => shared.bus.ping() };
 }

@@ -12,6 +12,7 @@ import { buildSharedPorts } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen } from './lifecycle';
 import { ensurePortFree } from './port-check';
+import { lockDataDir } from './data-dir-lock';
 import { persistentSecret } from './secrets';
 import { startAccessInvalidation } from './access-invalidation';
 
@@ -49,11 +50,24 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const logger = options.logger ?? createLogger('standalone');
   // Every setting of every service is checked before PostgreSQL or a port is touched.
   const loaded = loadSettings(options.definitions, env);
-  await ensurePortFree(loaded.PORT, loaded.HOST, 'PORT');
+  // One Tabula per DATA_DIR: a second start refuses naming the running one (its pid and port).
+  const lock = lockDataDir(loaded.DATA_DIR, loaded.PORT);
+  try {
+    await ensurePortFree(loaded.PORT, loaded.HOST, 'PORT');
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   // Kept under DATA_DIR: secrets sealed with keys derived from it (hook secrets,
   // source credentials) must still open after a restart.
   const platform: PlatformConfig = { ...loaded, SVC_INTERNAL_SECRET: loaded.SVC_INTERNAL_SECRET ?? persistentSecret(loaded.DATA_DIR, 'internal-secret') };
-  const database = await resolveDatabase(platform, logger);
+  let database: Awaited<ReturnType<typeof resolveDatabase>>;
+  try {
+    database = await resolveDatabase(platform, logger);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   const sign = identitySigner(platform.SVC_INTERNAL_SECRET as string);
   const local = new LocalServiceClient(() => sign(servicePrincipal('standalone')));
   const shared = buildSharedPorts({ platform, databaseUrl: database.url, logger, caller: 'gateway', local, poolMax: Math.max(platform.DB_POOL_MAX, 20) });
@@ -73,6 +87,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     await stopWorkers(workers, () => undefined);
     await shared.close();
     await database.embedded?.stop();
+    lock.release();
     throw err;
   }
   const gateway = local.handlerOf('gateway');
@@ -82,6 +97,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   if (metricsServer) workers.push(metricsServer);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : platform.PORT;
+  lock.setPort(port);
   return {
     url: `http://127.0.0.1:${port}`,
     server,
@@ -94,6 +110,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       await stopWorkers(workers, (err) => logger.error({ err }, 'worker stop failed'));
       await shared.close();
       await database.embedded?.stop();
+      lock.release();
     },
   };
 }

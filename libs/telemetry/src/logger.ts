@@ -34,8 +34,43 @@ export function withLogFields<T>(fields: Record<string, string>, fn: () => T): T
  * JSON-lines logger: every line carries the service, the request id of the
  * request being served and the active trace/span ids; secrets are redacted.
  */
+/** Errors meaning "the database (or another dependency) is unreachable": logged once per interval, not once per poll. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+
+/** The same, recognised by message when the driver gives no code (pg's connection-level errors). */
+const UNREACHABLE_MESSAGE = /ECONNREFUSED|ECONNRESET|database system is (shutting down|starting up)|terminating connection|Connection terminated|connection timeout/i;
+
+/**
+ * A pino logMethod hook: a warn/error line whose `err` is an unreachable-dependency
+ * error (UNREACHABLE_CODES) is written once per `intervalMs` per message and code,
+ * without its stack, with how many were left out since (pollers and relays retry
+ * every few hundred ms; each would otherwise write a stack trace per attempt).
+ */
+function unreachableOncePerInterval(intervalMs: number) {
+  const seen = new Map<string, { at: number; suppressed: number }>();
+  return function logMethod(this: pino.Logger, args: Parameters<pino.LogFn>, method: pino.LogFn, level: number): void {
+    const first = args[0] as { err?: { code?: string; message?: string; cause?: { code?: string } } } | undefined;
+    const err = level >= 40 && first && typeof first === 'object' ? first.err : undefined;
+    const code = err?.code ?? err?.cause?.code ?? (UNREACHABLE_MESSAGE.test(err?.message ?? '') ? 'unreachable' : undefined);
+    if (!err || !code || !(UNREACHABLE_CODES.has(code) || code === 'unreachable')) { method.apply(this, args); return; }
+    const key = `${level}|${String(args[1] ?? '')}|${code}`;
+    const now = Date.now();
+    const last = seen.get(key);
+    if (last && now - last.at < intervalMs) { last.suppressed += 1; return; }
+    seen.set(key, { at: now, suppressed: 0 });
+    const fields = { ...first, err: { message: err.message, code }, ...(last ? { suppressedSinceLast: last.suppressed } : {}), logIntervalMs: intervalMs };
+    method.apply(this, [fields, ...args.slice(1)] as Parameters<pino.LogFn>);
+  };
+}
+
+function logIntervalMs(): number {
+  const n = Number(process.env.READINESS_LOG_INTERVAL_MS);
+  return Number.isInteger(n) && n >= 1000 ? n : 60_000;
+}
+
 export function createLogger(service: string, level = 'info'): Logger {
   return pino({
+    hooks: { logMethod: unreachableOncePerInterval(logIntervalMs()) },
     // An unknown level is reported by the settings check; pino's own error would hide it.
     level: level in pino.levels.values || level === 'silent' ? level : 'info',
     base: { service },

@@ -9,6 +9,8 @@ let defaultsCollected = false;
 export interface ServiceMetrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** `tabula_http_requests_in_flight`: requests this service is answering now (the HPA's pods metric). */
+  httpInFlight: Gauge;
   /** A counter of this service (created once per name; later calls return it). */
   counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L>;
   /** A gauge of this service whose value is read at scrape time by `collect` (created once per name). */
@@ -44,11 +46,13 @@ export function createServiceMetrics(service: string): ServiceMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const httpInFlight = new Gauge({ name: 'tabula_http_requests_in_flight', help: 'HTTP requests being answered now', registers: [registry] });
   const existing = <T>(name: string) => registry.getSingleMetric(name) as T | undefined;
   const self = { registry };
   return {
     registry,
     httpDuration,
+    httpInFlight,
     counter: (name, help, labelNames) => existing(name) ?? new Counter({ name, help, labelNames, registers: [registry] }),
     gauge: (name, help, labelNames, collect) => existing(name) ?? new Gauge({
       name, help, labelNames, registers: [registry],

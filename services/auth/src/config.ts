@@ -7,7 +7,7 @@ export const SIGNUP_MODES = ['open', 'invite', 'closed'] as const;
 /** One of {@link SIGNUP_MODES}. */
 export type SignupMode = (typeof SIGNUP_MODES)[number];
 
-/** Settings of the auth service (README: Environment). Defaults never hinder honest use. */
+/** Settings of the auth service (docs/configuration.md). Defaults never hinder honest use. */
 export const authConfigSchema = z.object({
   /**
    * Sign-up: `open` anyone; `invite` the first user (super admin) and e-mails

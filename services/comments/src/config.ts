@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Settings of the comments service (README: Environment). */
+/** Settings of the comments service (docs/configuration.md). */
 export const commentsConfigSchema = z.object({
   /** How long "this record exists" is remembered (only positive answers are cached). */
   SVC_COMMENTS_RECORD_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),

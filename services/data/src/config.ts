@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envInt } from '@tabula/config';
 
-/** Settings of the data service (README: Environment). */
+/** Settings of the data service (docs/configuration.md). */
 export const dataConfigSchema = z.object({
   /** Most records one bulk request may carry; larger bodies get 422 ERR_MAX_PAYLOAD_LIMIT_EXCEEDED. */
   SVC_BULK_MAX_RECORDS: envInt(1000, 1, 100_000),

@@ -20,7 +20,7 @@ import { dataClientsOf } from './adapters/service-clients';
  */
 export function buildDataPorts(common: CommonPorts, config: DataConfig): DataPorts {
   const sources = new SourceRegistry(common.dataDb, { preparedPerConnection: config.SVC_PG_PREPARED_PER_CONNECTION });
-  const relay = new OutboxRelay({ knex: common.dataDb, schema: DATA_SCHEMA, bus: common.bus });
+  const relay = new OutboxRelay({ knex: common.dataDb, schema: DATA_SCHEMA, bus: common.bus, logger: common.logger });
   observeOutbox(common.metrics, relay);
   const clients = dataClientsOf(common.services);
   return {

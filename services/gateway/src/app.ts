@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import cors from '@koa/cors';
 import { CidrList, createServiceApp } from '@tabula/http';
-import { sharedReadiness } from '@tabula/runtime';
+import { databaseCheck, sharedReadiness } from '@tabula/runtime';
 import type { GatewayPorts } from './ports';
 import { systemRoutes } from './routes/system.routes';
 import { docsRoutes } from './routes/docs.routes';
@@ -35,7 +35,7 @@ export function createApp(ports: GatewayPorts): Koa {
     metrics: ports.metrics,
     readiness: sharedReadiness(ports),
     middleware: [clientAddressMiddleware(new CidrList(ports.config.SVC_TRUSTED_PROXIES)), pathGuardMiddleware(), corsMiddleware(ports.config.SVC_CORS_ORIGINS)],
-    routers: [systemRoutes(ports.startedAt), docsRoutes()],
+    routers: [systemRoutes(ports.startedAt, databaseCheck(ports)), docsRoutes()],
     bodyLimit: false,
     accessLog: ports.platform.SVC_ACCESS_LOG,
     // The gateway's port is the public one: scrapers use METRICS_PORT unless this is switched on.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envBoolean, envInt, envList } from '@tabula/config';
 import { CidrList } from '@tabula/http';
 
-/** Gateway settings (README: Environment). */
+/** Gateway settings (docs/configuration.md). */
 export const gatewayConfigSchema = z.object({
   /** How long an authenticated principal is cached (ms); 0 disables the cache. */
   SVC_AUTH_CACHE_TTL_MS: envInt(10_000, 0, 300_000),

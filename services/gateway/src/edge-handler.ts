@@ -45,6 +45,7 @@ export function edgeHandler(app: Koa, ports: GatewayPorts): RequestListener {
   async function handOver(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
     const started = process.hrtime.bigint();
     const end = ports.metrics.httpDuration.startTimer();
+    ports.metrics.httpInFlight.inc();
     let route = 'unmatched';
     let handedOver = false;
     try {
@@ -64,6 +65,7 @@ export function edgeHandler(app: Koa, ports: GatewayPorts): RequestListener {
         sendError(res, error);
       }
     } finally {
+      ports.metrics.httpInFlight.dec();
       const status = res.statusCode;
       end({ method: req.method ?? 'GET', route, status: String(status) });
       if (accessLog) writeAccessLine(ports.logger, { method: req.method ?? 'GET', path, route, status, started });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envBoolean, envInt } from '@tabula/config';
 
-/** Settings of the hooks service (README: Environment). */
+/** Settings of the hooks service (docs/configuration.md). */
 export const hooksConfigSchema = z.object({
   /** Former key material of hook secrets (before SVC_ENCRYPTION_KEYS): opens only what it sealed, re-sealed with the ring at start-up. */
   SVC_HOOKS_ENCRYPTION_KEY: z.string().min(16).optional(),

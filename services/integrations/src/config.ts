@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envBoolean } from '@tabula/config';
 
-/** Settings of the integrations service (README: Environment). */
+/** Settings of the integrations service (docs/configuration.md). */
 export const integrationsConfigSchema = z.object({
   /**
    * Former key ring of integration configs (before SVC_ENCRYPTION_KEYS),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envBoolean } from '@tabula/config';
 
-/** Settings of the meta service (README: Environment). */
+/** Settings of the meta service (docs/configuration.md). */
 export const metaConfigSchema = z.object({
   /**
    * Former key material of external sources' credentials (before

@@ -3,7 +3,10 @@ import { defineEndpoint, type AnyEndpoint } from '../endpoint/define-endpoint';
 import { PUBLIC } from '../endpoint/access';
 
 const healthSchema = z.object({ message: z.string(), timestamp: z.number(), uptime: z.number().describe('Seconds since start') });
-const versionSchema = z.object({ currentVersion: z.string(), releaseVersion: z.string() });
+const versionSchema = z.object({
+  currentVersion: z.string().describe('The NocoDB release this API matches'), releaseVersion: z.string(),
+  tabulaVersion: z.string().describe("Tabula's own version (package.json)"),
+});
 const common = { service: 'gateway', auth: { callers: PUBLIC }, tags: ['System'] } as const;
 
 function systemEndpoints(v: 'v1' | 'v2') {
@@ -14,7 +17,7 @@ function systemEndpoints(v: 'v1' | 'v2') {
       example: { response: { message: 'OK', timestamp: 1700000000000, uptime: 12.5 } },
     }),
     version: defineEndpoint({
-      ...common, id: `version${s}`, method: 'GET', path: `/api/${v}/version`, summary: 'The NocoDB release this API matches', response: versionSchema,
+      ...common, id: `version${s}`, method: 'GET', path: `/api/${v}/version`, summary: "The NocoDB release this API matches, and Tabula's own version", response: versionSchema,
     }),
   };
 }

@@ -2,7 +2,7 @@ import { Histogram, type Registry } from 'prom-client';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/** Where a hook delivery's time goes (README "Metrics"). */
+/** Where a hook delivery's time goes (docs/cluster.md "Metrics"). */
 export interface StageMetrics {
   /** Outbox row written → published to the bus (the publisher's relay). */
   relayLag: Histogram;
