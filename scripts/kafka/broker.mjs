@@ -25,9 +25,10 @@ const require = createRequire(import.meta.url);
 /** Settings from the environment (documented in docs/kafka.md). */
 export function brokerSettings(env = process.env, overrides = {}) {
   const nodes = Number(overrides.nodes ?? env.KAFKA_NODES ?? 1);
-  const port = Number(overrides.port ?? env.KAFKA_PORT ?? 9092);
+  const rawPort = String(overrides.port ?? env.KAFKA_PORT ?? 9092);
+  const port = rawPort === 'auto' ? 'auto' : Number(rawPort);
   if (!Number.isInteger(nodes) || nodes < 1 || nodes > 5) throw new Error(`kafka: --nodes must be 1..5, got ${nodes}`);
-  if (!Number.isInteger(port) || port < 1024 || port > 65000) throw new Error(`kafka: KAFKA_PORT must be a port, got ${port}`);
+  if (port !== 'auto' && (!Number.isInteger(port) || port < 1024 || port > 65000)) throw new Error(`kafka: KAFKA_PORT must be a port or auto, got ${rawPort}`);
   return {
     nodes,
     port,
@@ -36,6 +37,21 @@ export function brokerSettings(env = process.env, overrides = {}) {
     java: env.JAVA_HOME ? path.join(env.JAVA_HOME, 'bin', 'java') : 'java',
     startTimeoutMs: Number(env.KAFKA_START_TIMEOUT_S ?? 120) * 1000,
   };
+}
+
+/**
+ * KAFKA_PORT=auto: the port the data dir was started on before, else a random
+ * base whose 2 x nodes ports are all free (CI, where 9092 may be taken).
+ */
+export async function resolvePort(settings) {
+  if (settings.port !== 'auto') return settings;
+  const previous = readCluster(settings);
+  if (previous && previous.nodes === settings.nodes) return { ...settings, port: previous.port };
+  for (;;) {
+    const port = 20_000 + 2 * Math.floor(Math.random() * 15_000);
+    const ports = Array.from({ length: 2 * settings.nodes }, (_, i) => port + i);
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return { ...settings, port };
+  }
 }
 
 /** Client address of node `id` (1-based). */

@@ -3,8 +3,8 @@
 // npm run kafka:stop                  stops every node of the data dir (controlled shutdown)
 // node scripts/kafka/kafka.mjs status  prints the running nodes
 // Both start and stop are idempotent. Settings: KAFKA_PORT, KAFKA_DATA_DIR,
-// KAFKA_HEAP_OPTS, KAFKA_START_TIMEOUT_S, JAVA_HOME (docs/kafka.md).
-import { bootstrapOf, brokerSettings, fetchJars, formatStorage, recordedSettings, runningNodes, startNode, stopNode, waitReady } from './broker.mjs';
+// (a port, or auto: a free one), KAFKA_HEAP_OPTS, KAFKA_START_TIMEOUT_S, JAVA_HOME (docs/kafka.md).
+import { bootstrapOf, brokerSettings, fetchJars, formatStorage, recordedSettings, resolvePort, runningNodes, startNode, stopNode, waitReady } from './broker.mjs';
 
 function parseArgs(argv) {
   const [command = 'start', ...rest] = argv;
@@ -57,7 +57,8 @@ async function stop(settings) {
 
 async function main() {
   const { command, overrides } = parseArgs(process.argv.slice(2));
-  const settings = brokerSettings(process.env, overrides);
+  const given = brokerSettings(process.env, overrides);
+  const settings = command === 'start' ? await resolvePort(given) : recordedSettings(given);
   if (command === 'start') await start(settings);
   else if (command === 'stop') await stop(settings);
   else if (command === 'status') {
