@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   ConfigError, envBoolean, envDuration, envHostPortList, envInt, envList, envPort, envUrl, eventBusKind, logLevel, loadConfig,
 } from '@tabula/config';
+import { kafkaConfigFields, kafkaCrossCheck } from './kafka-config';
 
 const postgresUrl = envUrl(['postgres', 'postgresql']);
 const httpUrl = envUrl(['http', 'https']);
@@ -41,6 +42,8 @@ export const platformConfigSchema = z.object({
   REDIS_URL: envUrl(['redis', 'rediss']).optional(),
   EVENT_BUS: eventBusKind,
   KAFKA_BROKERS: envHostPortList(),
+  /** Topics, TLS and SASL of EVENT_BUS=kafka (kafka-config.ts). */
+  ...kafkaConfigFields,
   /** Names this deployment's topics/streams and consumer groups on a shared Redis or Kafka. */
   EVENT_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1-64 letters, digits, - or _ (starting with a letter or digit)').default('tabula'),
   /** An ephemeral consumer group with no consumer activity for this long is destroyed by any live process (minutes). */
@@ -92,6 +95,7 @@ function crossCheck(env: NodeJS.ProcessEnv): string[] {
   }
   if (bus === 'redis' && !set('REDIS_URL')) problems.push('REDIS_URL: required when EVENT_BUS=redis');
   if (bus === 'kafka' && !set('KAFKA_BROKERS')) problems.push('KAFKA_BROKERS: required when EVENT_BUS=kafka');
+  if (bus === 'kafka') problems.push(...kafkaCrossCheck(env));
   return problems;
 }
 

@@ -3,7 +3,7 @@ import { createLogger } from '@tabula/telemetry';
 import type { Server } from 'node:http';
 import type { CommonPorts, ServiceDefinition, Worker } from './service-definition';
 import { loadSettings } from './settings';
-import { buildSharedPorts } from './shared-ports';
+import { buildSharedPorts, provisionTopics } from './shared-ports';
 import { migrateOnly, prepareService, stopWorkers } from './boot';
 import { closeServer, listen, onShutdown } from './lifecycle';
 import { ensurePortFree, PortInUseError } from './port-check';
@@ -40,6 +40,7 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
       await shared.close();
     }, { watchParent: process.env.TABULA_LAUNCHER === 'cluster' }); // never outlive start:cluster
     startup = (async () => {
+      await provisionTopics(shared.bus);
       const prepared = await prepareService(definition, shared, process.env);
       server = await listen(prepared.handler, platform.PORT, platform.HOST);
       workers.push(await startAccessInvalidation(shared), ...(await prepared.start()));

@@ -1,5 +1,5 @@
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
-import type { Admin, LogEntry, Message, Producer } from 'kafkajs';
+import type { Admin, LogEntry, Message, Producer, SASLOptions } from 'kafkajs';
 import type { EventBus, EventBusConfig, EventLogger, PublishInput, SubscribeOptions, Subscription } from '../event-bus';
 import { toEnvelope } from '../envelope';
 import { ephemeralGroupCreatedAt, type GroupExpiry } from '../namespaced-event-bus';
@@ -8,6 +8,7 @@ import { withTimeout } from '../delivery/with-timeout';
 import { fallbackLogger } from '../logger';
 import { toKafkaMessage } from './kafka-codec';
 import { KafkaSubscription } from './kafka-subscription';
+import { KafkaTopics } from './kafka-topics';
 import type { KafkaBusOptions } from '../bus-options';
 
 export type { KafkaBusOptions } from '../bus-options';
@@ -16,15 +17,17 @@ export type { KafkaBusOptions } from '../bus-options';
 const defaults: KafkaBusOptions = {
   partitionsConsumedConcurrently: 4,
   sessionTimeout: 30_000,
-  allowAutoTopicCreation: true,
+  allowAutoTopicCreation: false,
   publishTimeoutMs: 30_000,
+  topics: { create: true, partitions: 6 },
 };
 
 /**
  * Kafka adapter (kafkajs). Producer: idempotent with acks=all and one request
  * in flight, so retries neither duplicate nor reorder a partition. Key = table
  * id picks the partition, which gives order per table. Consumer: one kafkajs
- * consumer per subscription, groupId = group.
+ * consumer per subscription, groupId = group. Topics are created by the bus
+ * (KafkaTopics) before their first use, never by the broker's auto-create.
  */
 export class KafkaEventBus implements EventBus, GroupExpiry {
   private readonly options: KafkaBusOptions;
@@ -34,14 +37,17 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
   private readonly admin: Admin;
   private readonly connections = new Map<'producer' | 'admin', Promise<void>>();
   private readonly subscriptions = new Set<KafkaSubscription>();
+  private readonly topics: KafkaTopics;
   private closed = false;
 
   constructor(private readonly config: EventBusConfig & { kafkaBrokers: string[] }) {
-    this.options = { ...defaults, ...config.kafka };
+    this.options = { ...defaults, ...config.kafka, topics: { ...defaults.topics, ...config.kafka?.topics } };
     this.logger = config.logger ?? fallbackLogger;
     this.kafka = new Kafka({
       clientId: config.clientId,
       brokers: config.kafkaBrokers,
+      ssl: this.options.ssl,
+      sasl: this.options.sasl as SASLOptions | undefined,
       logLevel: logLevel.WARN,
       logCreator: () => (entry) => this.log(entry),
     });
@@ -52,9 +58,17 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
       createPartitioner: Partitioners.DefaultPartitioner,
     });
     this.admin = this.kafka.admin();
+    this.topics = new KafkaTopics(async () => { await this.connect('admin'); return this.admin; }, this.options.topics, this.logger);
+  }
+
+  /** Creates the topics that do not exist yet (a service's start-up calls it with every topic). */
+  async ensureTopics(topics: string[]): Promise<void> {
+    this.assertOpen();
+    await withTimeout(this.topics.ensure(topics), this.options.publishTimeoutMs, 'kafka: creating topics timed out');
   }
 
   async publish(messages: PublishInput[]): Promise<void> {
+    await this.ensureTopics(messages.map((message) => message.topic));
     await this.connect('producer');
     const byTopic = new Map<string, Message[]>();
     for (const input of messages) {
@@ -67,7 +81,7 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
-    this.assertOpen();
+    await this.ensureTopics(options.topics);
     const consumer = this.kafka.consumer({
       groupId: options.group,
       sessionTimeout: this.options.sessionTimeout,
