@@ -1,5 +1,5 @@
 import knex, { type Knex } from 'knex';
-import { createTestDatabase, describeWithBackend, startTestCluster, waitHealthy, type TestCluster, type TestDatabase } from '@tabula/testing';
+import { createTestDatabase, describeOnEachBus, startTestCluster, waitHealthy, type TestCluster, type TestDatabase } from '@tabula/testing';
 import { Sink, call, setupTable, type SinkRequest } from './hooks-e2e.helpers';
 
 /**
@@ -14,7 +14,7 @@ import { Sink, call, setupTable, type SinkRequest } from './hooks-e2e.helpers';
  *   not yet recorded as answered): they are counted, and there are at most
  *   as many as were in flight; with nothing in flight there are none.
  */
-describeWithBackend('redis', 'hooks survive a crash of the hooks process (cluster mode)', () => {
+describeOnEachBus('hooks survive a crash of the hooks process (cluster mode)', (bus) => {
   let database: TestDatabase;
   let cluster: TestCluster;
   let db: Knex;
@@ -60,7 +60,7 @@ describeWithBackend('redis', 'hooks survive a crash of the hooks process (cluste
     await sink.start();
     database = await createTestDatabase();
     db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
-    cluster = await startTestCluster(['auth', 'meta', 'data', 'hooks'], database.url, { SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '50' });
+    cluster = await startTestCluster(['auth', 'meta', 'data', 'hooks'], database.url, { EVENT_BUS: bus, SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '50' });
     t = await setupTable(cluster.gatewayUrl, `hooks-cluster-${Date.now()}@example.com`);
     const hook = await api('POST', `/api/v1/db/meta/tables/${t.tableId}/hooks`, {
       title: 'crash', event: 'after', operation: 'insert', version: 'v3', retry_interval: 200, timeout: 2000,

@@ -34,6 +34,12 @@ export interface KafkaBusOptions {
   /** Group session timeout; a member silent this long loses its partitions. Default 30 000. */
   sessionTimeout: number;
   /**
+   * How long the broker holds a fetch that finds nothing new (a message that
+   * arrives meanwhile answers it at once). close() waits for the fetch in
+   * flight, so this bounds how long a consumer takes to stop. Default 1000.
+   */
+  fetchMaxWaitMs: number;
+  /**
    * Let the broker create unknown topics on first use. Default false: the bus
    * creates its topics itself with the settings of `topics` (brokers should run
    * with auto.create.topics.enable=false).

@@ -19,6 +19,12 @@ export const kafkaConfigFields = {
   KAFKA_TOPIC_MIN_INSYNC_REPLICAS: envInt(0, 0, 32),
   /** retention.ms of created topics; 0 = the broker's default. */
   KAFKA_TOPIC_RETENTION_MS: envInt(0, 0),
+  /**
+   * A consumer silent this long (a killed replica) loses its partitions to the
+   * group's other members; lower means faster takeover, higher tolerates longer pauses.
+   * The broker bounds it (group.min/max.session.timeout.ms: 6 s to 30 min by default).
+   */
+  KAFKA_SESSION_TIMEOUT_MS: envInt(30_000, 1000, 1_800_000),
   /** TLS to the brokers (implied by KAFKA_SSL_CA/CERT/KEY). */
   KAFKA_SSL: envBoolean(false),
   /** PEM of the CA(s) that signed the brokers' certificates; default the system's trusted CAs. */
@@ -56,6 +62,7 @@ export function kafkaBusConfig(settings: KafkaSettings): Pick<EventBusConfig, 'k
   const tls = settings.KAFKA_SSL || Object.values(pem).some(Boolean);
   return {
     kafka: {
+      sessionTimeout: settings.KAFKA_SESSION_TIMEOUT_MS,
       topics: {
         create: settings.KAFKA_TOPIC_CREATE,
         partitions: settings.KAFKA_TOPIC_PARTITIONS,

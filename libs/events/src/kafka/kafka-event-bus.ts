@@ -1,5 +1,5 @@
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
-import type { Admin, LogEntry, Message, Producer, SASLOptions } from 'kafkajs';
+import type { Admin, KafkaConfig, LogEntry, Message, Producer, SASLOptions } from 'kafkajs';
 import type { EventBus, EventBusConfig, EventLogger, PublishInput, SubscribeOptions, Subscription } from '../event-bus';
 import { toEnvelope } from '../envelope';
 import { ephemeralGroupCreatedAt, type GroupExpiry } from '../namespaced-event-bus';
@@ -14,9 +14,13 @@ import type { KafkaBusOptions } from '../bus-options';
 export type { KafkaBusOptions } from '../bus-options';
 
 
+/** The bus's long-lived clients, connected on first use. */
+type Client = 'producer' | 'admin' | 'quietAdmin';
+
 const defaults: KafkaBusOptions = {
   partitionsConsumedConcurrently: 4,
   sessionTimeout: 30_000,
+  fetchMaxWaitMs: 1000,
   allowAutoTopicCreation: false,
   publishTimeoutMs: 30_000,
   topics: { create: true, partitions: 6 },
@@ -35,7 +39,8 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
   private readonly kafka: Kafka;
   private readonly producer: Producer;
   private readonly admin: Admin;
-  private readonly connections = new Map<'producer' | 'admin', Promise<void>>();
+  private readonly quietAdmin: Admin;
+  private readonly connections = new Map<Client, Promise<void>>();
   private readonly subscriptions = new Set<KafkaSubscription>();
   private readonly topics: KafkaTopics;
   private closed = false;
@@ -43,14 +48,13 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
   constructor(private readonly config: EventBusConfig & { kafkaBrokers: string[] }) {
     this.options = { ...defaults, ...config.kafka, topics: { ...defaults.topics, ...config.kafka?.topics } };
     this.logger = config.logger ?? fallbackLogger;
-    this.kafka = new Kafka({
+    const clientConfig: KafkaConfig = {
       clientId: config.clientId,
       brokers: config.kafkaBrokers,
       ssl: this.options.ssl,
       sasl: this.options.sasl as SASLOptions | undefined,
-      logLevel: logLevel.WARN,
-      logCreator: () => (entry) => this.log(entry),
-    });
+    };
+    this.kafka = new Kafka({ ...clientConfig, logLevel: logLevel.WARN, logCreator: () => (entry) => this.log(entry) });
     this.producer = this.kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
@@ -58,7 +62,13 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
       createPartitioner: Partitioners.DefaultPartitioner,
     });
     this.admin = this.kafka.admin();
-    this.topics = new KafkaTopics(async () => { await this.connect('admin'); return this.admin; }, this.options.topics, this.logger);
+    this.quietAdmin = new Kafka({ ...clientConfig, logLevel: logLevel.NOTHING }).admin({ retry: { retries: 0 } });
+    this.topics = new KafkaTopics(
+      async () => { await this.connect('admin'); return this.admin; },
+      async () => { await this.connect('quietAdmin'); return this.quietAdmin; },
+      this.options.topics,
+      this.logger,
+    );
   }
 
   /** Creates the topics that do not exist yet (a service's start-up calls it with every topic). */
@@ -85,6 +95,7 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
     const consumer = this.kafka.consumer({
       groupId: options.group,
       sessionTimeout: this.options.sessionTimeout,
+      maxWaitTimeInMs: this.options.fetchMaxWaitMs,
       allowAutoTopicCreation: this.options.allowAutoTopicCreation,
     });
     await consumer.connect();
@@ -132,13 +143,14 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     if (this.connections.has('producer')) await this.producer.disconnect();
     if (this.connections.has('admin')) await this.admin.disconnect();
+    if (this.connections.has('quietAdmin')) await this.quietAdmin.disconnect();
   }
 
-  private async connect(client: 'producer' | 'admin'): Promise<void> {
+  private async connect(client: Client): Promise<void> {
     this.assertOpen();
     let connecting = this.connections.get(client);
     if (!connecting) {
-      connecting = client === 'producer' ? this.producer.connect() : this.admin.connect();
+      connecting = this[client].connect();
       this.connections.set(client, connecting);
       // A failed connect is retried by the next call instead of being cached.
       connecting.catch(() => this.connections.delete(client));

@@ -11,8 +11,13 @@ import type { EventLogger, KafkaTopicOptions } from '../bus-options';
 export class KafkaTopics {
   private readonly ensured = new Map<string, Promise<void>>();
 
+  /**
+   * @param admin the bus's admin client
+   * @param quietAdmin an admin client that logs nothing, for polling partitions whose leaders are not ready yet
+   */
   constructor(
     private readonly admin: () => Promise<Admin>,
+    private readonly quietAdmin: () => Promise<Admin>,
     private readonly options: KafkaTopicOptions,
     private readonly logger: EventLogger,
   ) {}
@@ -33,13 +38,37 @@ export class KafkaTopics {
     const admin = await this.admin();
     const existing = new Set(await admin.listTopics());
     const absent = topics.filter((topic) => !existing.has(topic));
-    if (!absent.length) return;
-    if (!this.options.create) {
+    if (absent.length && !this.options.create) {
       throw new Error(`kafka: topics ${absent.join(', ')} do not exist and KAFKA_TOPIC_CREATE=false (provision them first)`);
     }
-    const settings = await this.settings(admin);
-    await admin.createTopics({ waitForLeaders: true, topics: absent.map((topic) => ({ topic, ...settings })) });
-    this.logger.info({ topics: absent, ...settings }, 'kafka topics created');
+    if (absent.length) {
+      const settings = await this.settings(admin);
+      await admin.createTopics({ waitForLeaders: true, topics: absent.map((topic) => ({ topic, ...settings })) });
+      this.logger.info({ topics: absent, ...settings }, 'kafka topics created');
+    }
+    await this.leadersReady(topics);
+  }
+
+  /**
+   * Waits until every partition's leader answers offset requests. A broker
+   * lists a new partition's leader a moment before that leader serves it, and
+   * consumers joining in that moment (another process may have just created
+   * the topic) would log NOT_LEADER errors while kafkajs retries.
+   */
+  private async leadersReady(topics: string[], timeoutMs = 15_000): Promise<void> {
+    const admin = await this.quietAdmin();
+    const deadline = Date.now() + timeoutMs;
+    for (const topic of topics) {
+      for (;;) {
+        try {
+          await admin.fetchTopicOffsets(topic);
+          break;
+        } catch (error) {
+          if (Date.now() > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    }
   }
 
   /** Partitions, replication factor and configs of a new topic (defaults from the cluster's size). */
