@@ -25,6 +25,17 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
       await migrateOnly(definition, buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name }), logger);
       return;
     }
+    if (process.env.TABULA_PROVISION_TOPICS_ONLY === 'true') {
+      // The Helm chart's topics Job: create the missing Kafka topics with the KAFKA_TOPIC_* settings, then exit.
+      const shared = buildSharedPorts({ platform: { ...platform, KAFKA_TOPIC_CREATE: true }, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
+      try {
+        await provisionTopics(shared.bus);
+        logger.info({ bus: platform.EVENT_BUS, prefix: platform.EVENT_TOPIC_PREFIX }, 'topics provisioned (TABULA_PROVISION_TOPICS_ONLY)');
+      } finally {
+        await shared.close();
+      }
+      return;
+    }
     await ensurePortFree(platform.PORT, platform.HOST, 'PORT');
     const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
     let server: Server | undefined;
