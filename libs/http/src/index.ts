@@ -15,3 +15,4 @@ export * from './in-memory-services';
 export * from './upstream-error';
 export * from './net';
 export * from './nul-guard';
+export * from './replicas';

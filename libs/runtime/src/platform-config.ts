@@ -6,6 +6,18 @@ import { kafkaConfigFields, kafkaCrossCheck } from './kafka-config';
 
 const postgresUrl = envUrl(['postgres', 'postgresql']);
 const httpUrl = envUrl(['http', 'https']);
+/** One http(s) URL, or several separated by commas (a service's replicas under start:cluster). */
+const httpUrls = z.string().superRefine((value, ctx) => {
+  const bad = value.split(',').map((url) => url.trim()).filter((url) => !/^https?:$/.test(protocolOf(url)));
+  if (bad.length || !value.trim()) ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// URL, or several separated by commas' });
+});
+function protocolOf(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return '';
+  }
+}
 
 /** Shortest key of SVC_ENCRYPTION_KEYS (`openssl rand -base64 32` gives 44 characters). */
 export const ENCRYPTION_KEY_MIN_LENGTH = 32;
@@ -69,14 +81,14 @@ export const platformConfigSchema = z.object({
   METRICS_PORT: envPort(0),
   /** Public URL of Tabula (links in e-mails, attachment URLs). */
   SVC_PUBLIC_URL: httpUrl.optional(),
-  /** Cluster: where each service listens (used by the gateway and internal clients). */
-  AUTH_SERVICE_URL: httpUrl.optional(),
-  META_SERVICE_URL: httpUrl.optional(),
-  DATA_SERVICE_URL: httpUrl.optional(),
-  COMMENTS_SERVICE_URL: httpUrl.optional(),
-  STORAGE_SERVICE_URL: httpUrl.optional(),
-  INTEGRATIONS_SERVICE_URL: httpUrl.optional(),
-  HOOKS_SERVICE_URL: httpUrl.optional(),
+  /** Cluster: where each service listens (used by the gateway and internal clients); several URLs = its replicas, called in turn. */
+  AUTH_SERVICE_URL: httpUrls.optional(),
+  META_SERVICE_URL: httpUrls.optional(),
+  DATA_SERVICE_URL: httpUrls.optional(),
+  COMMENTS_SERVICE_URL: httpUrls.optional(),
+  STORAGE_SERVICE_URL: httpUrls.optional(),
+  INTEGRATIONS_SERVICE_URL: httpUrls.optional(),
+  HOOKS_SERVICE_URL: httpUrls.optional(),
 });
 
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;

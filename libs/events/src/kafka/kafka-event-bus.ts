@@ -62,9 +62,8 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
       createPartitioner: Partitioners.DefaultPartitioner,
     });
     this.admin = this.kafka.admin();
-    this.quietAdmin = new Kafka({ ...clientConfig, logLevel: logLevel.NOTHING }).admin({ retry: { retries: 0 } });
+    this.quietAdmin = new Kafka({ ...clientConfig, logLevel: logLevel.NOTHING }).admin();
     this.topics = new KafkaTopics(
-      async () => { await this.connect('admin'); return this.admin; },
       async () => { await this.connect('quietAdmin'); return this.quietAdmin; },
       this.options.topics,
       this.logger,
@@ -167,9 +166,16 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
     }
   }
 
+  /**
+   * kafkajs logs every error answer of the protocol ("Response Heartbeat ...:
+   * the group is rebalancing") at ERROR, although the client handles most of
+   * them (rejoins, retries); what it cannot handle surfaces as an error of the
+   * operation, logged or thrown on its own. Those answers are logged at info.
+   */
   private log({ level, log }: LogEntry): void {
     const { message, ...extra } = log;
-    if (level === logLevel.ERROR || level === logLevel.NOTHING) this.logger.error({ kafka: extra }, message);
+    if (level === logLevel.ERROR && message.startsWith('Response ')) this.logger.info({ kafka: extra }, message);
+    else if (level === logLevel.ERROR || level === logLevel.NOTHING) this.logger.error({ kafka: extra }, message);
     else if (level === logLevel.WARN) this.logger.warn({ kafka: extra }, message);
     else this.logger.info({ kafka: extra }, message);
   }

@@ -12,11 +12,10 @@ export class KafkaTopics {
   private readonly ensured = new Map<string, Promise<void>>();
 
   /**
-   * @param admin the bus's admin client
-   * @param quietAdmin an admin client that logs nothing, for polling partitions whose leaders are not ready yet
+   * @param quietAdmin an admin client that logs nothing: creation races between
+   * replicas and polls of partitions whose leaders are not ready yet are expected
    */
   constructor(
-    private readonly admin: () => Promise<Admin>,
     private readonly quietAdmin: () => Promise<Admin>,
     private readonly options: KafkaTopicOptions,
     private readonly logger: EventLogger,
@@ -35,7 +34,9 @@ export class KafkaTopics {
   }
 
   private async create(topics: string[]): Promise<void> {
-    const admin = await this.admin();
+    // The quiet client: replicas starting together race to create the same topics, and kafkajs
+    // would log the losers' TOPIC_ALREADY_EXISTS answers as errors (createTopics resolves false for them).
+    const admin = await this.quietAdmin();
     const existing = new Set(await admin.listTopics());
     const absent = topics.filter((topic) => !existing.has(topic));
     if (absent.length && !this.options.create) {
