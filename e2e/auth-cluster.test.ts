@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
-import { createTestDatabase, describeWithBackend, startTestCluster, type TestCluster, type TestDatabase } from '@tabula/testing';
+import { createTestDatabase, describeOnEachBus, startTestCluster, type TestCluster, type TestDatabase } from '@tabula/testing';
 import { refreshCookie, resetTokenFromOutbox, uniqueEmail } from './auth-e2e.helpers';
 
 let database: TestDatabase;
@@ -13,10 +13,10 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 }
 const meStatus = async (token: string) => (await fetch(`${gatewayUrl}/api/v1/auth/user/me`, { headers: { 'xc-auth': token } })).status;
 
-describeWithBackend('redis', 'auth in cluster mode (gateway and auth as separate processes, Redis bus)', () => {
+describeOnEachBus('auth in cluster mode (gateway and auth as separate processes)', (bus) => {
   beforeAll(async () => {
     database = await createTestDatabase();
-    cluster = await startTestCluster(['auth'], database.url, { SVC_AUTH_RATE_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:` });
+    cluster = await startTestCluster(['auth'], database.url, { EVENT_BUS: bus, SVC_AUTH_RATE_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:` });
     gatewayUrl = cluster.gatewayUrl;
   }, 90_000);
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ensurePortFree } from '@tabula/runtime';
-import { backendUrl, createTestDatabase, describeWithBackend, freePort, waitHealthy, type TestDatabase, entryArgs } from '@tabula/testing';
+import { backendUrl, createTestDatabase, describeOnEachBus, freePort, waitHealthy, type TestDatabase, entryArgs } from '@tabula/testing';
 
 /**
  * Issue 9 items 8, 10, 12 on the real launcher (`start:cluster`, from source):
@@ -14,7 +14,8 @@ import { backendUrl, createTestDatabase, describeWithBackend, freePort, waitHeal
  * under DATA_DIR, so a restart keeps a user signed in.
  */
 const root = path.resolve(__dirname, '..');
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-launcher-e2e-'));
+let dataDir = '';
+let eventBus = 'redis';
 const names = ['auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'];
 let database: TestDatabase;
 let gatewayPort = 0;
@@ -41,7 +42,8 @@ function serviceUrl(name: string): string {
 
 async function launch(): Promise<Launched> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(gatewayPort), SERVICE_PORT_BASE: String(base),
+    ...process.env, EVENT_BUS: eventBus, KAFKA_SESSION_TIMEOUT_MS: '8000', EVENT_TOPIC_PREFIX: path.basename(dataDir).replace(/[^A-Za-z0-9_-]/g, ''), DATA_DIR: dataDir,
+    DATABASE_URL: database.url, PORT: String(gatewayPort), SERVICE_PORT_BASE: String(base),
     AUTH_PORT: String(authPort), META_SERVICE_URL: `http://127.0.0.1:${metaPort}`, LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'true',
   };
   for (const name of ['SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SVC_ENCRYPTION_KEYS', 'TABULA_MODE', 'npm_lifecycle_event', 'AUTH_SERVICE_URL']) delete env[name];
@@ -87,10 +89,12 @@ function expectDrained(output: string): void {
   expect(output).toMatch(/\[cluster\] stopped\n/);
 }
 
-describeWithBackend('redis', 'cluster launcher (start:cluster, real processes)', () => {
+describeOnEachBus('cluster launcher (start:cluster, real processes)', (bus) => {
   let running: Launched | undefined;
 
   beforeAll(async () => {
+    eventBus = bus;
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-launcher-e2e-'));
     database = await createTestDatabase();
     gatewayPort = await freePort();
     base = await freeBase();

@@ -1,5 +1,5 @@
 import knex, { type Knex } from 'knex';
-import { createTestDatabase, describeWithBackend, startTestCluster, waitHealthy, type TestCluster, type TestDatabase } from '@tabula/testing';
+import { createTestDatabase, describeOnEachBus, startTestCluster, waitHealthy, type TestCluster, type TestDatabase } from '@tabula/testing';
 import { TabulaClient, eventually, type TestUser } from './comments-e2e.helpers';
 
 /**
@@ -8,7 +8,7 @@ import { TabulaClient, eventually, type TestUser } from './comments-e2e.helpers'
  * deleted. The events wait in the bus; once comments is started again the
  * table's comments are purged and the record's comments soft-deleted within seconds.
  */
-describeWithBackend('redis', 'comments across processes (cluster mode)', () => {
+describeOnEachBus('comments across processes (cluster mode)', (bus) => {
   let database: TestDatabase;
   let cluster: TestCluster;
   let db: Knex;
@@ -20,7 +20,7 @@ describeWithBackend('redis', 'comments across processes (cluster mode)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    cluster = await startTestCluster(['auth', 'meta', 'data', 'comments'], database.url);
+    cluster = await startTestCluster(['auth', 'meta', 'data', 'comments'], database.url, { EVENT_BUS: bus });
     db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
     api = new TabulaClient(cluster.gatewayUrl);
     root = await api.signup('cluster-super');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import knex, { type Knex } from 'knex';
 import { createClient } from 'redis';
-import { backendUrl, createTestDatabase, describeWithBackend, startTestCluster, waitHealthy, type TestCluster, type TestDatabase } from '@tabula/testing';
+import { backendUrl, createTestDatabase, describeOnEachBus, startTestCluster, waitHealthy, type TestCluster, type TestDatabase } from '@tabula/testing';
 import { Sink, call, setupTable, type SinkRequest } from './hooks-e2e.helpers';
 
 /**
@@ -16,7 +16,7 @@ import { Sink, call, setupTable, type SinkRequest } from './hooks-e2e.helpers';
  *   not yet recorded as answered): they are counted, and there are at most
  *   as many as were in flight; with nothing in flight there are none.
  */
-describeWithBackend('redis', 'hooks survive a crash of the hooks process (cluster mode)', () => {
+describeOnEachBus('hooks survive a crash of the hooks process (cluster mode)', (bus) => {
   let database: TestDatabase;
   let cluster: TestCluster;
   let db: Knex;
@@ -63,7 +63,7 @@ describeWithBackend('redis', 'hooks survive a crash of the hooks process (cluste
     await sink.start();
     database = await createTestDatabase();
     db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
-    cluster = await startTestCluster(['auth', 'meta', 'data', 'hooks'], database.url, { SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '50', EVENT_TOPIC_PREFIX: prefix });
+    cluster = await startTestCluster(['auth', 'meta', 'data', 'hooks'], database.url, { EVENT_BUS: bus, SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '50', EVENT_TOPIC_PREFIX: prefix });
     t = await setupTable(cluster.gatewayUrl, `hooks-cluster-${Date.now()}@example.com`);
     const hook = await api('POST', `/api/v1/db/meta/tables/${t.tableId}/hooks`, {
       title: 'crash', event: 'after', operation: 'insert', version: 'v3', retry_interval: 200, timeout: 2000,
@@ -126,7 +126,10 @@ describeWithBackend('redis', 'hooks survive a crash of the hooks process (cluste
       + `at least once, one webhook-id per event, requests per event: ${requestsPerEvent}\n`);
   }, 120_000);
 
-  it('the bus redelivers events hooks already ingested (its consumer group rewound to the start while it was down): none is delivered again', async () => {
+  // The rewind is Redis Streams' XGROUP SETID; on Kafka the same replay would need the group's offsets reset, which
+  // kafkajs allows only once the killed member's session has expired: this case runs on Redis Streams.
+  const onRedis = bus === 'redis' ? it : it.skip;
+  onRedis('the bus redelivers events hooks already ingested (its consumer group rewound to the start while it was down): none is delivered again', async () => {
     const before = sink.at('/crash').length;
     const deliveriesBefore = (await deliveries()).length;
     await cluster.kill('hooks');

@@ -1,4 +1,4 @@
-import { createTestDatabase, describeWithBackend, startTestCluster, type TestCluster, type TestDatabase } from '@tabula/testing';
+import { createTestDatabase, describeOnEachBus, startTestCluster, type TestCluster, type TestDatabase } from '@tabula/testing';
 
 /**
  * Cluster mode: the data service (its own process) caches People, whose link
@@ -6,7 +6,7 @@ import { createTestDatabase, describeWithBackend, startTestCluster, type TestClu
  * own process) reaches the data service over the bus and drops People too, far
  * sooner than the cache lifetime (30 s).
  */
-describeWithBackend('redis', 'relations: a related table change reaches the data service cache across processes', () => {
+describeOnEachBus('relations: a related table change reaches the data service cache across processes', (bus) => {
   let database: TestDatabase;
   let cluster: TestCluster;
   let token: string;
@@ -21,7 +21,7 @@ describeWithBackend('redis', 'relations: a related table change reaches the data
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    cluster = await startTestCluster(['auth', 'meta', 'data'], database.url);
+    cluster = await startTestCluster(['auth', 'meta', 'data'], database.url, { EVENT_BUS: bus });
     const res = await fetch(`${cluster.gatewayUrl}/api/v1/auth/user/signup`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `rel-cache-${Date.now()}@example.com`, password: 'password-123' }),
     });

@@ -6,7 +6,9 @@
  * the client run here. After each phase the per-stage histograms of the hooks
  * service (its own `/metrics`) are read and their p50/p99 printed
  * (interpolated within buckets: approximate). Needs DATABASE_URL.
- * Usage: npm run bench:hooks [-- --rate 200 --seconds 5 --singles 300 --concurrency 8 --fanout 10 --bulks 10]
+ * `--bus redis` (REDIS_URL) or `--bus kafka` (KAFKA_BROKERS, e.g. after `npm run kafka:start`)
+ * carries the events over Redis Streams or Kafka instead of the in-process bus.
+ * Usage: npm run bench:hooks [-- --bus memory|redis|kafka --rate 200 --seconds 5 --singles 300 --concurrency 8 --fanout 10 --bulks 10]
  */
 import path from 'node:path';
 import { Client } from 'pg';
@@ -23,6 +25,11 @@ const singles = arg('singles', 300);
 const concurrency = arg('concurrency', 8);
 const fanout = arg('fanout', 10);
 const bulks = arg('bulks', 10);
+const busIndex = process.argv.indexOf('--bus');
+const bus = busIndex > 0 ? process.argv[busIndex + 1] : 'memory';
+if (!['memory', 'redis', 'kafka'].includes(bus)) throw new Error(`--bus must be memory, redis or kafka, got ${bus}`);
+if (bus === 'kafka' && !process.env.KAFKA_BROKERS) throw new Error('--bus kafka needs KAFKA_BROKERS (npm run kafka:start)');
+if (bus === 'redis' && !process.env.REDIS_URL) throw new Error('--bus redis needs REDIS_URL');
 
 async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const url = process.env.DATABASE_URL;
@@ -106,6 +113,7 @@ async function main(): Promise<void> {
   const database = await freshDatabase();
   const server = await startStandaloneChild({
     ...process.env, DATABASE_URL: database.url, SVC_ALLOW_LOCAL_HOOKS: 'true', DATA_DIR: path.resolve('data/bench-hooks'),
+    EVENT_BUS: bus, EVENT_TOPIC_PREFIX: `bench${Date.now().toString(36)}`,
   }, 'hooks');
   // the hooks service's own handler (standalone-server exposes it on a port of its own) serves its /metrics
   const metricsUrl = `${server.directUrl}/metrics`;
@@ -227,7 +235,7 @@ async function main(): Promise<void> {
       return { 'inserts/s': '-', 'deliveries/s': '-', 'p50 ms': pct(bulkLatency, 50), 'p99 ms': pct(bulkLatency, 99) };
     });
 
-    console.log('\nwebhook deliveries to a local sink (standalone; commit = API response of the write, delivery = request at the sink)');
+    console.log(`\nwebhook deliveries to a local sink (standalone, events over ${bus}; commit = API response of the write, delivery = request at the sink)`);
     console.table(results);
     for (const s of stages) {
       console.log(`\nstages (hooks metrics) — ${s.phase}`);

@@ -28,8 +28,9 @@ export async function startStandaloneChild(env: NodeJS.ProcessEnv, service = 'da
     let buffer = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
-      const newline = buffer.indexOf('\n');
-      if (newline >= 0) resolve(buffer.slice(0, newline));
+      // The server's one line of addresses; log lines written before it (start-up logs) are skipped.
+      const found = buffer.split('\n').find((candidate) => candidate.startsWith('{"url":'));
+      if (found) resolve(found);
     });
     child.once('exit', (code) => reject(new Error(`standalone server exited (${code})`)));
   });

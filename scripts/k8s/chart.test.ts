@@ -274,8 +274,8 @@ describe('values.schema.json', () => {
   it('the chart README and values agree: the topics are the event families, each in the README table; every value key is in the README', () => {
     const values = load('charts/tabula/values.yaml');
     const readme = readFileSync(path.join(root, 'charts/tabula/README.md'), 'utf8');
-    expect([...values.kafkaTopics.topics].sort()).toEqual(Object.values(topics).sort());
-    for (const t of values.kafkaTopics.topics) expect(readme).toContain(`| \`tabula.${t}\` |`);
+    // the topics Job runs the image's own code, which creates every family of libs/contracts: the README lists each
+    for (const t of Object.values(topics)) expect(readme).toContain(`| \`tabula.${t}\` |`);
     const undocumented = Object.keys(values).filter((k) => !new RegExp('`' + k + '[.`]').test(readme));
     expect(undocumented).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import type { BackoffOptions, EventLogger, KafkaBusOptions, NamespaceOptions, RedisBusOptions } from './bus-options';
+import type { BackoffOptions, EventLogger, KafkaBusOptions, KafkaTopicOptions, NamespaceOptions, RedisBusOptions } from './bus-options';
 
 /** String headers of a message (metadata, trace context, caller extras). */
 export interface EventHeaders {
@@ -119,6 +119,12 @@ export interface EventBus {
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   /** Throws if the backend is unreachable (used by /readyz). */
   ping(): Promise<void>;
+  /**
+   * Creates the given topics where the broker needs them created (Kafka; a
+   * service's start-up passes every topic). Absent where topics need no
+   * creation (memory, Redis Streams).
+   */
+  ensureTopics?(topics: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -138,7 +144,7 @@ export interface EventBusConfig {
   /** Handlers running at once per subscription (different keys only). Default 16. */
   maxInFlight?: number;
   redis?: Partial<RedisBusOptions>;
-  kafka?: Partial<KafkaBusOptions>;
+  kafka?: Partial<Omit<KafkaBusOptions, 'topics'>> & { topics?: Partial<KafkaTopicOptions> };
   /** memory: messages kept per topic for groups that join later with fromBeginning. Default 1000. */
   memoryRetention?: number;
   /** The deployment's names on a shared broker (EVENT_TOPIC_PREFIX); without it topics and groups are used as given. */

@@ -20,6 +20,7 @@ export type {
 export type { BackoffOptions } from './delivery/retry';
 export type { RedisBusOptions } from './redis/redis-event-bus';
 export type { KafkaBusOptions } from './kafka/kafka-event-bus';
+export type { KafkaSaslOptions, KafkaTlsOptions, KafkaTopicOptions } from './bus-options';
 export { PUBLISHED_AT_HEADER, metadataHeaders } from './envelope';
 export { runInMessageContext } from './trace-context';
 export { NamespacedEventBus, ephemeralGroupCreatedAt } from './namespaced-event-bus';

@@ -67,6 +67,11 @@ export class NamespacedEventBus implements EventBus {
     return this.inner.ping();
   }
 
+  async ensureTopics(topics: string[]): Promise<void> {
+    topics.forEach((topic) => this.topicsSeen.add(topic));
+    await this.inner.ensureTopics?.(topics.map((topic) => this.topicName(topic)));
+  }
+
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;

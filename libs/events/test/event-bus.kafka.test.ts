@@ -3,7 +3,7 @@ import { backendUrl, describeWithBackend } from '@tabula/testing';
 import { createEventBus } from '@tabula/events';
 import { eventBusContract } from './event-bus.contract';
 
-/** Runs only where KAFKA_BROKERS is set (no broker can run on the development machine). */
+/** Runs where KAFKA_BROKERS is set (`npm run kafka:start`; .ci/run starts a broker). */
 describeWithBackend('kafka', 'EventBus contract: Kafka', () => {
   const brokers = (backendUrl('kafka') ?? '').split(',').map((broker) => broker.trim());
   const admin = new Kafka({ clientId: 'contract-admin', brokers, logLevel: logLevel.NOTHING }).admin();

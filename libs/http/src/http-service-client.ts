@@ -2,6 +2,7 @@ import { Agent, request as undiciRequest } from 'undici';
 import { errors } from './app-error';
 import { currentRequestContext } from './request-context';
 import { classifyProxyError, proxyFailureError } from './upstream-error';
+import { ServiceReplicas } from './replicas';
 import { pathWithQuery, type ServiceClient, type ServiceName, type ServiceRequest, type ServiceResponse } from './service-client';
 
 /**
@@ -11,15 +12,19 @@ import { pathWithQuery, type ServiceClient, type ServiceName, type ServiceReques
  */
 export class HttpServiceClient implements ServiceClient {
   private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 64, connect: { timeout: 1_000 } });
+  private readonly replicas: ServiceReplicas;
 
+  /** `baseUrls`: one URL per service, or several comma-separated (its replicas, called in turn). */
   constructor(
-    private readonly baseUrls: Partial<Record<ServiceName, string>>,
+    baseUrls: Partial<Record<ServiceName, string>>,
     private readonly identityHeader: () => string,
     private readonly timeoutMs = 30_000,
-  ) {}
+  ) {
+    this.replicas = new ServiceReplicas(baseUrls);
+  }
 
   async request<T>(service: ServiceName, request: ServiceRequest): Promise<ServiceResponse<T>> {
-    const base = this.baseUrls[service];
+    const base = this.replicas.next(service);
     if (!base) throw errors.unavailable(`Service '${service}' has no address configured`);
     const headers: Record<string, string> = { 'x-tabula-identity': this.identityHeader(), ...(request.headers ?? {}) };
     const requestId = currentRequestContext()?.requestId;

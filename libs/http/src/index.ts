@@ -16,3 +16,4 @@ export * from './upstream-error';
 export * from './net';
 export * from './nul-guard';
 export * from './noco-v3';
+export * from './replicas';

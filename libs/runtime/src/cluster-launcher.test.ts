@@ -64,6 +64,11 @@ describe('METRICS_PORT and readiness', () => {
       auth: 9401, meta: 9402, data: 9403, comments: 9404, storage: 9405, integrations: 9406, hooks: 9407, gateway: 9400,
     });
     expect(clusterLayout({ ...base, METRICS_PORT: '0' }).processes.every((p) => p.metricsPort === undefined)).toBe(true);
+    // replicas (CLUSTER_REPLICAS) get their own, shifted as their ports are
+    const replicas = clusterLayout({ ...base, PORT: '9080', SERVICE_PORT_BASE: '9100', METRICS_PORT: '9400', CLUSTER_REPLICAS: 'data=2,hooks=3' }).processes;
+    expect(replicas.filter((p) => (p.service ?? p.name) === 'data' || (p.service ?? p.name) === 'hooks').map((p) => [p.name, p.port, p.metricsPort]))
+      .toEqual([['data', 9103, 9403], ['data-2', 9113, 9413], ['hooks', 9107, 9407], ['hooks-2', 9117, 9417], ['hooks-3', 9127, 9427]]);
+    expect(new Set(replicas.map((p) => p.metricsPort)).size).toBe(replicas.length);
     expect(() => clusterLayout({ ...base, PORT: '9080', SERVICE_PORT_BASE: '9100', METRICS_PORT: '9099' }))
       .toThrow('METRICS_PORT: meta metrics and auth would both listen on 9101');
   });

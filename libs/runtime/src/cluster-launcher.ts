@@ -6,7 +6,7 @@ import { ensurePortFree } from './port-check';
 
 export interface LauncherOptions {
   layout: ClusterLayout;
-  /** The command (argv) that runs one service's process entry. */
+  /** The command (argv) that runs one service's process entry (every replica of a service runs the same). */
   commandOf(name: string): string[];
   cwd: string;
   log?: (line: string) => void;
@@ -86,7 +86,20 @@ export class ClusterLauncher {
       if (metricsPort !== undefined) await ensurePortFree(metricsPort, host, 'METRICS_PORT');
     }
     mkdirSync(this.pidDir, { recursive: true });
-    for (const process of processes) this.launch(process);
+    for (const process of processes) if (!process.service) this.launch(process);
+    // Further replicas of a service start once its first one answers: the first runs the migrations, which two would race on.
+    for (const replica of processes.filter((p) => p.service)) {
+      const first = processes.find((p) => p.name === replica.service) as ClusterProcess;
+      void this.whenHealthy(first.port).then(() => { if (!this.stopping) this.launch(replica); });
+    }
+  }
+
+  private async whenHealthy(port: number): Promise<void> {
+    const host = this.options.layout.env.HOST && this.options.layout.env.HOST !== '0.0.0.0' ? this.options.layout.env.HOST : '127.0.0.1';
+    while (!this.stopping) {
+      if (await fetch(`http://${host}:${port}/healthz`).then((res) => res.ok, () => false)) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   /**
@@ -113,7 +126,7 @@ export class ClusterLauncher {
   }
 
   private launch(proc: ClusterProcess): void {
-    const [command, ...args] = this.options.commandOf(proc.name);
+    const [command, ...args] = this.options.commandOf(proc.service ?? proc.name);
     const startedAt = Date.now();
     const child = spawn(command as string, args, {
       cwd: this.options.cwd,

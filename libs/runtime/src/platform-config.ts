@@ -2,9 +2,22 @@ import { z } from 'zod';
 import {
   ConfigError, envBoolean, envDuration, envHostPortList, envInt, envList, envPort, envUrl, eventBusKind, logLevel, loadConfig,
 } from '@tabula/config';
+import { kafkaConfigFields, kafkaCrossCheck } from './kafka-config';
 
 const postgresUrl = envUrl(['postgres', 'postgresql']);
 const httpUrl = envUrl(['http', 'https']);
+/** One http(s) URL, or several separated by commas (a service's replicas under start:cluster). */
+const httpUrls = z.string().superRefine((value, ctx) => {
+  const bad = value.split(',').map((url) => url.trim()).filter((url) => !/^https?:$/.test(protocolOf(url)));
+  if (bad.length || !value.trim()) ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// URL, or several separated by commas' });
+});
+function protocolOf(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return '';
+  }
+}
 
 /** Shortest key of SVC_ENCRYPTION_KEYS (`openssl rand -base64 32` gives 44 characters). */
 export const ENCRYPTION_KEY_MIN_LENGTH = 32;
@@ -41,6 +54,8 @@ export const platformConfigSchema = z.object({
   REDIS_URL: envUrl(['redis', 'rediss']).optional(),
   EVENT_BUS: eventBusKind,
   KAFKA_BROKERS: envHostPortList(),
+  /** Topics, TLS and SASL of EVENT_BUS=kafka (kafka-config.ts). */
+  ...kafkaConfigFields,
   /** Names this deployment's topics/streams and consumer groups on a shared Redis or Kafka. */
   EVENT_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1-64 letters, digits, - or _ (starting with a letter or digit)').default('tabula'),
   /** An ephemeral consumer group with no consumer activity for this long is destroyed by any live process (minutes). */
@@ -68,14 +83,14 @@ export const platformConfigSchema = z.object({
   METRICS_PORT: envPort(0),
   /** Public URL of Tabula (links in e-mails, attachment URLs). */
   SVC_PUBLIC_URL: httpUrl.optional(),
-  /** Cluster: where each service listens (used by the gateway and internal clients). */
-  AUTH_SERVICE_URL: httpUrl.optional(),
-  META_SERVICE_URL: httpUrl.optional(),
-  DATA_SERVICE_URL: httpUrl.optional(),
-  COMMENTS_SERVICE_URL: httpUrl.optional(),
-  STORAGE_SERVICE_URL: httpUrl.optional(),
-  INTEGRATIONS_SERVICE_URL: httpUrl.optional(),
-  HOOKS_SERVICE_URL: httpUrl.optional(),
+  /** Cluster: where each service listens (used by the gateway and internal clients); several URLs = its replicas, called in turn. */
+  AUTH_SERVICE_URL: httpUrls.optional(),
+  META_SERVICE_URL: httpUrls.optional(),
+  DATA_SERVICE_URL: httpUrls.optional(),
+  COMMENTS_SERVICE_URL: httpUrls.optional(),
+  STORAGE_SERVICE_URL: httpUrls.optional(),
+  INTEGRATIONS_SERVICE_URL: httpUrls.optional(),
+  HOOKS_SERVICE_URL: httpUrls.optional(),
 });
 
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;
@@ -94,6 +109,7 @@ function crossCheck(env: NodeJS.ProcessEnv): string[] {
   }
   if (bus === 'redis' && !set('REDIS_URL')) problems.push('REDIS_URL: required when EVENT_BUS=redis');
   if (bus === 'kafka' && !set('KAFKA_BROKERS')) problems.push('KAFKA_BROKERS: required when EVENT_BUS=kafka');
+  if (bus === 'kafka') problems.push(...kafkaCrossCheck(env));
   return problems;
 }
 

@@ -3,7 +3,7 @@ import { createLogger } from '@tabula/telemetry';
 import type { Server } from 'node:http';
 import type { CommonPorts, ServiceDefinition, Worker } from './service-definition';
 import { loadSettings } from './settings';
-import { buildSharedPorts } from './shared-ports';
+import { buildSharedPorts, provisionTopics } from './shared-ports';
 import { migrateOnly, prepareService, stopWorkers } from './boot';
 import { closeServer, listen, onShutdown } from './lifecycle';
 import { ensurePortFree, PortInUseError } from './port-check';
@@ -25,6 +25,17 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
       await migrateOnly(definition, buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name }), logger);
       return;
     }
+    if (process.env.TABULA_PROVISION_TOPICS_ONLY === 'true') {
+      // The Helm chart's topics Job: create the missing Kafka topics with the KAFKA_TOPIC_* settings, then exit.
+      const shared = buildSharedPorts({ platform: { ...platform, KAFKA_TOPIC_CREATE: true }, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
+      try {
+        await provisionTopics(shared.bus);
+        logger.info({ bus: platform.EVENT_BUS, prefix: platform.EVENT_TOPIC_PREFIX }, 'topics provisioned (TABULA_PROVISION_TOPICS_ONLY)');
+      } finally {
+        await shared.close();
+      }
+      return;
+    }
     await ensurePortFree(platform.PORT, platform.HOST, 'PORT');
     const shared = buildSharedPorts({ platform, databaseUrl: platform.DATABASE_URL, logger, caller: definition.name });
     let server: Server | undefined;
@@ -40,6 +51,7 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
       await shared.close();
     }, { watchParent: process.env.TABULA_LAUNCHER === 'cluster' }); // never outlive start:cluster
     startup = (async () => {
+      await provisionTopics(shared.bus);
       const prepared = await prepareService(definition, shared, process.env);
       server = await listen(prepared.handler, platform.PORT, platform.HOST);
       workers.push(await startAccessInvalidation(shared), ...(await prepared.start()));

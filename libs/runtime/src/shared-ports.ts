@@ -9,6 +9,8 @@ import type { PlatformConfig } from './platform-config';
 import type { SharedPorts } from './boot';
 import { persistentSecret } from './secrets';
 import { roleLookupOf } from './role-lookup';
+import { kafkaBusConfig } from './kafka-config';
+import { topics } from '@tabula/contracts';
 
 /** Where each service listens in cluster mode. */
 export function serviceUrls(platform: PlatformConfig): Partial<Record<ServiceName, string>> {
@@ -46,7 +48,7 @@ export function buildSharedPorts(input: SharedPortsInput): SharedPorts & { close
     : db;
   const bus: EventBus = createEventBus({
     kind: platform.EVENT_BUS, redisUrl: platform.REDIS_URL, kafkaBrokers: platform.KAFKA_BROKERS,
-    clientId: `tabula-${input.caller}`, logger,
+    clientId: `tabula-${input.caller}`, logger, ...kafkaBusConfig(platform),
     namespace: { prefix: platform.EVENT_TOPIC_PREFIX, ephemeralGroupTtlMs: platform.EVENT_EPHEMERAL_GROUP_TTL_MIN * 60_000 },
   });
   const sign = identitySigner(internalSecret);
@@ -125,4 +127,13 @@ export function databaseCheck(shared: Pick<SharedPorts, 'db' | 'platform'> & { l
 /** Readiness checks every service shares. */
 export function sharedReadiness(shared: SharedPorts & { logger: Logger }): Record<string, () => Promise<unknown>> {
   return { database: databaseCheck(shared), events: () => shared.bus.ping() };
+}
+
+/**
+ * Creates every topic of the platform on a bus that needs topics created
+ * (Kafka, KAFKA_TOPIC_CREATE), at start-up: no topic is born of the broker's
+ * auto-create, and consumers of a topic nobody has published to yet can join.
+ */
+export async function provisionTopics(bus: EventBus): Promise<void> {
+  await bus.ensureTopics?.(Object.values(topics));
 }

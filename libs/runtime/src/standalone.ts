@@ -8,7 +8,7 @@ import { startMetricsServer } from './metrics-server';
 import type { ServiceDefinition, Worker } from './service-definition';
 import type { PlatformConfig } from './platform-config';
 import { loadSettings } from './settings';
-import { buildSharedPorts } from './shared-ports';
+import { buildSharedPorts, provisionTopics } from './shared-ports';
 import { prepareService, stopWorkers } from './boot';
 import { closeServer, listen } from './lifecycle';
 import { ensurePortFree } from './port-check';
@@ -74,6 +74,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const workers: Worker[] = [];
   const preparedMetrics: ServiceMetrics[] = [];
   try {
+    await provisionTopics(shared.bus);
     const prepared = [];
     for (const definition of options.definitions) {
       const service = await prepareService(definition, shared, env);

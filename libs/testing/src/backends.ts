@@ -21,8 +21,9 @@ export function backendsRequired(): boolean {
 /**
  * `describe` for a suite that needs a backend. Configured: runs. Missing and
  * REQUIRE_BACKENDS=1: a failing test says what is missing. Missing otherwise:
- * the suite is skipped and the reason printed at the end of the run (skip reporter). Kafka is never required here
- * (no broker can run on this machine); it runs wherever KAFKA_BROKERS is set.
+ * the suite is skipped and the reason printed at the end of the run (skip reporter). Kafka is not required by
+ * REQUIRE_BACKENDS (a developer runs `npm run kafka:start` when wanted); .ci/run starts a broker and sets
+ * KAFKA_BROKERS, and fails its own step when the broker does not come up.
  */
 export function describeWithBackend(backend: Backend, name: string, body: () => void): void {
   if (backendUrl(backend)) {

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { backendUrl, describeWithBackend } from './backends';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -49,9 +51,40 @@ export interface TestClusterOptions {
   bundles?: boolean;
 }
 
+/** The event buses cluster mode runs on. */
+export type ClusterBus = 'redis' | 'kafka';
+
+/**
+ * A cluster suite run once per bus: on Redis Streams (needs REDIS_URL) and on
+ * Kafka (needs KAFKA_BROKERS, and REDIS_URL for what else the services keep
+ * in Redis); each skips, saying why, without its backend. `body` passes the
+ * bus to startTestCluster as `{ EVENT_BUS: bus }`.
+ */
+export function describeOnEachBus(name: string, body: (bus: ClusterBus) => void): void {
+  describeWithBackend('redis', `${name} [Redis Streams]`, () => body('redis'));
+  describeWithBackend('kafka', `${name} [Kafka]`, () => describeWithBackend('redis', 'with Redis', () => body('kafka')));
+}
+
+/** Deletes a test cluster's Kafka topics (`<prefix>.*`), so a developer's broker does not collect them. */
+async function deleteKafkaTopics(prefix: string): Promise<void> {
+  const brokers = backendUrl('kafka')?.split(',').map((broker) => broker.trim());
+  if (!brokers) return;
+  const admin = new Kafka({ clientId: 'test-cluster', brokers, logLevel: logLevel.NOTHING }).admin();
+  try {
+    await admin.connect();
+    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${prefix}.`));
+    if (topics.length) await admin.deleteTopics({ topics });
+  } catch {
+    // best effort: a leftover topic only takes space on a test broker
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /**
  * Starts the given services and the gateway as separate processes (the
- * Kubernetes topology on one machine) against `databaseUrl` and Redis Streams.
+ * Kubernetes topology on one machine) against `databaseUrl` and Redis Streams
+ * (or Kafka: `{ EVENT_BUS: 'kafka' }` in `env`, brokers from KAFKA_BROKERS).
  */
 export async function startTestCluster(
   services: string[], databaseUrl: string, env: Record<string, string> = {}, options: TestClusterOptions = {},
@@ -64,7 +97,9 @@ export async function startTestCluster(
     SVC_ENCRYPTION_KEYS: randomBytes(32).toString('base64url'),
     // Its own streams and consumer groups: clusters of tests running in parallel on one Redis never share a group.
     EVENT_TOPIC_PREFIX: `t${randomBytes(5).toString('hex')}`,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', OTEL_SDK_DISABLED: 'true', ...env,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', OTEL_SDK_DISABLED: 'true',
+    // A killed Kafka consumer's partitions move to the restarted one after this (the default 30 s makes every crash test wait).
+    KAFKA_SESSION_TIMEOUT_MS: '8000', ...env,
   };
   for (const name of services) base[`${name.toUpperCase()}_SERVICE_URL`] = `http://127.0.0.1:${ports.get(name)}`;
   const children = new Map<string, ChildProcess>();
@@ -95,6 +130,9 @@ export async function startTestCluster(
       const child = children.get(name);
       return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
     },
-    stop: async () => { await Promise.all([...children.values()].map((child) => exit(child, 'SIGTERM'))); },
+    stop: async () => {
+      await Promise.all([...children.values()].map((child) => exit(child, 'SIGTERM')));
+      if (base.EVENT_BUS === 'kafka') await deleteKafkaTopics(base.EVENT_TOPIC_PREFIX as string);
+    },
   };
 }

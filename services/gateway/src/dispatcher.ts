@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import type { RequestHandler, ServiceName } from '@tabula/http';
-import { appError, classifyProxyError, errors, proxyFailureError } from '@tabula/http';
+import { appError, classifyProxyError, errors, proxyFailureError, ServiceReplicas } from '@tabula/http';
 import { markInProcess, type Logger } from '@tabula/telemetry';
 import { HOP_BY_HOP, ProxyHandler } from './proxy-handler';
 import { sendError } from './error-response';
@@ -44,14 +44,19 @@ function forwardable(headers: IncomingMessage['headers']): Record<string, string
 export class HttpDispatcher implements Dispatcher {
   private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1, connect: { timeout: 1_000 } });
 
+  private readonly replicas: ServiceReplicas;
+
+  /** `baseUrls`: one URL per service, or several comma-separated (its replicas, taken in turn per request). */
   constructor(
-    private readonly baseUrls: Partial<Record<ServiceName, string>>,
+    baseUrls: Partial<Record<ServiceName, string>>,
     private readonly logger: Pick<Logger, 'warn' | 'error' | 'info'>,
     private readonly timeoutMs = 120_000,
-  ) {}
+  ) {
+    this.replicas = new ServiceReplicas(baseUrls);
+  }
 
   async dispatch(service: ServiceName, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const base = this.baseUrls[service];
+    const base = this.replicas.next(service);
     if (!base) {
       this.logger.error({ service, request_id: req.headers['x-request-id'] }, 'proxy: no URL configured for service');
       return sendError(res, errors.unavailable(`Service '${service}' is unavailable`));

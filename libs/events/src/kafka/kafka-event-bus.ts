@@ -1,5 +1,5 @@
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
-import type { Admin, LogEntry, Message, Producer } from 'kafkajs';
+import type { Admin, KafkaConfig, LogEntry, Message, Producer, SASLOptions } from 'kafkajs';
 import type { EventBus, EventBusConfig, EventLogger, PublishInput, SubscribeOptions, Subscription } from '../event-bus';
 import { toEnvelope } from '../envelope';
 import { ephemeralGroupCreatedAt, type GroupExpiry } from '../namespaced-event-bus';
@@ -8,23 +8,30 @@ import { withTimeout } from '../delivery/with-timeout';
 import { fallbackLogger } from '../logger';
 import { toKafkaMessage } from './kafka-codec';
 import { KafkaSubscription } from './kafka-subscription';
+import { KafkaTopics } from './kafka-topics';
 import type { KafkaBusOptions } from '../bus-options';
 
 export type { KafkaBusOptions } from '../bus-options';
 
 
+/** The bus's long-lived clients, connected on first use. */
+type Client = 'producer' | 'admin' | 'quietAdmin';
+
 const defaults: KafkaBusOptions = {
   partitionsConsumedConcurrently: 4,
   sessionTimeout: 30_000,
-  allowAutoTopicCreation: true,
+  fetchMaxWaitMs: 1000,
+  allowAutoTopicCreation: false,
   publishTimeoutMs: 30_000,
+  topics: { create: true, partitions: 6 },
 };
 
 /**
  * Kafka adapter (kafkajs). Producer: idempotent with acks=all and one request
  * in flight, so retries neither duplicate nor reorder a partition. Key = table
  * id picks the partition, which gives order per table. Consumer: one kafkajs
- * consumer per subscription, groupId = group.
+ * consumer per subscription, groupId = group. Topics are created by the bus
+ * (KafkaTopics) before their first use, never by the broker's auto-create.
  */
 export class KafkaEventBus implements EventBus, GroupExpiry {
   private readonly options: KafkaBusOptions;
@@ -32,19 +39,22 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
   private readonly kafka: Kafka;
   private readonly producer: Producer;
   private readonly admin: Admin;
-  private readonly connections = new Map<'producer' | 'admin', Promise<void>>();
+  private readonly quietAdmin: Admin;
+  private readonly connections = new Map<Client, Promise<void>>();
   private readonly subscriptions = new Set<KafkaSubscription>();
+  private readonly topics: KafkaTopics;
   private closed = false;
 
   constructor(private readonly config: EventBusConfig & { kafkaBrokers: string[] }) {
-    this.options = { ...defaults, ...config.kafka };
+    this.options = { ...defaults, ...config.kafka, topics: { ...defaults.topics, ...config.kafka?.topics } };
     this.logger = config.logger ?? fallbackLogger;
-    this.kafka = new Kafka({
+    const clientConfig: KafkaConfig = {
       clientId: config.clientId,
       brokers: config.kafkaBrokers,
-      logLevel: logLevel.WARN,
-      logCreator: () => (entry) => this.log(entry),
-    });
+      ssl: this.options.ssl,
+      sasl: this.options.sasl as SASLOptions | undefined,
+    };
+    this.kafka = new Kafka({ ...clientConfig, logLevel: logLevel.WARN, logCreator: () => (entry) => this.log(entry) });
     this.producer = this.kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
@@ -52,9 +62,22 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
       createPartitioner: Partitioners.DefaultPartitioner,
     });
     this.admin = this.kafka.admin();
+    this.quietAdmin = new Kafka({ ...clientConfig, logLevel: logLevel.NOTHING }).admin();
+    this.topics = new KafkaTopics(
+      async () => { await this.connect('quietAdmin'); return this.quietAdmin; },
+      this.options.topics,
+      this.logger,
+    );
+  }
+
+  /** Creates the topics that do not exist yet (a service's start-up calls it with every topic). */
+  async ensureTopics(topics: string[]): Promise<void> {
+    this.assertOpen();
+    await withTimeout(this.topics.ensure(topics), this.options.publishTimeoutMs, 'kafka: creating topics timed out');
   }
 
   async publish(messages: PublishInput[]): Promise<void> {
+    await this.ensureTopics(messages.map((message) => message.topic));
     await this.connect('producer');
     const byTopic = new Map<string, Message[]>();
     for (const input of messages) {
@@ -67,10 +90,11 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
-    this.assertOpen();
+    await this.ensureTopics(options.topics);
     const consumer = this.kafka.consumer({
       groupId: options.group,
       sessionTimeout: this.options.sessionTimeout,
+      maxWaitTimeInMs: this.options.fetchMaxWaitMs,
       allowAutoTopicCreation: this.options.allowAutoTopicCreation,
     });
     await consumer.connect();
@@ -118,13 +142,14 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     if (this.connections.has('producer')) await this.producer.disconnect();
     if (this.connections.has('admin')) await this.admin.disconnect();
+    if (this.connections.has('quietAdmin')) await this.quietAdmin.disconnect();
   }
 
-  private async connect(client: 'producer' | 'admin'): Promise<void> {
+  private async connect(client: Client): Promise<void> {
     this.assertOpen();
     let connecting = this.connections.get(client);
     if (!connecting) {
-      connecting = client === 'producer' ? this.producer.connect() : this.admin.connect();
+      connecting = this[client].connect();
       this.connections.set(client, connecting);
       // A failed connect is retried by the next call instead of being cached.
       connecting.catch(() => this.connections.delete(client));
@@ -141,9 +166,16 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
     }
   }
 
+  /**
+   * kafkajs logs every error answer of the protocol ("Response Heartbeat ...:
+   * the group is rebalancing") at ERROR, although the client handles most of
+   * them (rejoins, retries); what it cannot handle surfaces as an error of the
+   * operation, logged or thrown on its own. Those answers are logged at info.
+   */
   private log({ level, log }: LogEntry): void {
     const { message, ...extra } = log;
-    if (level === logLevel.ERROR || level === logLevel.NOTHING) this.logger.error({ kafka: extra }, message);
+    if (level === logLevel.ERROR && message.startsWith('Response ')) this.logger.info({ kafka: extra }, message);
+    else if (level === logLevel.ERROR || level === logLevel.NOTHING) this.logger.error({ kafka: extra }, message);
     else if (level === logLevel.WARN) this.logger.warn({ kafka: extra }, message);
     else this.logger.info({ kafka: extra }, message);
   }

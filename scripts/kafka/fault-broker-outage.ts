@@ -1,0 +1,108 @@
+/**
+ * Fault run 2 of issue 30: the Kafka broker is stopped for 10 s while single
+ * inserts keep coming. Writes must keep being acknowledged (the outbox holds
+ * the events in PostgreSQL), and once the broker is back every acknowledged
+ * insert must reach the webhook sink: it prints acknowledged and failed
+ * writes, deliveries, duplicates (per webhook-id), losses, and how many of the
+ * table's deliveries arrived out of insert order.
+ *
+ *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 \
+ *     npx tsx scripts/kafka/fault-broker-outage.ts
+ *
+ * It starts its own broker (free port, temporary data dir) and cluster
+ * (auth, meta, data, hooks from dist/), and stops both. Bounded: about a minute.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, startTestCluster, waitHealthy } from '@tabula/testing';
+import { Sink, call, setupTable } from '../../e2e/hooks-e2e.helpers';
+// @ts-expect-error plain ESM script without types
+import { bootstrapOf, brokerSettings, fetchJars, formatStorage, resolvePort, startNode, stopNode, waitReady } from './broker.mjs';
+
+const WRITE_MS = Number(process.env.FAULT_WRITE_MS ?? 25_000);
+const OUTAGE_AT_MS = 5_000;
+const OUTAGE_MS = Number(process.env.FAULT_OUTAGE_MS ?? 10_000);
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-fault-kafka-'));
+  const settings = await resolvePort(brokerSettings({ ...process.env, KAFKA_PORT: 'auto' }, { dataDir, nodes: 1 }));
+  fetchJars();
+  formatStorage(settings);
+  await startNode(settings, 1);
+  await waitReady(settings);
+  const brokers = bootstrapOf(settings);
+  const database = await createTestDatabase('tabula_fault');
+  const sink = new Sink();
+  await sink.start();
+  const cluster = await startTestCluster(['auth', 'meta', 'data', 'hooks'], database.url, {
+    EVENT_BUS: 'kafka', KAFKA_BROKERS: brokers, SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '50',
+  });
+  try {
+    const t = await setupTable(cluster.gatewayUrl, `fault-${Date.now()}@example.com`);
+    const hook = await call(cluster.gatewayUrl, t.token, 'POST', `/api/v1/db/meta/tables/${t.tableId}/hooks`, {
+      title: 'fault', event: 'after', operation: 'insert', version: 'v3', notification: { type: 'URL', payload: { method: 'POST', path: `${sink.url}/fault` } },
+    });
+    if (hook.status !== 200) throw new Error(`hook: ${hook.status}`);
+
+    const acknowledged: string[] = [];
+    let failed = 0;
+    let duringOutage = 0;
+    let outage = false;
+    const started = Date.now();
+    const outageDone = (async () => {
+      await new Promise((r) => setTimeout(r, OUTAGE_AT_MS));
+      await stopNode(settings, 1);
+      outage = true;
+      console.log(`broker stopped at ${Date.now() - started} ms`);
+      await new Promise((r) => setTimeout(r, OUTAGE_MS));
+      await startNode(settings, 1);
+      await waitReady(settings);
+      outage = false;
+      console.log(`broker back at ${Date.now() - started} ms`);
+    })();
+    for (let i = 0; Date.now() - started < WRITE_MS; i += 1) {
+      const name = `w-${i}`;
+      const res = await call(cluster.gatewayUrl, t.token, 'POST', `/api/v1/db/data/noco/${t.baseId}/${t.tableId}`, { Name: name }).catch(() => ({ status: 0 }));
+      if (res.status === 200) {
+        acknowledged.push(name);
+        if (outage) duringOutage += 1;
+      } else failed += 1;
+    }
+    await outageDone;
+    await waitHealthy(`${cluster.serviceUrl('hooks')}/readyz`);
+    const until = Date.now() + 120_000;
+    while (new Set(sink.at('/fault').map((r) => r.headers['webhook-id'])).size < acknowledged.length && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 2000));
+
+    const requests = sink.at('/fault');
+    const perId = new Map<string, number>();
+    for (const r of requests) perId.set(r.headers['webhook-id'], (perId.get(r.headers['webhook-id']) ?? 0) + 1);
+    const names = requests.map((r) => (JSON.parse(r.body).data.rows as { Name: string }[])[0].Name);
+    const delivered = new Set(names);
+    const firstSeen = [...new Map(names.map((n, i) => [n, i])).keys()];
+    const outOfOrder = firstSeen.filter((name, i) => i > 0 && Number(name.slice(2)) < Number(firstSeen[i - 1].slice(2))).length;
+    const counts = {
+      acknowledged: acknowledged.length,
+      acknowledgedDuringOutage: duringOutage,
+      failedWrites: failed,
+      webhookRequests: requests.length,
+      duplicates: [...perId.values()].reduce((sum, n) => sum + n - 1, 0),
+      losses: acknowledged.filter((name) => !delivered.has(name)).length,
+      outOfOrder,
+    };
+    console.log(`fault run (broker stopped ${OUTAGE_MS / 1000} s under single inserts): ${JSON.stringify(counts)}`);
+    if (counts.losses > 0 || counts.failedWrites > 0) process.exitCode = 1;
+  } finally {
+    await cluster.stop();
+    await sink.stop();
+    await database.drop();
+    await stopNode(settings, 1);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
