@@ -16,7 +16,7 @@ const serviceBoundary = (self) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'dist/**', 'data/**', 'libs/contracts/src/gen/**', 'coverage/**', '.nx/**'] },
+  { ignores: ['**/node_modules/**', 'dist/**', 'data/**', 'libs/contracts/src/gen/**', 'coverage/**', '.nx/**', '.stryker-tmp/**', 'reports/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

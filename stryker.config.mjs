@@ -52,7 +52,11 @@ export default {
     enableFindRelatedTests: false,
     // no global setup: it rebuilds every process bundle per run (the modules' tests here run in-process) and
     // DATABASE_URL is required instead of an embedded PostgreSQL
-    config: { ...base, testMatch: tests.map((t) => `<rootDir>/${t}`), reporters: ['default'], globalSetup: null, globalTeardown: null },
+    // roots: only the sources (not dist/, node_modules or other sandboxes): jest's file crawl is most of a run's cost
+    config: {
+      ...base, testMatch: tests.map((t) => `<rootDir>/${t}`), reporters: ['default'], globalSetup: null, globalTeardown: null,
+      roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/e2e', '<rootDir>/scripts'],
+    },
   },
   coverageAnalysis: 'perTest',
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),

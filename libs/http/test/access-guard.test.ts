@@ -2,7 +2,7 @@ import Koa from 'koa';
 import request from 'supertest';
 import { z } from 'zod';
 import { ACCOUNT, defineEndpoint, SERVICES, SESSION, type principalSchema } from '@tabula/contracts';
-import { AppError, errorMiddleware, guardedRouter, route, type Authorizer } from '@tabula/http';
+import { AppError, callerKindOf, errorMiddleware, guardedRouter, route, scopeOf, type Authorizer } from '@tabula/http';
 
 type Principal = z.infer<typeof principalSchema>;
 
@@ -68,5 +68,57 @@ describe('caller kinds of a scoped endpoint', () => {
       expect({ status: res.status, message: res.body.message }).toEqual({ status: 403, message: 'Internal endpoint' });
     }
     expect((await request(app({ kind: 'service', id: 'meta', roles: [] }).callback()).get('/internal/notes/n1')).status).toBe(200);
+  });
+});
+
+/** Unscoped endpoints: every refused caller kind is answered at once, each with its own answer. */
+const passwordChange = defineEndpoint({
+  id: 'passwordChangeT', method: 'POST', path: '/api/v1/me/password', service: 'auth', auth: { callers: SESSION },
+  summary: 'Change the password', tags: ['Notes'], response: z.object({ ok: z.boolean() }),
+});
+const workspaceList = defineEndpoint({
+  id: 'workspaceListT', method: 'GET', path: '/api/v1/workspace', service: 'auth', auth: { callers: ACCOUNT },
+  summary: 'The workspace', tags: ['Notes'], response: z.object({ ok: z.boolean() }),
+});
+const tokenOnly = defineEndpoint({
+  id: 'tokenOnlyT', method: 'GET', path: '/api/v1/token-only', service: 'auth', auth: { callers: ['orgToken'] as const },
+  summary: 'Org tokens only', tags: ['Notes'], response: z.object({ ok: z.boolean() }),
+});
+
+function unscopedApp(principal: Principal | undefined): Koa {
+  const router = guardedRouter(authorizer);
+  route(router, passwordChange, () => ({ ok: true }));
+  route(router, workspaceList, (ctx) => { expect(() => scopeOf(ctx)).toThrow(/no access scope/); return { ok: true }; });
+  route(router, tokenOnly, () => ({ ok: true }));
+  const koa = new Koa();
+  koa.use(errorMiddleware({ error: () => undefined, warn: () => undefined } as never));
+  koa.use(async (ctx, next) => { ctx.state.principal = principal; await next(); });
+  koa.use(router.routes());
+  return koa;
+}
+
+describe('caller kinds of an unscoped endpoint', () => {
+  const orgToken = { ...user, via: 'api-token' as const, tokenId: 't1' } as Principal;
+  const baseToken = { ...user, via: 'api-token' as const, tokenId: 't2', baseScope: 'p1' } as Principal;
+  const session = { ...user, via: 'jwt' as const } as Principal;
+  const service = { kind: 'service', id: 'meta', roles: [] } as unknown as Principal;
+  const answer = async (principal: Principal | undefined, method: 'get' | 'post', path: string) => {
+    const res = await request(unscopedApp(principal).callback())[method](path);
+    return { status: res.status, error: res.body.error, message: res.body.message };
+  };
+
+  it('each refused caller kind gets its own answer', async () => {
+    expect(callerKindOf(undefined)).toBe('anonymous');
+    expect([session, orgToken, baseToken, service].map(callerKindOf)).toEqual(['session', 'orgToken', 'baseToken', 'service']);
+    expect(await answer(undefined, 'post', '/api/v1/me/password')).toMatchObject({ status: 401, error: 'ERR_AUTHENTICATION_REQUIRED' });
+    expect(await answer(service, 'post', '/api/v1/me/password')).toEqual({ status: 403, error: 'ERR_FORBIDDEN', message: 'Forbidden - services call internal endpoints only' });
+    for (const token of [orgToken, baseToken]) expect(await answer(token, 'post', '/api/v1/me/password')).toMatchObject({ status: 401, error: 'ERR_API_TOKEN_NOT_ALLOWED' });
+    expect(await answer(baseToken, 'get', '/api/v1/workspace')).toEqual({ status: 403, error: 'ERR_FORBIDDEN', message: 'Forbidden - a base-scoped API token cannot act on the workspace' });
+    // a session refused from an org-token-only endpoint is not told that tokens are not allowed
+    expect(await answer(session, 'get', '/api/v1/token-only')).toEqual({ status: 403, error: 'ERR_FORBIDDEN', message: 'Forbidden - a base-scoped API token cannot act on the workspace' });
+    expect(await answer(baseToken, 'get', '/api/v1/token-only')).toMatchObject({ status: 403, error: 'ERR_FORBIDDEN' });
+    for (const admitted of [session, orgToken]) expect((await answer(admitted, 'get', '/api/v1/workspace')).status).toBe(200);
+    expect((await answer(session, 'post', '/api/v1/me/password')).status).toBe(200);
+    expect((await answer(orgToken, 'get', '/api/v1/token-only')).status).toBe(200);
   });
 });

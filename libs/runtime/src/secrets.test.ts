@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KeyRing, SecretBox, deriveSigningKey, persistentSecret } from './secrets';
@@ -74,5 +74,31 @@ describe('KeyRing', () => {
 describe('derived signing keys', () => {
   it('derives storage\'s download-link key as before', () => {
     expect(deriveSigningKey('tabula.storage.dltemp', MATERIAL)).toBe('W54sG1Ib7FfmBLojSPoNuy5MYc-ijL5ACWpaXOOkVi8');
+  });
+});
+
+describe('malformed input (mutation-testing survivors)', () => {
+  it('a secret file an operator wrote with a trailing newline is read without it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tabula-secrets-nl-'));
+    try {
+      writeFileSync(path.join(dir, 'given'), 'operator-secret-0123456789\n');
+      expect(persistentSecret(dir, 'given')).toBe('operator-secret-0123456789');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('SecretBox and KeyRing refuse values of another format or with a part missing, by name; a ring needs a key', () => {
+    const box = new SecretBox('p', MATERIAL);
+    const [, iv, tag, data] = box.seal('x').split('.');
+    for (const bad of [`v2.${iv}.${tag}.${data}`, `v1..${tag}.${data}`, `v1.${iv}..${data}`, `v1.${iv}.${tag}`]) {
+      expect(() => box.open(bad)).toThrow('unknown sealed format');
+    }
+    const ring = new KeyRing('p', [MATERIAL]);
+    const [, id, riv, rtag, rdata] = ring.seal('x').split('.');
+    for (const bad of [`v1.${id}.${riv}.${rtag}.${rdata}`, `v2..${riv}.${rtag}.${rdata}`, `v2.${id}..${rtag}.${rdata}`, `v2.${id}.${riv}..${rdata}`, `v2.${id}.${riv}.${rtag}`]) {
+      expect(() => ring.open(bad)).toThrow('unknown sealed format');
+    }
+    expect(() => new KeyRing('p', [])).toThrow('the key ring needs at least one key');
   });
 });

@@ -80,7 +80,8 @@ describe('KeyedRunner', () => {
     const runner = new KeyedRunner({
       delivery: {
         logger: quiet,
-        backoff: { initialMs: 1000, maxMs: 1000 },
+        // a close that waited out the retry backoff would not end within the test's timeout
+        backoff: { initialMs: 600_000, maxMs: 600_000 },
         handler: async (m) => {
           if (m.key === 'a') throw new Error('down');
         },
@@ -90,9 +91,7 @@ describe('KeyedRunner', () => {
     });
     ['a1', 'b1', 'a2', 'a3'].forEach((id) => runner.dispatch(message(id[0], id)));
     await tick(20);
-    const started = Date.now();
     const givenBack = await runner.close();
-    expect(Date.now() - started).toBeLessThan(500);
     expect(givenBack.map((m) => m.id)).toEqual(['a1', 'a2', 'a3']);
     expect(processed).toEqual(['b1']);
   });
