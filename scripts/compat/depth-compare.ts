@@ -16,6 +16,7 @@
  * cannot sign in. Dates of the filter rows are relative to today (UTC), so the date
  * sub-operators select the same rows on both sides whatever the day.
  */
+import { call, signIn, type Answer } from './peer-client';
 
 interface Side {
   name: 'NocoDB' | 'Tabula';
@@ -25,29 +26,8 @@ interface Side {
   tableColumns?: Record<string, string>;
 }
 
-interface Answer {
-  status: number;
-  body: any;
-}
 
-async function call(side: Side, method: string, path: string, body?: unknown): Promise<Answer> {
-  const headers: Record<string, string> = { 'xc-auth': side.token };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${side.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
-  return { status: res.status, body: parsed };
-}
 
-async function signIn(url: string, email: string, password: string, orSignUp: boolean): Promise<string> {
-  const post = (path: string) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-  let res = await post('/api/v1/auth/user/signin');
-  if (res.status !== 200 && orSignUp) res = await post('/api/v1/auth/user/signup');
-  const body = await res.json() as { token?: string };
-  if (!body.token) throw new Error(`${url}: no token (${res.status} ${JSON.stringify(body)})`);
-  return body.token;
-}
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 

@@ -14,6 +14,7 @@
  * Prints one markdown row per request: path, both statuses, and the keys one side answers that the other does not.
  */
 import { writeFileSync } from 'node:fs';
+import { call, signIn, type Answer } from './peer-client';
 import { STEPS, type Ids } from './v2-compare.steps';
 
 interface Side {
@@ -23,30 +24,8 @@ interface Side {
   ids: Ids;
 }
 
-interface Answer {
-  status: number;
-  body: unknown;
-}
 
-async function call(side: Side, method: string, path: string, body?: unknown, form?: FormData): Promise<Answer> {
-  const headers: Record<string, string> = { 'xc-auth': side.token };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${side.url}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
-  return { status: res.status, body: parsed };
-}
 
-/** Signs in (or, `orSignUp`, signs up when the sign-in fails: the first user of a fresh Tabula is its super admin). */
-async function signIn(url: string, email: string, password: string, orSignUp: boolean): Promise<string> {
-  const post = (path: string) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-  let res = await post('/api/v1/auth/user/signin');
-  if (res.status !== 200 && orSignUp) res = await post('/api/v1/auth/user/signup');
-  const body = await res.json() as { token?: string };
-  if (!body.token) throw new Error(`${url}: no token (${res.status} ${JSON.stringify(body)})`);
-  return body.token;
-}
 
 /** The keys of an answer, one level down into `list[0]` / `[0]` (what a client reads). */
 function keysOf(value: unknown, prefix = ''): string[] {
