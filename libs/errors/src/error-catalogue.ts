@@ -91,6 +91,18 @@ export function appError(code: ErrorCode, message: string, details?: unknown): A
   return new AppError(ERROR_CATALOGUE[code], code, message, details);
 }
 
+/**
+ * The one exception to "a code has one status", declared here: NocoDB 0.301.3's v3
+ * paths answer a base, table or field that does not exist (or is hidden) with 422
+ * and the same code as v1's 404.
+ */
+export const V3_MISSING_STATUS = 422;
+
+/** A v3 path's missing base, table or field (422, the v1 code). */
+export function v3Missing(code: 'ERR_BASE_NOT_FOUND' | 'ERR_TABLE_NOT_FOUND' | 'ERR_FIELD_NOT_FOUND', message: string, details?: unknown, headers?: Record<string, string>): AppError {
+  return new AppError(V3_MISSING_STATUS, code, message, details, headers);
+}
+
 /** Factories for the statuses and codes listed in compat-notes ("Error bodies"); codes are checked against the catalogue. */
 export const errors = {
   badRequest: (message: string, details?: unknown) => appError('ERR_INVALID_REQUEST_BODY', message, details),

@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
-import { AppError } from './app-error';
+import { AppError, v3Missing } from './app-error';
 
 /** What a v1 missing-resource answer becomes on NocoDB's v3 paths: same code (a column is a field), 422. */
-const V3_MISSING: Record<string, { code: string; what?: [string, string] }> = {
+const V3_MISSING: Record<string, { code: Parameters<typeof v3Missing>[0]; what?: [string, string] }> = {
   ERR_BASE_NOT_FOUND: { code: 'ERR_BASE_NOT_FOUND' },
   ERR_TABLE_NOT_FOUND: { code: 'ERR_TABLE_NOT_FOUND' },
   ERR_COLUMN_NOT_FOUND: { code: 'ERR_FIELD_NOT_FOUND', what: ['Column', 'Field'] },
@@ -24,6 +24,6 @@ export const nocoV3Missing: Middleware = async (_ctx, next) => {
     const mapped = err instanceof AppError && err.status === 404 ? V3_MISSING[err.code] : undefined;
     if (!mapped || !(err instanceof AppError)) throw err;
     const message = mapped.what && err.message.startsWith(mapped.what[0]) ? `${mapped.what[1]}${err.message.slice(mapped.what[0].length)}` : err.message;
-    throw new AppError(422, mapped.code, message, err.details, err.headers);
+    throw v3Missing(mapped.code, message, err.details, err.headers);
   }
 };

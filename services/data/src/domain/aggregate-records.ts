@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ColumnInfo } from '@tabula/contracts';
 import { pageInfo, resolvePaging, type PageInfo } from '@tabula/contracts';
 import { appError } from '@tabula/http';
+import { isRelationUidt, uidtEntry } from '@tabula/query';
 import { filtered, tableOf } from '../repositories/records.repository';
 import { isVirtual } from '../model/column-roles';
 import { presentValue } from '../presenters/record.presenter';
@@ -32,7 +33,8 @@ const AGGREGATES: Record<string, (col: string, dialect: string) => string | unde
   median: (c, dialect) => (dialect === 'pg' ? `percentile_cont(0.5) within group (order by ${c})` : undefined),
 };
 const NUMERIC_ONLY = new Set(['sum', 'avg', 'range', 'median']);
-const NUMERIC_UIDTS = new Set(['Number', 'Decimal', 'Currency', 'Percent', 'Rating', 'Duration', 'AutoNumber', 'ID', 'Year']);
+/** Sums, averages, ranges and medians are of columns that compare as numbers (the uidt catalogue; a ForeignKey is no quantity). */
+const isNumeric = (uidt: string) => uidtEntry(uidt)?.compare === 'number' && !isRelationUidt(uidt);
 
 /** Query of an aggregate: the read filter and `aggregation` (JSON). */
 export interface AggregateQuery extends ReadQuery {
@@ -62,7 +64,7 @@ export async function aggregateRecords(scope: TableInScope, query: AggregateQuer
   for (const { field, type } of parseAggregation(query.aggregation)) {
     const column = handle.model.byKey.get(field);
     if (!column || isVirtual(column) || !column.column_name || !AGGREGATES[type]) continue;
-    if (NUMERIC_ONLY.has(type) && !NUMERIC_UIDTS.has(column.uidt)) continue;
+    if (NUMERIC_ONLY.has(type) && !isNumeric(column.uidt)) continue;
     const sql = AGGREGATES[type](db.raw('??', [column.column_name]).toQuery(), handle.source.dialect);
     if (sql) parts.push({ title: column.title, sql, numeric: type !== 'min' && type !== 'max' });
   }

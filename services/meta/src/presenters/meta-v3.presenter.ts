@@ -1,4 +1,5 @@
 import { V3_WORKSPACE_ID } from '@tabula/contracts';
+import { isLinkUidt } from '@tabula/query';
 import type { BaseRow } from '../repositories/base.repository';
 import type { TableRow } from '../repositories/table.repository';
 import type { presentColumn } from './column.presenter';
@@ -19,7 +20,7 @@ export function presentTableSummaryV3(row: Pick<TableRow, 'id' | 'title' | 'base
   return { id: row.id, title: row.title, ...(row.description ? { description: row.description } : {}), base_id: row.base_id, workspace_id: V3_WORKSPACE_ID };
 }
 
-const isLink = (c: Column) => c.uidt === 'Links' || c.uidt === 'LinkToAnotherRecord';
+const isLink = (c: Column) => isLinkUidt(c.uidt);
 
 /** A field: NocoDB's uidt as `type`; links name their related table and kind, selects their choices. */
 export function presentFieldV3(c: Column) {
