@@ -2,8 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ensurePortFree } from '@tabula/runtime';
-import { backendUrl, createTestDatabase, describeOnEachBus, freePort, waitHealthy, type TestDatabase, entryArgs } from '@tabula/testing';
+import { backendUrl, createTestDatabase, describeOnEachBus, freePort, freePortBase, waitHealthy, type TestDatabase, entryArgs } from '@tabula/testing';
 
 /**
  * Issue 9 items 8, 10, 12 on the real launcher (`start:cluster`, from source):
@@ -24,15 +23,6 @@ let authPort = 0;
 let metaPort = 0;
 
 interface Launched { child: ChildProcess; output: () => string; exited: Promise<number | null>; pids: () => number[] }
-
-/** A SERVICE_PORT_BASE whose 7 ports are free. */
-async function freeBase(): Promise<number> {
-  for (;;) {
-    const candidate = 20_000 + Math.floor(Math.random() * 30_000);
-    const ports = names.map((_, i) => candidate + i + 1);
-    if ((await Promise.all(ports.map((p) => ensurePortFree(p, '0.0.0.0', 'x').then(() => true, () => false)))).every(Boolean)) return candidate;
-  }
-}
 
 function serviceUrl(name: string): string {
   if (name === 'auth') return `http://127.0.0.1:${authPort}`;
@@ -97,7 +87,7 @@ describeOnEachBus('cluster launcher (start:cluster, real processes)', (bus) => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-launcher-e2e-'));
     database = await createTestDatabase();
     gatewayPort = await freePort();
-    base = await freeBase();
+    base = await freePortBase(names.map((_, i) => i + 1));
     authPort = await freePort();
     metaPort = await freePort();
     expect(backendUrl('redis')).toBeDefined();

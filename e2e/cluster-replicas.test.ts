@@ -2,8 +2,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ensurePortFree } from '@tabula/runtime';
-import { createTestDatabase, describeOnEachBus, entryArgs, freePort, waitHealthy, type TestDatabase } from '@tabula/testing';
+import { createTestDatabase, describeOnEachBus, entryArgs, freePort, freePortBase, waitHealthy, type TestDatabase } from '@tabula/testing';
 import { Sink, call, setupTable } from './hooks-e2e.helpers';
 
 /**
@@ -14,14 +13,6 @@ import { Sink, call, setupTable } from './hooks-e2e.helpers';
  */
 const root = path.resolve(__dirname, '..');
 const INSERTS = 30;
-
-async function freeBase(): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    const ports = [1, 2, 3, 4, 5, 6, 7, 13, 17].map((offset) => base + offset);
-    if ((await Promise.all(ports.map((p) => ensurePortFree(p, '0.0.0.0', 'x').then(() => true, () => false)))).every(Boolean)) return base;
-  }
-}
 
 /** Sum of a metric's samples whose labels include `labels`. */
 function total(text: string, name: string, labels: Record<string, string>): number {
@@ -47,7 +38,7 @@ describeOnEachBus('replicas of a service share its work (start:cluster, CLUSTER_
     database = await createTestDatabase();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-replicas-'));
     const gatewayPort = await freePort();
-    base = await freeBase();
+    base = await freePortBase([1, 2, 3, 4, 5, 6, 7, 13, 17]);
     gateway = url(gatewayPort);
     const env: NodeJS.ProcessEnv = {
       ...process.env, EVENT_BUS: bus, CLUSTER_REPLICAS: 'data=2,hooks=2', KAFKA_SESSION_TIMEOUT_MS: '8000',
@@ -60,8 +51,13 @@ describeOnEachBus('replicas of a service share its work (start:cluster, CLUSTER_
     launcher = spawn(process.execPath, entryArgs('scripts/start-cluster.ts'), { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     launcher.stdout?.on('data', (chunk) => { output += chunk; });
     launcher.stderr?.on('data', (chunk) => { output += chunk; });
-    await waitHealthy(`${gateway}/healthz`, 120_000);
-    for (const port of [...replicaPorts().data, ...replicaPorts().hooks]) await waitHealthy(`${url(port)}/readyz`, 120_000);
+    try {
+      await waitHealthy(`${gateway}/healthz`, 120_000);
+      for (const port of [...replicaPorts().data, ...replicaPorts().hooks]) await waitHealthy(`${url(port)}/readyz`, 120_000);
+    } catch (error) {
+      // what the launcher and its children said is the only account of why a replica is not up
+      throw new Error(`${(error as Error).message}; the launcher's output:\n${output.split('\n').slice(-60).join('\n')}`);
+    }
   }, 180_000);
 
   afterAll(async () => {

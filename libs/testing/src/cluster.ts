@@ -17,6 +17,26 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A port base whose `base + offset` ports are all free now. Bases come from
+ * 20000-31999, below Linux's ephemeral range (32768-60999): a port in that
+ * range can be taken between this check and the listen by any outgoing
+ * connection of the machine (a replica of start:cluster failed that way, once).
+ */
+export async function freePortBase(offsets: number[]): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * (12_000 - Math.max(...offsets)));
+    const free = await Promise.all(offsets.map((offset) => portIsFree(base + offset)));
+    if (free.every(Boolean)) return base;
+  }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer().once('error', () => resolve(false)).listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
+  });
+}
+
 /** Polls `url` until it answers below 500. */
 export async function waitHealthy(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
