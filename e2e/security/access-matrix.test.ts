@@ -120,7 +120,7 @@ function idFor(endpoint: AnyEndpoint, name: string, real: boolean, caller: Calle
   if (n.includes('table') || n.includes('model')) return pick('table', 'mmissing0000000');
   if (n.includes('row') || n.includes('record')) return real ? rowFor(endpoint, caller) : '999999';
   if (n.includes('column')) return pick(COLUMN_OF[endpoint.sameAs ?? endpoint.id] ?? 'spareColumn', 'cmissing0000000');
-  if (n.includes('view')) return pick('view', 'vmissing0000000');
+  if (n.includes('view')) return pick(VIEW_OF[endpoint.id] ?? 'view', 'vmissing0000000');
   if (n.includes('hook')) return pick('hook', 'hmissing0000000');
   if (n.includes('sort')) return pick('sort', 'somissing000000');
   if (n.includes('filter')) return pick('filter', 'fmissing0000000');
@@ -134,7 +134,12 @@ function idFor(endpoint: AnyEndpoint, name: string, real: boolean, caller: Calle
 }
 
 /** Which of A's columns a route's `{columnId}` names (the spare one unless said). */
-const COLUMN_OF: Record<string, string> = { storageDownloadAttachment: 'attachmentColumn', columnSetPrimary: 'column' };
+const COLUMN_OF: Record<string, string> = {
+  storageDownloadAttachment: 'attachmentColumn', columnSetPrimary: 'column', gridColumnUpdate: 'gridColumn', formColumnUpdate: 'formColumn',
+};
+/** Which of A's views a route's `{viewId}` names: a kind's own paths its kind's view (the spare grid unless said). */
+const VIEW_OF: Record<string, string> = Object.fromEntries(['form', 'gallery', 'kanban', 'calendar', 'map']
+  .flatMap((kind) => [[`${kind}Read`, `${kind}View`], [`${kind}Update`, `${kind}View`]]));
 
 /**
  * A's record for a route and caller: each caller its own, and record deletes
@@ -220,6 +225,9 @@ beforeAll(async () => {
   await as(`/api/v1/db/data/noco/${ids.base}/${tags}`, 'POST', { Name: `${SECRET_A} tag` });
   ids.view = (await as(`/api/v1/db/meta/tables/${ids.table}/grids`, 'POST', { title: 'Spare view' })).body.id;
   ids.sort = (await as(`/api/v1/db/meta/views/${ids.view}/sorts`, 'POST', { fk_column_id: ids.column, direction: 'asc' })).body.id;
+  for (const [kind, path] of VIEW_KINDS) ids[`${kind}View`] = (await as(`/api/v1/db/meta/tables/${ids.table}/${path}`, 'POST', { title: `Spare ${kind}` })).body.id;
+  ids.gridColumn = (await as(`/api/v1/db/meta/grids/${ids.view}/grid-columns`)).body.find((c: { fk_column_id: string }) => c.fk_column_id === ids.spareColumn).id;
+  ids.formColumn = (await as(`/api/v1/db/meta/views/${ids.formView}/columns`)).body.list.find((c: { fk_column_id: string }) => c.fk_column_id === ids.spareColumn).id;
   ids.filterGroup = (await as(`/api/v1/db/meta/views/${ids.view}/filters`, 'POST', { is_group: true, logical_op: 'and' })).body.id;
   ids.filter = (await as(`/api/v1/db/meta/views/${ids.view}/filters`, 'POST', { fk_column_id: ids.column, comparison_op: 'neq', value: SECRET_A, fk_parent_id: ids.filterGroup })).body.id;
   ids.index = (await as(`/api/v1/db/meta/tables/${ids.table}/indexes`, 'POST', { columns: [ids.spareColumn] })).body.id;
@@ -267,11 +275,14 @@ beforeAll(async () => {
   });
   bIds.sort = (await as(`/api/v1/db/meta/views/${bIds.view}/sorts`, 'POST', { fk_column_id: bIds.column, direction: 'asc' }, tenantB)).body.id;
   bIds.filter = (await as(`/api/v1/db/meta/views/${bIds.view}/filters`, 'POST', { fk_column_id: bIds.column, comparison_op: 'eq', value: 'b' }, tenantB)).body.id;
+  for (const [kind, path] of VIEW_KINDS) bIds[`${kind}View`] = (await as(`/api/v1/db/meta/tables/${bTable}/${path}`, 'POST', { title: `B ${kind}` }, tenantB)).body.id;
   bToken = (await as(`/api/v1/db/meta/projects/${bBase}/api-tokens`, 'POST', { description: 'b' }, tenantB)).body.token;
   for (const [k, v] of Object.entries({ ...ids, ...Object.fromEntries(Object.entries(bIds).map(([k, v]) => [`b.${k}`, v])) })) expect({ k, v: typeof v }).toEqual({ k, v: 'string' });
 }, 180_000);
 
 const MISSING_ID = 'xmissing0000000';
+/** The view kinds beyond the grid and their create paths. */
+const VIEW_KINDS = [['form', 'forms'], ['gallery', 'galleries'], ['kanban', 'kanbans'], ['calendar', 'calendars'], ['map', 'maps']] as const;
 /** Routes whose body or query has an id-like field (found by the key scan). */
 function bodyIdRoutes(): AnyEndpoint[] {
   const keys = (schema: any, depth = 0): string[] => {

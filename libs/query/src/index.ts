@@ -10,7 +10,7 @@ export {
   UIDT_CATALOGUE, CREATABLE_UIDTS, uidtEntry, isVirtualUidt, isAutoUidt, systemColumnOf, valueRuleOf, uidtsIn,
   isLinkUidt, isThroughLinkUidt, isRelationUidt, isSelectUidt, isDtCompareUidt, isNoLookupUidt, isPrimaryValueUidt,
   isUnindexableUidt, isScaledUidt, isIntegerKeyUidt, isFormulaNumberUidt, isFormulaTextUidt, isFormulaDatetimeUidt,
-  isSwaggerStringUidt, isJsonNumberUidt, isJsonParsedUidt, isPgJsonNumberUidt, isPgJsonTextUidt,
+  isSwaggerStringUidt, isJsonNumberUidt, isJsonParsedUidt, isPgJsonNumberUidt, isPgJsonTextUidt, isCalendarDateUidt,
   type Uidt, type UidtEntry, type UidtGroup, type UidtKind, type Storage, type ValueRule, type CompareKind, type DialectTypes,
 } from './column/uidt-catalogue';
 export type {

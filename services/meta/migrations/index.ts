@@ -20,4 +20,13 @@ export const migrations: Migration[] = [
       await db.schema.withSchema(schema).alterTable('sources', (t) => { t.string('fk_integration_id', 20).index(); });
     },
   },
+  {
+    // NocoDB's view types (issue 29): type-specific settings (form heading, kanban grouping field, gallery
+    // cover, calendar range, grid row height) and per-view column width and form-field settings
+    name: '004_view_details',
+    up: async (db, schema) => {
+      await db.schema.withSchema(schema).alterTable('views', (t) => { t.jsonb('details'); });
+      await db.schema.withSchema(schema).alterTable('view_columns', (t) => { t.string('width', 20); t.jsonb('details'); });
+    },
+  },
 ];

@@ -18,7 +18,7 @@ const col = (title: string) => table.columns.find((c) => c.title === title)!.id;
 describe('views', () => {
   it('lists views and creates grids', async () => {
     const grid = await h.http.post(`${P}/tables/${table.id}/grids`).set(h.superUser).send({ title: 'Second' }).expect(200);
-    expect(grid.body).toMatchObject({ title: 'Second', type: 'grid', is_default: false });
+    expect(grid.body).toMatchObject({ title: 'Second', type: 3, is_default: false });
     const list = await h.http.get(`${P}/tables/${table.id}/views`).set(h.superUser).expect(200);
     expect(list.body.list.map((v: { title: string }) => v.title)).toEqual(['T', 'Second']);
     await h.http.post(`${P}/tables/${table.id}/grids`).set(h.superUser).send({ title: 'second' }).expect(400);

@@ -33,7 +33,7 @@ export function tableColumnMatrix(getHarness: () => MetaHarness, makeBase: () =>
     expect(res.body.columns.find((c: { title: string }) => c.title === 'Name').pv).toBe(true);
     expect(Object.keys(res.body.columnsById)).toHaveLength(res.body.columns.length);
     expect(res.body.views).toHaveLength(1);
-    expect(res.body.views[0]).toMatchObject({ type: 'grid', is_default: true });
+    expect(res.body.views[0]).toMatchObject({ type: 3, is_default: true });
   });
 
   it('adds, updates, renames and deletes columns of every supported type', async () => {

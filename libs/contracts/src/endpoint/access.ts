@@ -65,7 +65,7 @@ export interface ScopeRule<I = any> {
 
 /** Kinds of resource a service resolves for guards. */
 export const SCOPE_KINDS = [
-  'base', 'source', 'table', 'tableRef', 'column', 'view', 'filter', 'sort', 'index',
+  'base', 'source', 'table', 'tableRef', 'column', 'view', 'viewColumn', 'filter', 'sort', 'index',
   'hook', 'comment', 'integration', 'orgToken', 'attachment',
 ] as const;
 export type ScopeKind = (typeof SCOPE_KINDS)[number];

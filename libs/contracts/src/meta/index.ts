@@ -3,6 +3,7 @@ import * as bases from './bases';
 import * as tables from './tables';
 import * as columns from './columns';
 import * as views from './views';
+import * as viewTypes from './view-types';
 import * as sorts from './sorts';
 import * as indexes from './indexes';
 import * as filters from './filters';
@@ -18,6 +19,7 @@ export * from './bases';
 export * from './tables';
 export * from './columns';
 export * from './views';
+export * from './view-types';
 export * from './sorts';
 export * from './filters';
 export * from './indexes';
@@ -34,5 +36,5 @@ export const metaInternalEndpoints = { tableContext: metaInternal.tableContext, 
 
 /** Every endpoint of the meta service, by operation id (every contract its modules export). */
 export const metaEndpoints: Record<string, AnyEndpoint> = {
-  ...endpointsIn(bases, tables, columns, views, sorts, filters, indexes, swagger, metaV2, metaV3), ...endpointsIn(metaInternal, { baseCandidates }),
+  ...endpointsIn(bases, tables, columns, views, viewTypes, sorts, filters, indexes, swagger, metaV2, metaV3), ...endpointsIn(metaInternal, { baseCandidates }),
 };

@@ -47,10 +47,10 @@ export const filterSchema: z.ZodType<FilterInfo> = z.object({
 });
 
 /** A view with its columns, sorts and filters. */
-export const viewSchema = z.object({
-  id: z.string(), title: z.string(), type: z.string(), fk_model_id: z.string(), base_id: z.string().optional(),
+export const viewSchema = z.looseObject({
+  id: z.string(), title: z.string(), type: z.number().describe("NocoDB's view type: form 1, gallery 2, grid 3, kanban 4, map 5, calendar 6"), fk_model_id: z.string(), base_id: z.string().optional(),
   is_default: z.boolean(), order: z.number().optional(), meta,
-  columns: z.array(z.object({ fk_column_id: z.string(), show: z.boolean(), order: z.number() })),
+  columns: z.array(z.object({ id: z.string().optional(), fk_column_id: z.string(), show: z.boolean(), order: z.number(), width: z.string().nullish() })),
   sorts: z.array(sortSchema), filters: z.array(filterSchema),
 });
 

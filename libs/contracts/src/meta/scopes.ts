@@ -16,6 +16,8 @@ export const onTable: ScopeRule<Param<'tableId'>> = { via: 'table', id: (i) => i
 export const onColumn: ScopeRule<Param<'columnId'>> = { via: 'column', id: (i) => i.params.columnId };
 /** The view `{viewId}` (in its table). */
 export const onView: ScopeRule<Param<'viewId'>> = { via: 'view', id: (i) => i.params.viewId };
+/** The view column `{columnId}` of grid-columns / form-columns (a column's place in one view). */
+export const onViewColumn: ScopeRule<Param<'columnId'>> = { via: 'viewColumn', id: (i) => i.params.columnId };
 /** The sort `{sortId}` (of its view). */
 export const onSort: ScopeRule<Param<'sortId'>> = { via: 'sort', id: (i) => i.params.sortId };
 /** The view filter `{filterId}` (hook filters are not view filters: they answer as missing). */

@@ -4,6 +4,7 @@ import { META, tableParams, viewParams } from './paging';
 import { viewSchema } from './resources';
 import { USERS } from '../endpoint/access';
 import { onTable, onView } from './scopes';
+import { gridCreateBodySchema } from './view-types';
 
 /** Body of grid view create and view update. */
 export const viewBodySchema = z.looseObject({
@@ -21,7 +22,7 @@ export const viewList = defineEndpoint({
 export const gridCreate = defineEndpoint({
   ...common, id: 'gridCreate', method: 'POST', path: `${META}/tables/{tableId}/grids`, summary: 'Create a grid view',
   auth: { callers: USERS, permission: 'schema.write', scope: onTable },
-  params: tableParams, body: viewBodySchema, response: viewSchema, example: { request: { title: 'Open orders' } },
+  params: tableParams, body: gridCreateBodySchema, response: viewSchema, example: { request: { title: 'Open orders' } },
 });
 export const viewUpdate = defineEndpoint({
   ...common, id: 'viewUpdate', method: 'PATCH', path: `${META}/views/{viewId}`, summary: 'Rename a view',

@@ -1,7 +1,7 @@
 import {
   CREATABLE_UIDTS, UIDT_CATALOGUE, isAutoUidt, isVirtualUidt, systemColumnOf, uidtEntry, uidtsIn, valueRuleOf,
   isDtCompareUidt, isFormulaDatetimeUidt, isFormulaNumberUidt, isFormulaTextUidt, isIntegerKeyUidt, isJsonNumberUidt,
-  isJsonParsedUidt, isLinkUidt, isNoLookupUidt, isPgJsonNumberUidt, isPgJsonTextUidt, isPrimaryValueUidt, isRelationUidt,
+  isJsonParsedUidt, isLinkUidt, isNoLookupUidt, isPgJsonNumberUidt, isPgJsonTextUidt, isCalendarDateUidt, isPrimaryValueUidt, isRelationUidt,
   isScaledUidt, isSelectUidt, isSwaggerStringUidt, isThroughLinkUidt, isUnindexableUidt,
   type UidtEntry, type UidtGroup,
 } from './uidt-catalogue';
@@ -49,6 +49,7 @@ const GROUP_MEMBERS: Record<UidtGroup, string[]> = {
   jsonParsed: ['Attachment', 'JSON'],
   pgJsonNumber: ['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'Year', 'AutoNumber', 'ID'],
   pgJsonText: ['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'SingleSelect', 'MultiSelect', 'ID', 'UUID'],
+  calendarDate: ['Date', 'DateTime', 'CreatedTime', 'LastModifiedTime'],
 };
 
 const PREDICATES: Record<UidtGroup, (uidt: string) => boolean> = {
@@ -56,7 +57,7 @@ const PREDICATES: Record<UidtGroup, (uidt: string) => boolean> = {
   dtCompare: isDtCompareUidt, noLookup: isNoLookupUidt, primaryValue: isPrimaryValueUidt, unindexable: isUnindexableUidt,
   scaled: isScaledUidt, integerKey: isIntegerKeyUidt, formulaNumber: isFormulaNumberUidt, formulaText: isFormulaTextUidt,
   formulaDatetime: isFormulaDatetimeUidt, swaggerString: isSwaggerStringUidt, jsonNumber: isJsonNumberUidt,
-  jsonParsed: isJsonParsedUidt, pgJsonNumber: isPgJsonNumberUidt, pgJsonText: isPgJsonTextUidt,
+  jsonParsed: isJsonParsedUidt, pgJsonNumber: isPgJsonNumberUidt, pgJsonText: isPgJsonTextUidt, calendarDate: isCalendarDateUidt,
 };
 
 describe('uidt catalogue', () => {

@@ -50,11 +50,12 @@ export type CompareKind = 'text' | 'number' | 'checkbox' | 'date' | 'datetime' |
  * - `jsonParsed`: Attachment, JSON: records parse the stored JSON text.
  * - `pgJsonNumber`, `pgJsonText`: pg prints the value into a record's JSON as a
  *   number or a string when its dt is numeric or textual (ID either way).
+ * - `calendarDate`: a calendar view may place its records by the column (a date or a time stamp).
  */
 export type UidtGroup =
   | 'link' | 'throughLink' | 'relation' | 'select' | 'dtCompare' | 'noLookup' | 'primaryValue' | 'unindexable'
   | 'scaled' | 'integerKey' | 'formulaNumber' | 'formulaText' | 'formulaDatetime' | 'swaggerString'
-  | 'jsonNumber' | 'jsonParsed' | 'pgJsonNumber' | 'pgJsonText';
+  | 'jsonNumber' | 'jsonParsed' | 'pgJsonNumber' | 'pgJsonText' | 'calendarDate';
 
 /** One type per dialect: the `dt` recorded in metadata. */
 export interface DialectTypes {
@@ -134,8 +135,8 @@ export const UIDT_CATALOGUE = {
   Percent: physical('double', 'decimal', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),
   Duration: physical('decimal', 'duration', 'number', g('scaled', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
   Rating: physical('smallint', 'rating', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),
-  Date: physical('date', 'date', 'date', g('primaryValue')),
-  DateTime: physical('datetime', 'datetime', 'datetime', g('primaryValue', 'formulaDatetime')),
+  Date: physical('date', 'date', 'date', g('primaryValue', 'calendarDate')),
+  DateTime: physical('datetime', 'datetime', 'datetime', g('primaryValue', 'formulaDatetime', 'calendarDate')),
   Time: physical('time', 'time', 'time', g('formulaText')),
   Year: physical('integer', 'year', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),
   SingleSelect: physical('text', 'singleSelect', 'text', g('select', 'primaryValue', 'formulaText', 'pgJsonText'), 'varchar'),
@@ -151,8 +152,8 @@ export const UIDT_CATALOGUE = {
   JSON: physical('json', 'json', 'json', g('unindexable', 'formulaText', 'jsonParsed')),
   ID: physical('increments', 'raw', 'number', { auto: true, noDefault: true, ...g('dtCompare', 'pgJsonNumber', 'pgJsonText') }),
   AutoNumber: physical('integer', 'raw', 'number', { auto: true, noDefault: true, ...g('integerKey', 'formulaNumber', 'jsonNumber', 'pgJsonNumber') }),
-  CreatedTime: system('created_at', 'datetime', g('formulaDatetime')),
-  LastModifiedTime: system('updated_at', 'datetime', g('formulaDatetime')),
+  CreatedTime: system('created_at', 'datetime', g('formulaDatetime', 'calendarDate')),
+  LastModifiedTime: system('updated_at', 'datetime', g('formulaDatetime', 'calendarDate')),
   User: physical('varchar', 'text', 'text', g('formulaText', 'swaggerString')),
   Collaborator: physical('varchar', 'raw', 'text', g('swaggerString')),
   CreatedBy: system('created_by', 'text', g('formulaText', 'swaggerString')),
@@ -260,3 +261,5 @@ export const isJsonParsedUidt = inGroup('jsonParsed');
 export const isPgJsonNumberUidt = inGroup('pgJsonNumber');
 /** Group `pgJsonText`. */
 export const isPgJsonTextUidt = inGroup('pgJsonText');
+/** Group `calendarDate` (Date, DateTime, CreatedTime, LastModifiedTime). */
+export const isCalendarDateUidt = inGroup('calendarDate');

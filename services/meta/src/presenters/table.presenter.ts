@@ -1,4 +1,4 @@
-import type { ViewInfo } from '@tabula/contracts';
+import type { PublicView } from './view.presenter';
 import type { TableRow } from '../repositories/table.repository';
 import type { ColumnRow } from '../repositories/column.repository';
 import { presentColumn } from './column.presenter';
@@ -13,7 +13,7 @@ export function presentTableSummary(row: TableRow) {
 }
 
 /** Table row + columns + views → the full table (compat-notes: columns, columnsById, views). */
-export function presentTable(row: TableRow, columns: ColumnRow[], views: (ViewInfo & Record<string, unknown>)[]) {
+export function presentTable(row: TableRow, columns: ColumnRow[], views: PublicView[]) {
   const presented = columns.map(presentColumn);
   return {
     ...presentTableSummary(row), columns: presented,

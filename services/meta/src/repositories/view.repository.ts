@@ -5,7 +5,7 @@ import { META_SCHEMA } from './meta-db';
 /** A row of meta.views. */
 export class ViewModel extends BaseModel {
   static override tableName = `${META_SCHEMA}.views`;
-  static override jsonColumns = ['meta'];
+  static override jsonColumns = ['meta', 'details'];
 
   declare id: string;
   declare fk_model_id: string;
@@ -15,6 +15,8 @@ export class ViewModel extends BaseModel {
   declare is_default: boolean;
   declare order: number | null;
   declare meta: Record<string, unknown> | null;
+  /** The kind's own settings (form heading, kanban grouping column, calendar range, grid row height…). */
+  declare details?: Record<string, unknown> | null;
   declare created_at: Date;
   declare updated_at: Date;
 }
@@ -25,12 +27,17 @@ export type ViewRow = RowOf<ViewModel>;
 /** A row of meta.view_columns. */
 export class ViewColumnModel extends BaseModel {
   static override tableName = `${META_SCHEMA}.view_columns`;
+  static override jsonColumns = ['details'];
 
   declare id: string;
   declare fk_view_id: string;
   declare fk_column_id: string;
   declare show: boolean;
   declare order: number | null;
+  /** A grid column's width (`200px`). */
+  declare width?: string | null;
+  /** A form field's label, help, description and required flag. */
+  declare details?: Record<string, unknown> | null;
 }
 
 /** A row of meta.view_columns. */
@@ -87,4 +94,26 @@ export async function deleteView(db: Knex, id: string): Promise<void> {
 /** Deletes the column settings of a view. */
 export async function deleteViewColumns(db: Knex, viewId: string): Promise<void> {
   await ViewColumnModel.query(db).where({ fk_view_id: viewId }).delete();
+}
+
+/** One column setting of a view, by its id or by the column's id. */
+export async function findViewColumn(db: Knex, viewId: string, id: string): Promise<ViewColumnRow | undefined> {
+  return ViewColumnModel.query(db).where({ fk_view_id: viewId }).where((q) => q.where({ id }).orWhere({ fk_column_id: id })).first();
+}
+
+/** One column setting by its id (any view). */
+export async function findViewColumnById(db: Knex, id: string): Promise<ViewColumnRow | undefined> {
+  return ViewColumnModel.query(db).where({ id }).first();
+}
+
+/** Changes one column setting of a view. */
+export async function updateViewColumn(db: Knex, id: string, patch: Partial<ViewColumnRow>): Promise<void> {
+  await ViewColumnModel.query(db).where({ id }).patch(patch);
+}
+
+/** Shows or hides every column of a view but those listed (by column id). */
+export async function setViewColumnsShown(db: Knex, viewId: string, show: boolean, exceptColumnIds: string[]): Promise<void> {
+  const q = ViewColumnModel.query(db).where({ fk_view_id: viewId });
+  if (exceptColumnIds.length) q.whereNotIn('fk_column_id', exceptColumnIds);
+  await q.patch({ show });
 }

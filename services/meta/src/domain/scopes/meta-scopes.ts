@@ -3,7 +3,7 @@ import { resolveBaseRef, type ScopeResolver, type ScopeResolvers } from '@tabula
 import type { MetaPorts } from '../../ports';
 import { baseCandidates, findBase, type BaseRow } from '../../repositories/base.repository';
 import { findColumn, type ColumnRow } from '../../repositories/column.repository';
-import { findView, type ViewRow } from '../../repositories/view.repository';
+import { findView, findViewColumnById, type ViewColumnRow, type ViewRow } from '../../repositories/view.repository';
 import { findSort, type SortRow } from '../../repositories/sort.repository';
 import { findFilter, type FilterRow } from '../../repositories/filter.repository';
 import { loadTableScope, tableNotFound, type TableScope } from './table-scope';
@@ -16,6 +16,8 @@ export type TableInScope = AccessScope<TableScope>;
 export type ColumnInScope = AccessScope<TableScope & { column: ColumnRow }>;
 /** A view and its table. */
 export type ViewInScope = AccessScope<TableScope & { view: ViewRow }>;
+/** A column's place in one view (grid-columns, form-columns), its view and table. */
+export type ViewColumnInScope = AccessScope<TableScope & { view: ViewRow; viewColumn: ViewColumnRow }>;
 /** A sort, its view and table. */
 export type SortInScope = AccessScope<TableScope & { view: ViewRow; sort: SortRow }>;
 /** A view filter, its view and table. */
@@ -26,6 +28,7 @@ const baseNotFound = notFound('ERR_BASE_NOT_FOUND', 'Base');
 const columnNotFound = notFound('ERR_COLUMN_NOT_FOUND', 'Column');
 const viewNotFound = notFound('ERR_VIEW_NOT_FOUND', 'View');
 const sortNotFound = notFound('ERR_SORT_NOT_FOUND', 'Sort');
+const viewColumnNotFound = notFound('ERR_COLUMN_NOT_FOUND', 'Column');
 const filterNotFound = notFound('ERR_FILTER_NOT_FOUND', 'Filter');
 
 /**
@@ -74,6 +77,15 @@ export function metaScopes(ports: MetaPorts): ScopeResolvers {
     missing: viewNotFound,
     resolve: async (_principal, id) => inBase(await viewWithTable(ports, String(id), () => viewNotFound(id))),
   };
+  const viewColumn: ScopeResolver<TableScope & { view: ViewRow; viewColumn: ViewColumnRow }> = {
+    missing: viewColumnNotFound,
+    // Another tenant's view column answers like a missing one (not with its view's id).
+    resolve: async (_principal, id) => {
+      const row = await findViewColumnById(ports.db, String(id));
+      if (!row) throw viewColumnNotFound(id);
+      return inBase({ ...(await viewWithTable(ports, row.fk_view_id, () => viewColumnNotFound(id))), viewColumn: row });
+    },
+  };
   const sort: ScopeResolver<TableScope & { view: ViewRow; sort: SortRow }> = {
     missing: sortNotFound,
     // Another tenant's sort answers like a missing sort (not with its view's id).
@@ -92,5 +104,5 @@ export function metaScopes(ports: MetaPorts): ScopeResolvers {
       return inBase({ ...(await viewWithTable(ports, row.fk_view_id, () => filterNotFound(id))), filter: row });
     },
   };
-  return { base, table, column, view, sort, filter };
+  return { base, table, column, view, viewColumn, sort, filter };
 }

@@ -22,7 +22,7 @@ export function choosePrimaryValue(columns: ColumnRow[]): void {
 export async function insertViewWithColumns(trx: Knex, view: Omit<ViewRow, 'created_at' | 'updated_at'>, columns: ColumnRow[]): Promise<void> {
   await insertView(trx, view);
   await insertViewColumns(trx, columns.map((c, i) => ({
-    id: newId('nc'), fk_view_id: view.id, fk_column_id: c.id, show: !c.system, order: i + 1,
+    id: newId('nc'), fk_view_id: view.id, fk_column_id: c.id, show: !c.system, order: i + 1, width: view.type === 'grid' ? '200px' : null,
   })));
 }
 

@@ -4,7 +4,7 @@ import { listViewColumns, listViewsOf } from '../../repositories/view.repository
 import { listSorts } from '../../repositories/sort.repository';
 import { listFiltersOfViews } from '../../repositories/filter.repository';
 import type { TableRow } from '../../repositories/table.repository';
-import { presentView } from '../../presenters/view.presenter';
+import { presentView, publicView } from '../../presenters/view.presenter';
 import { presentTable } from '../../presenters/table.presenter';
 import type { ViewInfo } from '@tabula/contracts';
 
@@ -21,5 +21,5 @@ export async function loadViews(db: Knex, tableId: string): Promise<(ViewInfo & 
 /** The full table: columns, columnsById and views (compat-notes). */
 export async function tableDetail(db: Knex, table: TableRow) {
   const [columns, views] = await Promise.all([listColumns(db, table.id), loadViews(db, table.id)]);
-  return presentTable(table, columns, views);
+  return presentTable(table, columns, views.map((v) => publicView(v)));
 }

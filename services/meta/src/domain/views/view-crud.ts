@@ -2,35 +2,16 @@ import { withOutbox } from '@tabula/events';
 import { z } from 'zod';
 import { errors } from '@tabula/http';
 import type { MetaPorts } from '../../ports';
-import { newId } from '@tabula/db';
-import { listColumns } from '../../repositories/column.repository';
-import { listViewsOf, nextViewOrder, deleteView as deleteViewRow, updateView as updateViewRow, type ViewRow } from '../../repositories/view.repository';
+import { deleteView as deleteViewRow, updateView as updateViewRow, type ViewRow } from '../../repositories/view.repository';
 import { enqueueViewEvent } from '../../events/meta-event.producer';
 import type { TableInScope, ViewInScope } from '../scopes/meta-scopes';
-import { insertViewWithColumns } from '../tables/persist-table';
 import { loadViews } from '../tables/table-detail';
 import { viewBodySchema } from '@tabula/contracts';
+import { publicView } from '../../presenters/view.presenter';
 
 /** A table's views with their columns, sorts and filters. */
 export async function listViews(ports: MetaPorts, scope: TableInScope) {
-  return { list: await loadViews(ports.db, scope.value.table.id) };
-}
-
-/** Creates a grid view (title unique in the table). */
-export async function createGridView(ports: MetaPorts, scope: TableInScope, input: z.infer<typeof viewBodySchema>) {
-  const { value: { table }, principal } = scope;
-  const views = await listViewsOf(ports.db, [table.id]);
-  if (views.some((v) => v.title.toLowerCase() === input.title.toLowerCase())) throw errors.badRequest(`Duplicate view title '${input.title}'`);
-  const id = newId('vw');
-  await withOutbox(ports.db, ports.relay, async (trx) => {
-    const view = {
-      id, fk_model_id: table.id, base_id: table.base_id, title: input.title, type: 'grid' as const, is_default: false,
-      order: await nextViewOrder(trx, table.id), meta: input.meta ?? null,
-    };
-    await insertViewWithColumns(trx, view, await listColumns(trx, table.id));
-    await enqueueViewEvent(trx, 'created', view, principal);
-  });
-  return (await loadViews(ports.db, table.id)).find((v) => v.id === id)!;
+  return { list: (await loadViews(ports.db, scope.value.table.id)).map((v) => publicView(v)) };
 }
 
 /** Renames a view or changes its meta. */
@@ -43,7 +24,7 @@ export async function updateView(ports: MetaPorts, scope: ViewInScope, input: Pa
     await updateViewRow(trx, view.id, patch);
     await enqueueViewEvent(trx, 'updated', { ...view, title: input.title ?? view.title }, principal);
   });
-  return (await loadViews(ports.db, view.fk_model_id)).find((v) => v.id === view.id)!;
+  return publicView((await loadViews(ports.db, view.fk_model_id)).find((v) => v.id === view.id)!);
 }
 
 /** Deletes a view (never the default one). */
