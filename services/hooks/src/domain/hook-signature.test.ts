@@ -36,6 +36,9 @@ describe('Standard Webhooks signature', () => {
     expect(verifyWebhook(secret, { ...headers, 'webhook-timestamp': 'soon' }, 'body')).toBe(false);
     expect(verifyWebhook(secret, { ...headers, 'webhook-timestamp': '1700000001' }, 'body')).toBe(false);
     expect(verifyWebhook(secret, { ...headers, 'webhook-id': 'msg_4' }, 'body')).toBe(false);
+    // refused before any signature is compared: even one made over the text a missing field would turn into
+    expect(verifyWebhook(secret, { 'webhook-timestamp': '1700000000', 'webhook-signature': signWebhook(secret, 'undefined', 1_700_000_000, 'body') }, 'body')).toBe(false);
+    expect(verifyWebhook(secret, { 'webhook-id': 'msg_3', 'webhook-timestamp': 'soon', 'webhook-signature': signWebhook(secret, 'msg_3', Number.NaN, 'body') }, 'body')).toBe(false);
   });
   it('matches the reference vector of the Standard Webhooks spec', () => {
     const sig = signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');
