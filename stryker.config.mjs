@@ -76,8 +76,9 @@ export default {
   },
   coverageAnalysis: 'perTest',
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
-  // a mutant that loops (the relay's drain) is cut off after this much beyond the tests' own time
-  timeoutMS: 10000,
+  // a mutant that loops (the relay's drain) is cut off after this much beyond the tests' own time (MUTATION_TIMEOUT_MS:
+  // raise it on a loaded machine, where a slow Jest start would otherwise count as a timeout)
+  timeoutMS: Number(process.env.MUTATION_TIMEOUT_MS ?? 10000),
   checkers: [],
   ignorePatterns: ['dist', '.nx', 'reports', 'coverage', '*.log'],
   reporters: ['clear-text', 'progress', 'json'],
