@@ -3,8 +3,9 @@ import { createTestDatabase, describeOnEachBus, startTestCluster, type TestClust
 /**
  * Cluster mode: the data service (its own process) caches People, whose link
  * and lookup read the metadata of Teams. A schema change of Teams in meta (its
- * own process) reaches the data service over the bus and drops People too, far
- * sooner than the cache lifetime (30 s).
+ * own process) reaches the data service over the bus and drops People too: the
+ * cache lifetime is an hour here, so only the event can make the change visible
+ * while the test waits (no elapsed-time bound).
  */
 describeOnEachBus('relations: a related table change reaches the data service cache across processes', (bus) => {
   let database: TestDatabase;
@@ -21,7 +22,7 @@ describeOnEachBus('relations: a related table change reaches the data service ca
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    cluster = await startTestCluster(['auth', 'meta', 'data'], database.url, { EVENT_BUS: bus });
+    cluster = await startTestCluster(['auth', 'meta', 'data'], database.url, { EVENT_BUS: bus, SVC_TABLE_CACHE_TTL_MS: '3600000' });
     const res = await fetch(`${cluster.gatewayUrl}/api/v1/auth/user/signup`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `rel-cache-${Date.now()}@example.com`, password: 'password-123' }),
     });
@@ -48,11 +49,10 @@ describeOnEachBus('relations: a related table change reaches the data service ca
     expect((await call('PATCH', `/api/v1/db/meta/columns/${name.id}`, { title: 'Label', column_name: 'label' })).status).toBe(200);
     const changedAt = Date.now();
     let res = await page();
-    while ((res.status !== 200 || res.body.list[0].Team?.Label !== 'red') && Date.now() - changedAt < 5000) {
+    while ((res.status !== 200 || res.body.list[0].Team?.Label !== 'red') && Date.now() - changedAt < 30_000) {
       await new Promise((r) => setTimeout(r, 50));
       res = await page();
     }
     expect(res.body.list.map((r: any) => [r.Team, r.TeamName])).toEqual([[{ Id: 1, Label: 'red' }, 'red']]);
-    expect(Date.now() - changedAt).toBeLessThan(1000);
   }, 60_000);
 });

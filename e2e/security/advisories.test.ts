@@ -30,6 +30,8 @@ let canaryHits = 0;
 let canary: http.Server;
 let canaryUrl: string;
 
+/** Whether any injected SQL ever called public.sqli_probe() (see beforeAll). */
+const probeCalled = async (): Promise<boolean> => (await db.raw('SELECT is_called FROM public.sqli_probe_calls')).rows[0].is_called === true;
 const signIn = (email: string, password: string) => s.call('POST', '/api/v1/auth/user/signin', { body: { email, password } });
 const refreshOf = (res: Reply) => (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith('refresh_token='))?.split(';')[0].slice('refresh_token='.length);
 const refresh = (token: string) => s.call('POST', '/api/v1/auth/token/refresh', { headers: { cookie: `refresh_token=${token}` } });
@@ -54,6 +56,11 @@ beforeAll(async () => {
   writeFileSync(outsideFile, `outside ${SECRET}`);
   s = await startSecurityStack();
   db = knex({ client: 'pg', connection: s.stack.database.url, pool: { min: 0, max: 2 } });
+  // The injection probe: a function that counts its calls in a sequence. A payload that became SQL calls it (a
+  // sequence is not rolled back with a failed statement); a payload that stayed data never does. This replaces
+  // pg_sleep timing (a blind-injection oracle that depended on machine speed).
+  await db.raw('CREATE SEQUENCE public.sqli_probe_calls');
+  await db.raw("CREATE FUNCTION public.sqli_probe() RETURNS text LANGUAGE sql VOLATILE AS $$ SELECT nextval('public.sqli_probe_calls')::text $$");
   owner = await s.signUp('adv-owner');
   baseId = await s.createBase(owner, `Adv ${SECRET}`);
   tableId = await s.createTable(owner, baseId, 'Items');
@@ -111,24 +118,26 @@ describe('NocoDB advisories replayed against Tabula', () => {
     const list = (query: string) => s.call('GET', `/api/v1/db/data/noco/${baseId}/${tableId}${query}`, { token: owner.token });
     const payloads = [
       `?where=${encodeURIComponent("(Name,eq,x') OR 1=1 --)")}`,
-      `?where=${encodeURIComponent("(Name,eq,x'||pg_sleep(3)||')")}`,
-      `?where=${encodeURIComponent('(Name,eq,x);SELECT pg_sleep(3);--')}`,
-      `?where=${encodeURIComponent('(Name);SELECT pg_sleep(3)--,eq,x)')}`,
-      `?sort=${encodeURIComponent('-Name;SELECT pg_sleep(3)')}`,
-      `?sort=${encodeURIComponent('(CASE WHEN 1=1 THEN pg_sleep(3) END)')}`,
-      `?fields=${encodeURIComponent('Name,(SELECT pg_sleep(3))')}`,
-      `?limit=${encodeURIComponent('1;SELECT pg_sleep(3)')}`,
+      `?where=${encodeURIComponent("(Name,eq,x'||public.sqli_probe()||')")}`,
+      `?where=${encodeURIComponent('(Name,eq,x);SELECT public.sqli_probe();--')}`,
+      `?where=${encodeURIComponent('(Name);SELECT public.sqli_probe()--,eq,x)')}`,
+      `?sort=${encodeURIComponent('-Name;SELECT public.sqli_probe()')}`,
+      `?sort=${encodeURIComponent('(CASE WHEN 1=1 THEN public.sqli_probe() END)')}`,
+      `?fields=${encodeURIComponent('Name,(SELECT public.sqli_probe())')}`,
+      `?limit=${encodeURIComponent('1;SELECT public.sqli_probe()')}`,
       `?offset=${encodeURIComponent('0 UNION SELECT usename FROM pg_user')}`,
     ];
     for (const payload of payloads) {
-      const started = Date.now();
       const res = await list(payload);
-      const ms = Date.now() - started;
-      expect({ payload, ms: ms < 2500, fiveHundred: res.status >= 500 }).toEqual({ payload, ms: true, fiveHundred: false });
+      expect({ payload, probed: await probeCalled(), fiveHundred: res.status >= 500 }).toEqual({ payload, probed: false, fiveHundred: false });
       // Either refused (4xx) or the payload was a literal value that matches nothing.
       if (res.status === 200) expect([payload, res.body.list.some((r: { Name: string }) => r.Name !== SECRET)]).toEqual([payload, false]);
       if (res.status === 200 && payload.startsWith('?where')) expect([payload, res.body.list]).toEqual([payload, []]);
     }
+    // The probe can fail: called as SQL, it is seen (then reset for the next test).
+    await db.raw('SELECT public.sqli_probe()');
+    expect(await probeCalled()).toBe(true);
+    await db.raw("SELECT setval('public.sqli_probe_calls', 1, false)");
     const users = await s.call('GET', `/api/v1/db/data/noco/${baseId}/${tableId}?where=${encodeURIComponent("(Name,eq,' UNION SELECT email FROM auth.users --)")}`, { token: owner.token });
     expect(JSON.stringify(users.body)).not.toContain('@example.com');
   });
@@ -167,14 +176,13 @@ describe('NocoDB advisories replayed against Tabula', () => {
     const accepted: string[] = [];
     const formulas = [
       "CONCAT({Name}, '); DROP TABLE auth.users; --')",
-      'PG_SLEEP(3)',
-      '{Name}); SELECT pg_sleep(3); --',
+      'SQLI_PROBE()',
+      '{Name}); SELECT public.sqli_probe(); --',
       "CONCAT({Name}, (SELECT string_agg(email, ',') FROM auth.users))",
       'IF(1, {Name}, {Name}) || (SELECT 1)',
       "CONCAT('\\'', {Name})",
     ];
     for (const formula of formulas) {
-      const started = Date.now();
       const res = await s.call('POST', `/api/v1/db/meta/tables/${tableId}/columns`, {
         token: owner.token, body: { title: `F${randomBytes(3).toString('hex')}`, uidt: 'Formula', formula_raw: formula },
       });
@@ -186,7 +194,7 @@ describe('NocoDB advisories replayed against Tabula', () => {
         expect(JSON.stringify(rows.body)).not.toContain('@example.com');
         expect((await s.call('DELETE', `/api/v1/db/meta/columns/${res.body.id}`, { token: owner.token })).status).toBe(200);
       }
-      expect({ formula, fast: Date.now() - started < 2500 }).toEqual({ formula, fast: true });
+      expect({ formula, probed: await probeCalled() }).toEqual({ formula, probed: false });
     }
     // Only the two formulas whose SQL-looking parts are string literals are valid; the rest are refused at parse time.
     expect(accepted).toEqual([formulas[0], formulas[5]]);

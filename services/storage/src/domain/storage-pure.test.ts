@@ -57,6 +57,38 @@ describe('signed links', () => {
     expect(former(now + 7200_000).verify(old)).toMatchObject({ key: 'uploads/b.txt' });
     expect(former(now + 7199_000).verify(old)).toBe('invalid');
   });
+
+  it('a link is valid up to its expiry second included; a bad signature is invalid even once expired; a ring needs a key', () => {
+    const token = signer.sign('uploads/c.txt');
+    const at = (t: number) => new LinkSigner('0123456789abcdef0123456789abcdef', 7200, () => t);
+    expect(at(now + 7200_000).verify(token)).toEqual({ key: 'uploads/c.txt', expiresAt: now + 7200_000 });
+    expect(at(now + 7200_001).verify(token)).toBe('expired');
+    const [expiry, key] = token.split('.');
+    expect(at(now + 9999_000).verify(`${expiry}.${key}.${'A'.repeat(43)}`)).toBe('invalid');
+    expect(() => new LinkSigner([], 7200)).toThrow('LinkSigner needs a secret');
+    // the clock is read in seconds: a signer a fraction of a second later issues the same expiry
+    expect(new LinkSigner('0123456789abcdef0123456789abcdef', 7200, () => now + 999).sign('uploads/c.txt')).toBe(token);
+  });
+
+  it('refuses anything around or inside a token that is not the canonical form: extra text, long fields, non-canonical base64', () => {
+    const token = signer.sign('a');
+    for (const bad of [`${token}x`, `x${token}`, `${token}.`, ` ${token}`, `1${'0'.repeat(12)}.${token.split('.').slice(1).join('.')}`]) expect(signer.verify(bad)).toBe('invalid');
+    const [expiry, key, sig] = token.split('.');
+    expect(key).toBe('YQ');
+    // 'YR' decodes to the same 'a' (ignored trailing bits): the same signature must not verify it
+    expect(signer.verify(`${expiry}.YR.${sig}`)).toBe('invalid');
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(sig[42]);
+    const twin = `${sig.slice(0, 42)}${alphabet[last ^ 1]}`;
+    expect(Buffer.from(twin, 'base64url').equals(Buffer.from(sig, 'base64url'))).toBe(true);
+    expect(signer.verify(`${expiry}.${key}.${twin}`)).toBe('invalid');
+    // the longest key field (2048 characters) is accepted, one more is not
+    const longest = 'k'.repeat(1536);
+    expect(signer.verify(signer.sign(longest))).toEqual({ key: longest, expiresAt: now + 7200_000 });
+    expect(signer.verify(signer.sign(`${longest}kk`))).toBe('invalid');
+    // keys are UTF-8
+    expect(signer.verify(signer.sign('uploads/é ü.txt'))).toMatchObject({ key: 'uploads/é ü.txt' });
+  });
 });
 
 describe('ranges', () => {
