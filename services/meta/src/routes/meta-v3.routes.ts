@@ -71,6 +71,11 @@ export function metaV3Router(ports: MetaPorts, authorizer: Authorizer): Router {
     return presentFieldV3(presentColumn(scope.value.column));
   });
 
+  // A field a write answers: NocoDB's says `system: false` of every field it made or changed.
+  const writtenField = (column: ReturnType<typeof presentColumn>) => {
+    const field = presentFieldV3(column) as ReturnType<typeof presentFieldV3> & { system?: boolean };
+    return { ...field, system: field.system ?? false };
+  };
   // Writes: thin shapes over the v1 use cases (their validation, DDL, events and permissions), answering as NocoDB's v3 does.
   const baseOf = async (id: string) => presentBaseV3((await findBase(ports.db, id))!);
   const tableOf = async (id: string) => {
@@ -122,7 +127,7 @@ export function metaV3Router(ports: MetaPorts, authorizer: Authorizer): Router {
     const { params, body } = ctx.input;
     inBase(scope, params.baseId, () => tableNotFound(params.tableId));
     const column = await addColumn(ports, scope, moreScopes(authorizer, fieldCreateV3, ctx), columnOfField(body, scope.value.table.id));
-    return presentFieldV3(column);
+    return writtenField(column);
   });
   for (const endpoint of [fieldUpdateV3, fieldUpdateInTableV3] as const) {
     route(router, endpoint, m, async (ctx) => {
@@ -130,7 +135,7 @@ export function metaV3Router(ports: MetaPorts, authorizer: Authorizer): Router {
       const params = ctx.input.params as { baseId: string; tableId?: string; fieldId: string };
       inBase(scope, params.baseId, () => fieldNotFound(params.fieldId));
       if (params.tableId !== undefined && scope.value.table.id !== params.tableId) throw fieldNotFound(params.fieldId);
-      return presentFieldV3(await updateColumn(ports, scope, columnPatchOfField(ctx.input.body, scope.value.column)));
+      return writtenField(await updateColumn(ports, scope, columnPatchOfField(ctx.input.body, scope.value.column)));
     });
   }
   for (const endpoint of [fieldDeleteV3, fieldDeleteInTableV3] as const) {
