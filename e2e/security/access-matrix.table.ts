@@ -196,6 +196,18 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   recordUpdateV3: { body: async (c) => [{ id: Number(await live.make('record', c)), fields: { Name: 'updated' } }] },
   recordDeleteV3: { body: async (c) => [{ id: Number(await live.make('record', c)) }], rank: 2 },
   linkDeleteV3: { rank: 2.05 },
+  // meta v3 writes: the v1 use cases' bodies in v3's shapes; deletes on a fresh resource per caller.
+  baseCreateV3: { body: () => ({ title: `B${tag()}` }) },
+  baseUpdateV3: { body: () => ({ meta: { note: 'matrix' } }) },
+  baseDeleteV3: { rank: 9, fresh: fresh('baseId', 'base') },
+  tableCreateV3: { body: () => ({ title: `T${randomBytes(4).toString('hex')}`, fields: [{ title: 'Name', type: 'SingleLineText' }] }) },
+  tableUpdateV3: { body: () => ({ description: 'matrix' }) },
+  tableDeleteV3: { rank: 8, fresh: fresh('tableId', 'table') },
+  fieldCreateV3: { body: () => ({ title: `C${randomBytes(4).toString('hex')}`, type: 'SingleLineText' }) },
+  fieldUpdateV3: { body: () => ({ title: 'Spare' }) },
+  fieldUpdateInTableV3: { body: () => ({ title: 'Spare' }) },
+  fieldDeleteV3: { rank: 3, fresh: fresh('fieldId', 'column') },
+  fieldDeleteInTableV3: { rank: 3, fresh: fresh('fieldId', 'column') },
   // group-by names its column
   recordGroupBy: { query: () => '?column_name=Name' },
   recordGroupByCount: { query: () => '?column_name=Name' },
@@ -350,6 +362,13 @@ export const BODY_ID_CASES: Record<string, BodyIdCase[]> = {
   mapCreate: [{ field: 'fk_geo_data_col_id', path: () => `/api/v1/db/meta/tables/${bIds.table}/maps`, body: (id) => ({ title: title(), fk_geo_data_col_id: id }), foreign: () => ids.column }],
   viewColumnCreate: [{ field: 'fk_column_id', path: () => `/api/v1/db/meta/views/${bIds.view}/columns`, body: (id) => ({ fk_column_id: id, show: true }), foreign: () => ids.column }],
   gridCreateV2: [{ field: 'copy_from_id', path: () => `/api/v2/meta/tables/${bIds.table}/grids`, body: (id) => ({ title: title(), copy_from_id: id }), foreign: () => ids.view }],
+  tableCreateV3: [{ field: 'source_id', path: () => `/api/v3/meta/bases/${bIds.base}/tables`, body: (id) => ({ title: title(), source_id: id }), foreign: () => ids.source }],
+  // A display field of another table (another tenant's) answers as a missing field.
+  tableUpdateV3: [{ field: 'display_field_id', path: () => `/api/v3/meta/bases/${bIds.base}/tables/${bIds.table}`, body: (id) => ({ display_field_id: id }), foreign: () => ids.column }],
+  fieldCreateV3: [
+    { field: 'options.related_table_id', path: () => `/api/v3/meta/bases/${bIds.base}/tables/${bIds.table}/fields`, body: (id) => ({ title: title(), type: 'Links', options: { relation_type: 'mm', related_table_id: id } }), foreign: () => ids.table },
+    { field: 'options.related_field_id', path: () => `/api/v3/meta/bases/${bIds.base}/tables/${bIds.table}/fields`, body: (id) => ({ title: title(), type: 'Lookup', options: { related_field_id: id, related_table_lookup_field_id: ids.column } }), foreign: () => ids.linkColumn },
+  ],
   columnCreateV2: [
     { field: 'childId', path: () => `/api/v2/meta/tables/${bIds.table}/columns`, body: (id) => ({ title: title(), uidt: 'Links', parentId: bIds.table, childId: id, type: 'mm' }), foreign: () => ids.table },
   ],

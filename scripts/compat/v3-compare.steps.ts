@@ -3,7 +3,8 @@ import type { Ids, Step } from './v2-compare.steps';
 /**
  * NocoDB's v3 requests of scripts/compat/v2-compare.ts (run after the v2
  * meta and data steps, on the same base, tables and link field): v3 meta
- * reads, records, count and links, with the error cases clients meet, and
+ * reads, records, count and links, v3 meta writes (on a base of their own),
+ * with the error cases clients meet, and
  * the v2 aggregate and v1 group-by reads nocodb-sdk exposes.
  * Records made here are named by the ids each side answered.
  */
@@ -65,6 +66,51 @@ export const V3_STEPS: Step[] = [
   step('GET /api/v1/db/data/noco/{baseId}/{tableId}/groupby?column_name=Title', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/${i.items}/groupby?column_name=Title&sort=-Title`),
   step('GET …/groupby/count?column_name=Title', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/${i.items}/groupby/count?column_name=Title`),
   step('GET …/groupby (no column)', 'GET', (i) => `/api/v1/db/data/noco/${i.base}/${i.items}/groupby`),
+  // Meta writes: a base of its own, a table with fields, fields added, changed and dropped, then both gone.
+  step('POST /api/v3/meta/workspaces/nc/bases', 'POST', () => `${M3}/workspaces/nc/bases`, {
+    body: () => ({ title: `V3 ${Date.now()}`, meta: { icon_color: '#36BFFF' } }), save: (b, ids) => { ids.base3 = b?.id; },
+  }),
+  step('POST /api/v3/meta/workspaces/nc/bases {} (no title)', 'POST', () => `${M3}/workspaces/nc/bases`, { body: () => ({}) }),
+  step('PATCH /api/v3/meta/bases/{baseId}', 'PATCH', (i) => `${M3}/bases/${i.base3}`, { body: () => ({ title: `V3 renamed ${Date.now()}` }) }),
+  step('PATCH /api/v3/meta/bases/{missing}', 'PATCH', () => `${M3}/bases/pmissing0000000`, { body: () => ({ title: 'x' }) }),
+  step('POST /api/v3/meta/bases/{baseId}/tables (with fields)', 'POST', (i) => `${M3}/bases/${i.base3}/tables`, {
+    body: () => ({
+      title: 'Things', description: 'v3 table', fields: [{ title: 'Title', type: 'SingleLineText' }, { title: 'Qty', type: 'Number' },
+        { title: 'Status', type: 'SingleSelect', options: { choices: [{ title: 'open', color: '#36BFFF' }, { title: 'done' }] } }],
+    }),
+    save: (b, ids) => { ids.things = b?.id; ids.thingsQty = b?.fields?.find((f: { title: string }) => f.title === 'Qty')?.id; },
+  }),
+  step('POST /api/v3/meta/bases/{baseId}/tables (Others)', 'POST', (i) => `${M3}/bases/${i.base3}/tables`, { body: () => ({ title: 'Others' }), save: (b, ids) => { ids.others = b?.id; } }),
+  step('POST …/tables (duplicate title)', 'POST', (i) => `${M3}/bases/${i.base3}/tables`, { body: () => ({ title: 'Things' }) }),
+  step('POST …/tables {} (no title)', 'POST', (i) => `${M3}/bases/${i.base3}/tables`, { body: () => ({}) }),
+  step('PATCH /api/v3/meta/bases/{baseId}/tables/{tableId} {title}', 'PATCH', (i) => `${M3}/bases/${i.base3}/tables/${i.things}`, { body: () => ({ title: 'Things2' }) }),
+  step('PATCH …/tables/{tableId} {description}', 'PATCH', (i) => `${M3}/bases/${i.base3}/tables/${i.things}`, { body: () => ({ description: 'changed' }) }),
+  step('PATCH …/tables/{tableId} {display_field_id}', 'PATCH', (i) => `${M3}/bases/${i.base3}/tables/${i.things}`, { body: (i) => ({ display_field_id: i.thingsQty }) }),
+  step('PATCH …/tables/{tableId} {title, description}', 'PATCH', (i) => `${M3}/bases/${i.base3}/tables/${i.things}`, { body: () => ({ title: 'Things3', description: 'both' }) }),
+  step('PATCH …/tables/{tableId} {}', 'PATCH', (i) => `${M3}/bases/${i.base3}/tables/${i.things}`, { body: () => ({}) }),
+  step('PATCH …/tables/{missing}', 'PATCH', (i) => `${M3}/bases/${i.base3}/tables/mmissing0000000`, { body: () => ({ title: 'x' }) }),
+  step('POST /api/v3/meta/bases/{baseId}/tables/{tableId}/fields', 'POST', (i) => `${M3}/bases/${i.base3}/tables/${i.things}/fields`, {
+    body: () => ({ title: 'Note', type: 'LongText', description: 'a note', default_value: 'n/a' }), save: (b, ids) => { ids.note3 = b?.id; },
+  }),
+  step('POST …/fields (Links mm)', 'POST', (i) => `${M3}/bases/${i.base3}/tables/${i.things}/fields`, {
+    body: (i) => ({ title: 'Others', type: 'Links', options: { relation_type: 'mm', related_table_id: i.others } }), save: (b, ids) => { ids.othersLink = b?.id; },
+  }),
+  step('POST …/fields (MultiSelect)', 'POST', (i) => `${M3}/bases/${i.base3}/tables/${i.things}/fields`, { body: () => ({ title: 'Colors', type: 'MultiSelect', options: { choices: [{ title: 'red' }, { title: 'blue' }] } }) }),
+  step('POST …/fields (duplicate title)', 'POST', (i) => `${M3}/bases/${i.base3}/tables/${i.things}/fields`, { body: () => ({ title: 'Note', type: 'LongText' }) }),
+  step('POST …/fields (unknown type)', 'POST', (i) => `${M3}/bases/${i.base3}/tables/${i.things}/fields`, { body: () => ({ title: 'Bad', type: 'NoSuchType' }) }),
+  step('POST …/tables/{missing}/fields', 'POST', (i) => `${M3}/bases/${i.base3}/tables/mmissing0000000/fields`, { body: () => ({ title: 'Z', type: 'Number' }) }),
+  step('PATCH /api/v3/meta/bases/{baseId}/fields/{fieldId}', 'PATCH', (i) => `${M3}/bases/${i.base3}/fields/${i.note3}`, { body: () => ({ title: 'Note2' }) }),
+  step('PATCH …/tables/{tableId}/fields/{fieldId} (type change)', 'PATCH', (i) => `${M3}/bases/${i.base3}/tables/${i.things}/fields/${i.note3}`, { body: () => ({ title: 'Note3', type: 'SingleLineText' }) }),
+  step('PATCH …/fields/{fieldId} {} (no title)', 'PATCH', (i) => `${M3}/bases/${i.base3}/fields/${i.note3}`, { body: () => ({}) }),
+  step('PATCH …/fields/{missing}', 'PATCH', (i) => `${M3}/bases/${i.base3}/fields/cmissing0000000`, { body: () => ({ title: 'x' }) }),
+  step('GET …/tables/{tableId} (after the writes)', 'GET', (i) => `${M3}/bases/${i.base3}/tables/${i.things}`),
+  step('DELETE /api/v3/meta/bases/{baseId}/fields/{fieldId}', 'DELETE', (i) => `${M3}/bases/${i.base3}/fields/${i.note3}`),
+  step('DELETE …/tables/{tableId}/fields/{fieldId} (link)', 'DELETE', (i) => `${M3}/bases/${i.base3}/tables/${i.things}/fields/${i.othersLink}`),
+  step('DELETE …/fields/{missing}', 'DELETE', (i) => `${M3}/bases/${i.base3}/fields/cmissing0000000`),
+  step('DELETE /api/v3/meta/bases/{baseId}/tables/{tableId}', 'DELETE', (i) => `${M3}/bases/${i.base3}/tables/${i.others}`),
+  step('DELETE …/tables/{missing}', 'DELETE', (i) => `${M3}/bases/${i.base3}/tables/mmissing0000000`),
+  step('DELETE /api/v3/meta/bases/{baseId}', 'DELETE', (i) => `${M3}/bases/${i.base3}`),
+  step('DELETE /api/v3/meta/bases/{baseId} (again)', 'DELETE', (i) => `${M3}/bases/${i.base3}`),
   step('GET /api/v3/data/{missing base}/{tableId}/records', 'GET', (i) => `/api/v3/data/pmissing0000000/${i.items}/records`),
   step('GET /api/v3/data/{baseId}/{missing table}/records', 'GET', (i) => `/api/v3/data/${i.base}/mmissing0000000/records`),
 ];

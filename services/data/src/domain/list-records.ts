@@ -1,5 +1,7 @@
 import { pageInfo as pageInfoOf, resolvePaging, type PageInfo, type PagingInput } from '@tabula/contracts';
+import type { ColumnInfo } from '@tabula/contracts';
 import { presentRecord, type ApiRecord } from '../presenters/record.presenter';
+import { presentV3Row, type V3Record } from '../presenters/record-v3.presenter';
 import { countRows, selectPage } from '../repositories/records.repository';
 import { openTable, type TableInScope } from './table-access';
 import { signAttachments } from '../attachments/attachment-signer';
@@ -20,6 +22,29 @@ export interface RecordPage {
 
 /** GET .../{tableName}: one page of records with pageInfo. */
 export async function listRecords(ports: DataPorts, scope: TableInScope, query: ListQuery): Promise<RecordPage> {
+  return listShaped(ports, scope, query, presentRecord, (r) => r);
+}
+
+/** A page of NocoDB v3 records (`{ id, fields }`) with v1's pageInfo. */
+export interface V3RecordPage {
+  list: V3Record[];
+  pageInfo: RecordPage['pageInfo'];
+}
+
+/** GET /api/v3/…/records: {@link listRecords} with each row presented straight into v3's `{ id, fields }` (no v1 record made first). */
+export async function listRecordsV3(ports: DataPorts, scope: TableInScope, query: ListQuery): Promise<V3RecordPage> {
+  const { model } = openTable(scope).handle;
+  return listShaped(ports, scope, query, (columns, row) => presentV3Row(model, columns, row), (r) => r.fields);
+}
+
+/**
+ * One page, each row presented by `present`; `cells` names where a presented
+ * record keeps its cells by title (attachments are signed there).
+ */
+async function listShaped<T>(
+  ports: DataPorts, scope: TableInScope, query: ListQuery,
+  present: (columns: ColumnInfo[], row: Record<string, unknown>) => T, cells: (record: T) => ApiRecord,
+): Promise<{ list: T[]; pageInfo: RecordPage['pageInfo'] }> {
   const { handle, view } = openTable(scope);
   const key = readKey(view, query);
   const options = cachedReadOptions(handle, view, query, key);
@@ -33,8 +58,8 @@ export async function listRecords(ports: DataPorts, scope: TableInScope, query: 
     pageInfo.isEstimate = true;
     pageInfo.isLastPage = rows.length < limit;
   }
-  const list = rows.map((r) => presentRecord(options.columns, r));
-  await signAttachments(ports, handle.baseId, options.columns, list);
+  const list = rows.map((r) => present(options.columns, r));
+  await signAttachments(ports, handle.baseId, options.columns, list.map(cells));
   return { list, pageInfo };
 }
 

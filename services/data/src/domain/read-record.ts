@@ -2,7 +2,8 @@ import { parseRowId, recordNotFound } from '../model/row-id';
 import { viewColumns } from '../model/table-model';
 import type { ApiRecord } from '../presenters/record.presenter';
 import type { ColumnInfo, ViewInfo } from '@tabula/contracts';
-import { recordJsonSql } from '../repositories/record-json.sql';
+import { recordJsonSql, recordV3JsonSql } from '../repositories/record-json.sql';
+import { presentV3Record, type V3Record } from '../presenters/record-v3.presenter';
 import type { TableHandle } from '../context/table-handle';
 import { filtered, selectByKeys, selectRecordJsonByKey, tableOf, whereKeys } from '../repositories/records.repository';
 import type { KeyWhere } from '../model/row-id';
@@ -25,12 +26,30 @@ export type ReadAnswer = { json: string } | { record: ApiRecord };
  * no JSON.stringify. Otherwise the row is read and presented in JS.
  */
 export async function readRecord(ports: DataPorts, scope: TableInScope, rowId: string, query: Pick<ReadQuery, 'fields'> = {}): Promise<ReadAnswer> {
+  return readShaped(ports, scope, rowId, query, 'v1');
+}
+
+/** A record read by id in NocoDB v3's shape: `{ id, fields }`, as JSON text the database made or as an object. */
+export type ReadV3Answer = { json: string } | { record: V3Record };
+
+/**
+ * GET /api/v3/…/records/{recordId}: {@link readRecord} answering v3's
+ * `{ id, fields }`. On the SQL path the database makes that JSON text itself
+ * (recordV3JsonSql), so the record is sent as is, as v1's is: no parse and
+ * reshape of v1's text; otherwise the presented record is reshaped.
+ */
+export async function readRecordV3(ports: DataPorts, scope: TableInScope, rowId: string, query: Pick<ReadQuery, 'fields'> = {}): Promise<ReadV3Answer> {
+  const answer = await readShaped(ports, scope, rowId, query, 'v3');
+  return 'json' in answer ? answer : { record: presentV3Record(openTable(scope).handle.model, answer.record) };
+}
+
+async function readShaped(ports: DataPorts, scope: TableInScope, rowId: string, query: Pick<ReadQuery, 'fields'>, shape: 'v1' | 'v3'): Promise<ReadAnswer> {
   const { handle, view } = openTable(scope);
   const key = parseRowId(handle.model, rowId);
   if (!key) throw recordNotFound(rowId);
   if (view && !(await existsInView(handle, view, key))) throw recordNotFound(rowId);
   const columns = query.fields ? outputColumns(handle, view, query) : viewColumns(handle.model, view);
-  const json = await readJsonByKey(handle, key, columns);
+  const json = await readJsonByKey(handle, key, columns, shape);
   if (json !== undefined) {
     if (json === null) throw recordNotFound(rowId);
     return { json };
@@ -38,15 +57,15 @@ export async function readRecord(ports: DataPorts, scope: TableInScope, rowId: s
   return { record: await readPresented(ports, handle, key, columns, rowId) };
 }
 
-/** The record's API JSON made by PostgreSQL; null when there is no such row; undefined when this table needs the JS path. */
-async function readJsonByKey(handle: TableHandle, key: KeyWhere, columns: ColumnInfo[]): Promise<string | null | undefined> {
+/** The record's API JSON (v1's or v3's) made by PostgreSQL; null when there is no such row; undefined when this table needs the JS path. */
+async function readJsonByKey(handle: TableHandle, key: KeyWhere, columns: ColumnInfo[], shape: 'v1' | 'v3'): Promise<string | null | undefined> {
   const pks = handle.model.primaryKeys;
   // Default sources only, like the one-statement insert whose SQL formatting this shares (an external
   // database's column types come from introspection: those tables keep the presenter).
   if (handle.source.dialect !== 'pg' || !handle.source.sharesOutboxDatabase || pks.length !== 1) return undefined;
-  const recordJson = recordJsonSql(columns);
+  const recordJson = shape === 'v3' ? recordV3JsonSql(columns, pks[0]) : recordJsonSql(columns);
   if (!recordJson) return undefined;
-  return selectRecordJsonByKey(handle.source.knex, handle, columns, recordJson, key[pks[0].column_name] as string | number);
+  return selectRecordJsonByKey(handle.source.knex, handle, columns, recordJson, key[pks[0].column_name] as string | number, shape);
 }
 
 async function readPresented(ports: DataPorts, handle: TableHandle, key: KeyWhere, columns: ColumnInfo[], rowId: string): Promise<ApiRecord> {

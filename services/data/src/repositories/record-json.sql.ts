@@ -60,11 +60,29 @@ export function recordJsonSql(columns: ColumnInfo[]): SqlPart | undefined {
   return part;
 }
 
+/**
+ * The JSON text of a stored row's NocoDB v3 record, `{"id":<key>,"fields":{…}}`,
+ * equal as JSON to `presentV3Record(model, presentRecord(columns, row))` (key
+ * order included): the single key column `key` as `id`, the other columns in
+ * `fields`, each formatted as {@link recordJsonSql} formats it (undefined when
+ * that one is: the caller takes the JS path).
+ */
+export function recordV3JsonSql(columns: ColumnInfo[], key: ColumnInfo): SqlPart | undefined {
+  let byKey = builtV3.get(columns);
+  if (!byKey) builtV3.set(columns, (byKey = new Map()));
+  if (byKey.has(key.id)) return byKey.get(key.id);
+  const part = buildV3(columns, key);
+  byKey.set(key.id, part);
+  return part;
+}
+
 /** Per column list (a model's `outputColumns` lives as long as its cached table handle). */
 const built = new WeakMap<ColumnInfo[], SqlPart | undefined>();
+const builtV3 = new WeakMap<ColumnInfo[], Map<string, SqlPart | undefined>>();
 
-function build(columns: ColumnInfo[]): SqlPart | undefined {
-  if (!columns.length || columns.length > MAX_COLUMNS) return undefined;
+/** `{"A":…,"B":…}` of the columns, or undefined when one is formatted only in JS. */
+function objectSql(columns: ColumnInfo[]): SqlPart | undefined {
+  if (!columns.length) return { sql: `'{}'`, bindings: [] };
   const sql: string[] = [];
   const bindings: unknown[] = [];
   for (const [i, c] of columns.entries()) {
@@ -73,5 +91,19 @@ function build(columns: ColumnInfo[]): SqlPart | undefined {
     sql.push(`?::text || ${value.sql}`);
     bindings.push(`${i === 0 ? '{' : ','}${JSON.stringify(c.title)}:`, ...value.bindings);
   }
-  return { sql: `(${sql.join(' || ')} || '}')`, bindings };
+  return { sql: `${sql.join(' || ')} || '}'`, bindings };
+}
+
+function build(columns: ColumnInfo[]): SqlPart | undefined {
+  if (!columns.length || columns.length > MAX_COLUMNS) return undefined;
+  const object = objectSql(columns);
+  return object && { sql: `(${object.sql})`, bindings: object.bindings };
+}
+
+function buildV3(columns: ColumnInfo[], key: ColumnInfo): SqlPart | undefined {
+  if (!columns.length || columns.length > MAX_COLUMNS || !columns.some((c) => c.id === key.id)) return undefined;
+  const id = valueSql(key);
+  const fields = objectSql(columns.filter((c) => c.id !== key.id));
+  if (!id || !fields) return undefined;
+  return { sql: `('{"id":' || ${id.sql} || ',"fields":' || ${fields.sql} || '}')`, bindings: [...id.bindings, ...fields.bindings] };
 }

@@ -152,12 +152,15 @@ export async function selectByKeys(db: Db, handle: TableHandle, keys: KeyWhere[]
 
 /**
  * One row by its single-column key, as the API record's JSON text the database
- * makes (`recordJson`, record-json.sql.ts), or null when there is no such row.
+ * makes (`recordJson`, record-json.sql.ts: v1's record, or v3's `{ id, fields }`
+ * when `shape` is v3), or null when there is no such row.
  * Compiled once per column list, like read by id.
  */
-export async function selectRecordJsonByKey(db: Db, handle: TableHandle, columns: ColumnInfo[], recordJson: SqlPart, value: string | number): Promise<string | null> {
+export async function selectRecordJsonByKey(
+  db: Db, handle: TableHandle, columns: ColumnInfo[], recordJson: SqlPart, value: string | number, shape: 'v1' | 'v3' = 'v1',
+): Promise<string | null> {
   const pk = handle.model.primaryKeys[0].column_name;
-  const key = `byKeyJson\u0000${columns.map((c) => c.id).join(',')}`;
+  const key = `byKeyJson\u0000${shape}\u0000${columns.map((c) => c.id).join(',')}`;
   const rows = await cachedReadWithLast<{ j: string }>(db, handle, key, value, (v) =>
     tableOf(db, handle).select(db.raw(`${recordJson.sql}::text as j`, recordJson.bindings as Knex.RawBinding[])).whereIn(pk, [v as string | number]));
   return rows.length ? rows[0].j : null;

@@ -3,9 +3,9 @@ import type { ParameterizedContext } from 'koa';
 import {
   linkCreateV3, linkDeleteV3, linkListV3, recordCountV3, recordCreateV3, recordDeleteV3, recordListV3, recordReadV3, recordUpdateV3,
 } from '@tabula/contracts';
-import { guardedRouter, nocoV3Missing, route, scopeOf, type Authorizer } from '@tabula/http';
-import { countRecords, listRecords, type RecordPage } from '../domain/list-records';
-import { readRecord } from '../domain/read-record';
+import { RawJson, guardedRouter, nocoV3Missing, route, scopeOf, type Authorizer } from '@tabula/http';
+import { countRecords, listRecordsV3, type V3RecordPage } from '../domain/list-records';
+import { readRecordV3 } from '../domain/read-record';
 import { insertRecordsAs } from '../domain/insert-records';
 import { updateRecordsByKey } from '../domain/update-records';
 import { bulkDeleteRecords } from '../domain/delete-records';
@@ -14,7 +14,7 @@ import { changeLinks } from '../domain/links/link-records';
 import { v3CreateBodies, v3KeyBodies, v3Sort, v3UpdateBodies } from '../domain/v3-bodies';
 import { presentV3Deleted, presentV3Record, v3PageLinks } from '../presenters/record-v3.presenter';
 import type { TableModel } from '../model/table-model';
-import type { ApiRecord } from '../presenters/record.presenter';
+import type { RecordPage } from '../domain/list-records';
 import type { TableTarget } from '../domain/table-access';
 import type { DataPorts } from '../ports';
 
@@ -31,9 +31,14 @@ function requestUrl(ports: DataPorts, ctx: ParameterizedContext): URL {
   return new URL(ctx.originalUrl, `${proto}://${host}`);
 }
 
-/** A v1 page as v3's `{ records, next?, prev? }`. */
-function v3Page(model: TableModel, page: RecordPage, url: URL) {
-  return { records: page.list.map((r) => presentV3Record(model, r)), ...v3PageLinks(url, page.pageInfo) };
+/** A page of v3 records as v3's `{ records, next?, prev? }`. */
+function v3Page(page: V3RecordPage, url: URL) {
+  return { records: page.list, ...v3PageLinks(url, page.pageInfo) };
+}
+
+/** A v1 page (the link list's) as v3's `{ records, next?, prev? }`. */
+function v3PageOf(model: TableModel, page: RecordPage, url: URL) {
+  return v3Page({ list: page.list.map((r) => presentV3Record(model, r)), pageInfo: page.pageInfo }, url);
 }
 
 /** The related records a v3 link body names: `[{ id }]`, `[id]` or one of them. */
@@ -56,13 +61,13 @@ export function recordsV3Router(ports: DataPorts, authorizer: Authorizer): Route
   route(router, recordCountV3, m, (ctx) => countRecords(table(ctx), ctx.input.query));
   route(router, recordListV3, m, async (ctx) => {
     const { query } = ctx.input;
-    const page = await listRecords(ports, table(ctx), { ...query, sort: v3Sort(query.sort) });
-    return { ...v3Page(model(ctx), page, requestUrl(ports, ctx)), nestedNext: null };
+    const page = await listRecordsV3(ports, table(ctx), { ...query, sort: v3Sort(query.sort) });
+    return { ...v3Page(page, requestUrl(ports, ctx)), nestedNext: null };
   });
   route(router, recordReadV3, m, async (ctx) => {
-    const answer = await readRecord(ports, table(ctx), ctx.input.params.recordId, ctx.input.query);
-    const record = 'json' in answer ? (JSON.parse(answer.json) as ApiRecord) : answer.record;
-    return presentV3Record(model(ctx), record);
+    // The database's `{"id":…,"fields":{…}}` text is sent as is (as v1's record is); else the presented record.
+    const answer = await readRecordV3(ports, table(ctx), ctx.input.params.recordId, ctx.input.query);
+    return 'json' in answer ? new RawJson(answer.json) : answer.record;
   });
   route(router, recordCreateV3, m, async (ctx) => {
     const bodies = v3CreateBodies(ctx.request.body);
@@ -87,7 +92,7 @@ export function recordsV3Router(ports: DataPorts, authorizer: Authorizer): Route
   route(router, linkListV3, m, async (ctx) => {
     const { params, query } = ctx.input;
     const { page, related } = await nestedListOf(ports, table(ctx), at(params), { ...query, sort: v3Sort(query.sort) }, { columns: 'keyAndDisplay', missingRow: 'notFound' });
-    return v3Page(related.model, page, requestUrl(ports, ctx));
+    return v3PageOf(related.model, page, requestUrl(ports, ctx));
   });
   route(router, linkCreateV3, m, async (ctx) => {
     await changeLinks(ports, table(ctx), { ...at(ctx.input.params), refs: refsOf(ctx.request.body) }, 'link', { notLinked: 'ignore' });

@@ -12,7 +12,13 @@ const VIEW_TYPES: Record<number, string> = { 1: 'form', 2: 'gallery', 3: 'grid',
 
 /** A base as NocoDB's v3 answers it (from its row or its v1 presentation). */
 export function presentBaseV3(row: Pick<BaseRow, 'id' | 'title' | 'meta' | 'created_at' | 'updated_at'>) {
-  return { id: row.id, title: row.title, meta: row.meta ?? {}, workspace_id: V3_WORKSPACE_ID, created_at: row.created_at, updated_at: row.updated_at };
+  return { id: row.id, title: row.title, meta: row.meta ?? {}, workspace_id: V3_WORKSPACE_ID, created_at: v3Time(row.created_at), updated_at: v3Time(row.updated_at) };
+}
+
+/** A time as NocoDB's v3 meta answers it: `YYYY-MM-DD HH:mm:ss+00:00` (UTC). */
+function v3Time(value: unknown): unknown {
+  const date = value instanceof Date ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? new Date(value) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? `${date.toISOString().slice(0, 19).replace('T', ' ')}+00:00` : value;
 }
 
 /** A table of a v3 list. */
