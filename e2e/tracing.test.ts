@@ -26,13 +26,7 @@ describeWithBackend('redis', 'tracing across services and the bus (cluster mode)
       SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '50',
       OTEL_SDK_DISABLED: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100',
     });
-    t = await setupTable(cluster.gatewayUrl, `tracing-${Date.now()}@example.com`);
-    const hook = await call(cluster.gatewayUrl, t.token, 'POST', `/api/v1/db/meta/tables/${t.tableId}/hooks`, {
-      title: 'traced', event: 'after', operation: 'insert', version: 'v2',
-      notification: { type: 'URL', payload: { method: 'POST', path: `${sink.url}/traced` } },
-    });
-    expect(hook.status).toBe(200);
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await cluster?.stop();
@@ -40,7 +34,19 @@ describeWithBackend('redis', 'tracing across services and the bus (cluster mode)
     await Promise.all([sink.stop(), receiver.stop()]);
   });
 
+  it('exports no span while the cluster is idle for ten seconds (pollers, relays and probes start no trace)', async () => {
+    // The window, not a duration under test: the hooks poller alone runs every 50 ms here.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    expect(receiver.spans.map((s) => `${s.service} ${s.name}`)).toEqual([]);
+  }, 20_000);
+
   it('links gateway, data, the bus, hooks and the webhook call in one trace', async () => {
+    t = await setupTable(cluster.gatewayUrl, `tracing-${Date.now()}@example.com`);
+    const hook = await call(cluster.gatewayUrl, t.token, 'POST', `/api/v1/db/meta/tables/${t.tableId}/hooks`, {
+      title: 'traced', event: 'after', operation: 'insert', version: 'v2',
+      notification: { type: 'URL', payload: { method: 'POST', path: `${sink.url}/traced` } },
+    });
+    expect(hook.status).toBe(200);
     const res = await call(cluster.gatewayUrl, t.token, 'POST', `/api/v1/db/data/noco/${t.baseId}/${t.tableId}`, { Name: 'traced' });
     expect(res.status).toBe(200);
     const [delivery] = await sink.waitFor('/traced', 1, 20_000);
@@ -67,9 +73,16 @@ describeWithBackend('redis', 'tracing across services and the bus (cluster mode)
       for (let p = s.parentSpanId ? byId.get(s.parentSpanId) : undefined; p; p = p.parentSpanId ? byId.get(p.parentSpanId) : undefined) out.push(p);
       return out;
     };
-    const root = spans.find((s) => !s.parentSpanId)!;
-    expect(root).toMatchObject({ service: 'tabula-gateway', kind: SERVER });
+    const roots = spans.filter((s) => !s.parentSpanId);
+    expect(roots).toHaveLength(1);
+    const root = roots[0];
+    // Server spans are named by the route template that answered (the gateway's by the one data reported).
+    const template = '/api/v1/db/data/:orgs/:baseName/:tableName';
+    expect(root).toMatchObject({ service: 'tabula-gateway', kind: SERVER, name: `POST ${template}` });
     const dataServer = spans.find((s) => s.service === 'tabula-data' && s.kind === SERVER)!;
+    expect(dataServer.name).toBe(`POST ${template}`);
+    expect(spans.filter((s) => s.kind === SERVER && !s.name.includes(' /')).map((s) => `${s.service} ${s.name}`)).toEqual([]);
+    expect(spans.filter((s) => /^middleware\b/.test(s.name)).map((s) => s.name)).toEqual([]);
     expect(ancestors(dataServer).map((s) => s.service)).toContain('tabula-gateway');
     const deliver = spans.find((s) => s.service === 'tabula-hooks' && s.name === 'deliver webhook')!;
     expect(deliver).toBeDefined();

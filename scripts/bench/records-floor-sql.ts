@@ -27,6 +27,12 @@ export function floorSql(t: FloorTable) {
     return row;
   };
   return {
+    /** The minimal floor (issue 34): the least SQL each request needs — `select *` by id order, by primary key, one insert returning `*`. */
+    minimal: {
+      list: `select * from ${q} order by id limit 25`,
+      read: `select * from ${q} where id = $1`,
+      insert: `insert into ${q} (${cols}) values (${INSERT_COLS.map((_, k) => `$${k + 1}`).join(', ')}) returning *`,
+    },
     list: `select ${COLS} from ${q} order by nc_order asc, id asc limit 25`,
     whereSort: `select ${COLS} from ${q} where score > $1 order by score DESC NULLS LAST, nc_order asc, id asc limit 25`,
     boundedCount: `select count(*) as n from (select 1 from ${q} where score > $1 limit $2) s`,

@@ -12,6 +12,10 @@
  *   POST /insert               one row (JSON body) INSERT … RETURNING
  *   POST /bulk                 JSON array INSERT … SELECT json_populate_recordset … RETURNING
  *   GET  /million?min=N        (on the `million` table) first page plus a bounded exact count
+ * and the minimal floor (issue 34: the least SQL each request needs, no count):
+ *   GET  /min/list             select * … order by id limit 25
+ *   GET  /min/read/:id         select * … where id = $1
+ *   POST /min/insert           insert … returning *
  */
 import http from 'node:http';
 import { Pool } from 'pg';
@@ -41,6 +45,14 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   const url = new URL(req.url ?? '/', 'http://floor');
   const min = Number(url.searchParams.get('min') ?? 50_000);
   const parts = url.pathname.split('/');
+  if (parts[1] === 'min') {
+    if (req.method === 'GET' && parts[2] === 'list') return send(res, 200, { list: (await pool.query(sql.minimal.list)).rows });
+    if (req.method === 'GET' && parts[2] === 'read') return send(res, 200, (await pool.query(sql.minimal.read, [Number(parts[3])])).rows[0]);
+    if (req.method === 'POST' && parts[2] === 'insert') {
+      const row = (await bodyOf(req)) as Record<string, unknown>;
+      return send(res, 200, (await pool.query(sql.minimal.insert, sql.insertValues(row))).rows[0]);
+    }
+  }
   if (req.method === 'GET' && url.pathname === '/list') return send(res, 200, { list: (await pool.query(sql.list)).rows });
   if (req.method === 'GET' && url.pathname === '/where') return send(res, 200, { list: (await pool.query(sql.whereSort, [min])).rows });
   if (req.method === 'GET' && parts[1] === 'read') return send(res, 200, (await pool.query(sql.read, [Number(parts[2])])).rows[0]);

@@ -84,11 +84,13 @@ export async function startBenchServer(entry: string, args: string[], env: Recor
 export function printRatios(title: string, rows: LoadResult[], unit?: { per: number; name: string }): void {
   const pg = rows.find((r) => r.label.startsWith('pg'));
   const floor = rows.find((r) => r.label.startsWith('floor'));
+  const minimal = rows.find((r) => r.label.startsWith('minimal floor'));
   const pct = (r: LoadResult, base?: LoadResult) => (base ? `${((r.rps / base.rps) * 100).toFixed(0)} %` : '-');
   console.log(`\n${title}`);
   console.table(rows.map((r) => ({
     path: r.label, requests: r.requests, errors: r.errors, 'req/s': Math.round(r.rps),
     ...(unit ? { [unit.name]: Math.round(r.rps * unit.per) } : {}),
     'p50 ms': r.p50.toFixed(2), 'p99 ms': r.p99.toFixed(2), 'vs pg': pct(r, pg), 'vs floor': pct(r, floor),
+    ...(minimal ? { 'vs minimal floor': pct(r, minimal) } : {}),
   })));
 }

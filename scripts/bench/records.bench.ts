@@ -4,7 +4,10 @@
  * insert one and bulk insert (batches of 1000) — each beside the same SQL
  * straight through `pg` and beside the floor (a bare node:http server running
  * that SQL through one pool, in its own process: records-floor.ts), at the same
- * concurrency in the same run, reported as ratios to both. Opt-in (`--million`):
+ * concurrency in the same run, reported as ratios to both; list-25, read by id
+ * and insert one also beside the minimal floor (issue 34: the same server
+ * running the least SQL each needs — `select *` ordered by id, by primary key,
+ * `insert … returning *` — no count, no outbox). Opt-in (`--million`):
  * the filtered, sorted first page of a 1,000,000-row table (seeded with
  * generate_series) with an exact count requested (`count=exact`).
  * Every scenario's paths run in `--rounds` (3) alternated rounds, each path
@@ -89,16 +92,17 @@ function medianRun(runs: LoadResult[]): LoadResult {
 
 async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQueries>, floor: Floor): Promise<void> {
   const viaGateway = { 'xc-auth': t.token };
-  const cases: [string, string, string, string, (i: number) => Promise<unknown>][] = [
-    ['list', 'list-25', '', '/list', () => raw.list()],
-    ['where', 'where (Score,gt,50000) + sort -Score (indexed)', '?where=(Score,gt,50000)&sort=-Score', '/where?min=50000', () => raw.whereSort(50_000)],
-    ['read', 'read by id', '/4242', '/read/4242', () => raw.read(4242)],
+  const cases: [string, string, string, string, string | undefined, (i: number) => Promise<unknown>][] = [
+    ['list', 'list-25', '', '/list', '/min/list', () => raw.list()],
+    ['where', 'where (Score,gt,50000) + sort -Score (indexed)', '?where=(Score,gt,50000)&sort=-Score', '/where?min=50000', undefined, () => raw.whereSort(50_000)],
+    ['read', 'read by id', '/4242', '/read/4242', '/min/read/4242', () => raw.read(4242)],
   ];
-  for (const [id, name, suffix, floorPath, op] of cases) {
+  for (const [id, name, suffix, floorPath, minimalPath, op] of cases) {
     if (!wants(id)) continue;
     printRatios(`${t.mode}: ${name}, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
       () => runOps('pg directly (same SQL)', op, concurrency, ms),
       () => runLoad('floor (bare node:http + pg)', `${floor.url}${floorPath}`, {}, concurrency, ms),
+      ...(minimalPath ? [() => runLoad('minimal floor (least SQL, no count)', `${floor.url}${minimalPath}`, {}, concurrency, ms)] : []),
       () => runLoad('data service directly', `${t.data}${pathOf}${suffix}`, { 'x-tabula-identity': t.identity() }, concurrency, ms),
       () => runLoad('through the gateway', `${t.gateway}${pathOf}${suffix}`, viaGateway, concurrency, ms),
     ]));
@@ -142,6 +146,7 @@ async function writes(t: Target, base: string, table: string, raw: ReturnType<ty
   if (wants('insert')) printRatios(`${t.mode}: insert one, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
     () => runOps('pg directly (the INSERT)', (i) => raw.insertOne(i), concurrency, ms),
     () => postLoad('floor (bare node:http + pg)', `${floor.url}/insert`, {}, sampleBody),
+    () => postLoad('minimal floor (insert returning *)', `${floor.url}/min/insert`, {}, sampleBody),
     () => postLoad('data service directly', `${t.data}${one}`, { 'x-tabula-identity': t.identity() }, sampleBody),
     () => postLoad('through the gateway', `${t.gateway}${one}`, { 'xc-auth': t.token }, sampleBody),
   ]));

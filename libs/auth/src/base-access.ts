@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { errors } from '@tabula/errors';
 import { isSuper, type Principal } from './principal';
 import { roleAllows, isBaseRole, type BaseAction, type BaseRole } from './roles';
@@ -21,7 +22,8 @@ interface CachedRole {
  * in at once.
  */
 export class BaseAccess {
-  private readonly cache = new Map<string, CachedRole>();
+  /** Bounded by lru-cache (least recently used first); each answer's TTL is checked on the wall clock. */
+  private readonly cache = new LRUCache<string, CachedRole>({ max: 50_000 });
 
   constructor(
     private readonly lookup: RoleLookup,
@@ -39,7 +41,6 @@ export class BaseAccess {
     if (hit && hit.until > Date.now()) return hit.role;
     const raw = await this.askRole(baseId, principal.id);
     const role = raw && isBaseRole(raw) ? raw : undefined;
-    if (this.cache.size > 50_000) this.cache.clear();
     this.cache.set(key, { role, until: Date.now() + (role ? this.ttlMs : this.negativeTtlMs) });
     return role;
   }
@@ -82,6 +83,6 @@ export class BaseAccess {
       this.cache.delete(`${baseId}:${userId}`);
       return;
     }
-    for (const key of this.cache.keys()) if (key.startsWith(`${baseId}:`)) this.cache.delete(key);
+    for (const key of [...this.cache.keys()]) if (key.startsWith(`${baseId}:`)) this.cache.delete(key);
   }
 }

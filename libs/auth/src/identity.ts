@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import type { Middleware } from 'koa';
+import { LRUCache } from 'lru-cache';
 import { errors } from '@tabula/errors';
 import type { Principal } from './principal';
 import { hmacKey } from './hmac-key';
@@ -59,10 +60,11 @@ export const SIGNER_CACHE_SIZE = 10_000;
  * without this cache. Worst case staleness is nil for
  * authorization; a cached token is at most 30 s old and always has ≥ 30 s of
  * validity left when sent. Bounded: past {@link SIGNER_CACHE_SIZE} entries
- * the oldest go first (Map insertion order), expired ones are swept on the way.
+ * the least recently used go first (lru-cache).
  */
 export function identitySigner(secret: string, maxEntries = SIGNER_CACHE_SIZE): (principal: Principal) => string {
-  const cache = new Map<string, { token: string; until: number }>();
+  // lru-cache bounds it (least recently used first); the reuse window is checked on the wall clock each time.
+  const cache = new LRUCache<string, { token: string; until: number }>({ max: maxEntries });
   const reuseMs = (LIFETIME_SECONDS * 1000) / 2;
   return (principal) => {
     const { kind, id, email, roles, via, tokenId, baseScope } = principal;
@@ -71,11 +73,6 @@ export function identitySigner(secret: string, maxEntries = SIGNER_CACHE_SIZE): 
     const now = Date.now();
     if (hit && hit.until > now) return hit.token;
     const token = signIdentity(principal, secret);
-    cache.delete(key);
-    while (cache.size >= maxEntries) {
-      const oldest = cache.keys().next().value as string;
-      cache.delete(oldest);
-    }
     cache.set(key, { token, until: now + reuseMs });
     return token;
   };
@@ -91,10 +88,10 @@ export const VERIFIER_CACHE_SIZE = 10_000;
  * answer verification would give; the expiry is checked on every use (a token
  * past `exp` is verified again, and refused). A token that fails verification
  * is never remembered. Each caller gets its own copy of the principal.
- * Bounded: past {@link VERIFIER_CACHE_SIZE} entries the oldest go first.
+ * Bounded: past {@link VERIFIER_CACHE_SIZE} entries the least recently used go first (lru-cache).
  */
 export function identityVerifier(secret: string, maxEntries = VERIFIER_CACHE_SIZE): (token: string) => Principal {
-  const cache = new Map<string, { principal: Principal; expiresAt: number }>();
+  const cache = new LRUCache<string, { principal: Principal; expiresAt: number }>({ max: maxEntries });
   return (token) => {
     const now = Date.now();
     const hit = cache.get(token);
@@ -102,10 +99,7 @@ export function identityVerifier(secret: string, maxEntries = VERIFIER_CACHE_SIZ
     const claims = verifiedClaims(token, secret);
     const principal = principalOfClaims(claims);
     cache.delete(token);
-    if (typeof claims.exp === 'number') {
-      while (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
-      cache.set(token, { principal, expiresAt: claims.exp * 1000 });
-    }
+    if (typeof claims.exp === 'number') cache.set(token, { principal, expiresAt: claims.exp * 1000 });
     return { ...principal };
   };
 }

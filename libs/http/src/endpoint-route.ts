@@ -105,8 +105,22 @@ export function route<E extends AnyEndpoint>(router: Router, endpoint: E, ...sta
     ctx.status = endpoint.status ?? 200;
   };
   // The contract's other paths (aliasOf: NocoDB's v2 spelling of a v1 path) share its handler, each behind its own guard.
-  for (const e of [endpoint, ...aliasesOf(endpoint)]) router[method](e.id, routerPath(e.path), ...contractGuard(router, e, middleware), final);
+  for (const e of [endpoint, ...aliasesOf(endpoint)]) router[method](e.id, routerPath(e.path), oneLayer([...contractGuard(router, e, middleware), final]));
   return router;
+}
+
+/**
+ * A route's guard and handler as one router layer, run in order as Koa would
+ * compose them: the router instrumentation then traces a route as one span
+ * named by its contract (not one nested span per guard step), and the router
+ * dispatches one function instead of several.
+ */
+function oneLayer(layers: Middleware[]): Middleware {
+  const run = (ctx: Parameters<Middleware>[0], next: () => Promise<unknown>, i: number): Promise<unknown> => {
+    if (i === layers.length) return next();
+    return Promise.resolve(layers[i](ctx, () => run(ctx, next, i + 1)));
+  };
+  return (ctx, next) => run(ctx, next, 0);
 }
 
 /**

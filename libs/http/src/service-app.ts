@@ -1,6 +1,6 @@
 import Koa, { type Middleware } from 'koa';
 import type Router from '@koa/router';
-import { createServiceMetrics, currentLogFields, isInProcess, reportRoute, routeOf, statusOf, withLogFields, writeAccessLine, type Logger, type ServiceMetrics } from '@tabula/telemetry';
+import { createServiceMetrics, currentLogFields, isInProcess, nameServerSpan, reportRoute, routeOf, statusOf, withLogFields, writeAccessLine, type Logger, type ServiceMetrics } from '@tabula/telemetry';
 import { requestIdFrom } from './request-context';
 import { runGuarded, type ErrorMapper } from './error-middleware';
 import { jsonBody } from './json-body';
@@ -102,6 +102,7 @@ function houseMiddleware(options: ServiceAppOptions, metrics: ServiceMetrics): M
       metrics.httpInFlight.dec();
       const route = routeOf(ctx) ?? 'unmatched';
       const status = statusOf(ctx);
+      if (route !== 'unmatched') nameServerSpan(ctx.req, ctx.method, route);
       end({ method: ctx.method, route, status: String(status) });
       if (accessLog && !handedOver) writeAccessLine(options.logger, { method: ctx.method, path: ctx.path, route, status, started });
     }

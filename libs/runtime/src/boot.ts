@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import { loadConfig } from '@tabula/config';
 import { runMigrations } from '@tabula/db';
-import { createLogger, createServiceMetrics, type ServiceMetrics } from '@tabula/telemetry';
+import { createLogger, createServiceMetrics, logFormatFrom, type ServiceMetrics } from '@tabula/telemetry';
 import { instrumentBus, observePools } from './service-metrics';
 import type { CommonPorts, ServiceDefinition, Worker } from './service-definition';
 
@@ -30,7 +30,7 @@ export async function prepareService<C, P extends CommonPorts>(
   shared: SharedPorts,
   env: NodeJS.ProcessEnv,
 ): Promise<PreparedService<P>> {
-  const logger = createLogger(definition.name, shared.platform.LOG_LEVEL);
+  const logger = createLogger(definition.name, shared.platform.LOG_LEVEL, logFormatFrom({ LOG_FORMAT: shared.platform.LOG_FORMAT }));
   const metrics = createServiceMetrics(definition.name);
   if (definition.schema) {
     const applied = await runMigrations(shared.db, definition.schema, definition.migrations ?? []);

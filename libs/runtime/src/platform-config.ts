@@ -73,6 +73,8 @@ export const platformConfigSchema = z.object({
   /** Lifetime of user JWTs: 10h, 7d, 30m, 3600 (seconds). */
   SVC_JWT_EXPIRES_IN: envDuration('10h'),
   LOG_LEVEL: logLevel,
+  /** `json` (one JSON object per line) or `pretty` (readable lines); unset: pretty on a terminal, JSON otherwise. */
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: (issue) => `must be json or pretty; got ${JSON.stringify(issue.input)}` }).optional(),
   /** One `info` line per request (method, route template, status, duration, ids). */
   SVC_ACCESS_LOG: envBoolean(true),
   /** Serve `/metrics` on the public gateway port too. */

@@ -3,7 +3,7 @@ import type http from 'node:http';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@tabula/db';
 import { LocalServiceClient, type RequestHandler, type ServiceName } from '@tabula/http';
 import { identitySigner, servicePrincipal } from '@tabula/auth';
-import { createLogger, type Logger, type ServiceMetrics } from '@tabula/telemetry';
+import { createLogger, logFormatFrom, type Logger, type ServiceMetrics } from '@tabula/telemetry';
 import { startMetricsServer } from './metrics-server';
 import type { ServiceDefinition, Worker } from './service-definition';
 import type { PlatformConfig } from './platform-config';
@@ -47,9 +47,10 @@ async function resolveDatabase(platform: PlatformConfig, logger: Logger): Promis
  */
 export async function startStandalone(options: StandaloneOptions): Promise<StandaloneHandle> {
   const env = options.env ?? process.env;
-  const logger = options.logger ?? createLogger('standalone');
   // Every setting of every service is checked before PostgreSQL or a port is touched.
   const loaded = loadSettings(options.definitions, env);
+  // Without a logger from the caller, the process's LOG_LEVEL and LOG_FORMAT hold (LOG_LEVEL=silent writes nothing).
+  const logger = options.logger ?? createLogger('standalone', loaded.LOG_LEVEL, logFormatFrom(env));
   // One Tabula per DATA_DIR: a second start refuses naming the running one (its pid and port).
   const lock = lockDataDir(loaded.DATA_DIR, loaded.PORT);
   try {

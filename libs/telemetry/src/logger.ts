@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { trace } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { logFormatFrom, prettyStream, type LogDestination, type LogFormat } from './log-format';
 
 export type { Logger } from 'pino';
 
@@ -49,6 +50,11 @@ const UNREACHABLE_MESSAGE = /ECONNREFUSED|ECONNRESET|database system is (shuttin
 function unreachableOncePerInterval(intervalMs: number) {
   const seen = new Map<string, { at: number; suppressed: number }>();
   return function logMethod(this: pino.Logger, args: Parameters<pino.LogFn>, method: pino.LogFn, level: number): void {
+    // One `service` per line, the logging process's own: another service a line speaks of is its `target`.
+    if (args[0] && typeof args[0] === 'object' && Object.prototype.hasOwnProperty.call(args[0], 'service') && !(args[0] instanceof Error)) {
+      const { service, ...rest } = args[0] as Record<string, unknown>;
+      args = [{ target: service, ...rest }, ...args.slice(1)] as Parameters<pino.LogFn>;
+    }
     const first = args[0] as { err?: { code?: string; message?: string; cause?: { code?: string } } } | undefined;
     const err = level >= 40 && first && typeof first === 'object' ? first.err : undefined;
     const code = err?.code ?? err?.cause?.code ?? (UNREACHABLE_MESSAGE.test(err?.message ?? '') ? 'unreachable' : undefined);
@@ -68,8 +74,13 @@ function logIntervalMs(): number {
   return Number.isInteger(n) && n >= 1000 ? n : 60_000;
 }
 
-export function createLogger(service: string, level = 'info'): Logger {
-  return pino({
+/**
+ * The logger of a process or service: `level` (LOG_LEVEL; `silent` writes
+ * nothing), `format` JSON lines or readable lines (LOG_FORMAT; unset: readable
+ * on a terminal); `destination` (tests) instead of stdout.
+ */
+export function createLogger(service: string, level = 'info', format: LogFormat = logFormatFrom(), destination?: LogDestination): Logger {
+  const options: pino.LoggerOptions = {
     hooks: { logMethod: unreachableOncePerInterval(logIntervalMs()) },
     // An unknown level is reported by the settings check; pino's own error would hide it.
     level: level in pino.levels.values || level === 'silent' ? level : 'info',
@@ -86,5 +97,7 @@ export function createLogger(service: string, level = 'info'): Logger {
       }
       return fields;
     },
-  });
+  };
+  if (format === 'pretty') return pino(options, prettyStream(destination));
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
+import type { Span } from '@opentelemetry/api';
 
 /**
  * Response header in which a service tells the gateway (cluster mode) which of
@@ -10,8 +11,31 @@ export const ROUTE_TEMPLATE_HEADER = 'x-tabula-route';
 
 const ROUTE_TEMPLATE = Symbol.for('tabula.routeTemplate');
 const IN_PROCESS = Symbol.for('tabula.inProcessDispatch');
+const SERVER_SPAN = Symbol.for('tabula.serverSpan');
 
-type Tagged = IncomingMessage & { [ROUTE_TEMPLATE]?: string; [IN_PROCESS]?: boolean };
+/** The server span of a request and the HTTP instrumentation's RPC metadata (whose `route` it names the span by when it ends). */
+interface ServerSpanRef { span: Span; rpc?: { route?: string } }
+
+type Tagged = IncomingMessage & { [ROUTE_TEMPLATE]?: string; [IN_PROCESS]?: boolean; [SERVER_SPAN]?: ServerSpanRef };
+
+/** Tracing: keeps the request's server span on the request (the HTTP instrumentation's request hook). */
+export function attachServerSpan(req: IncomingMessage, span: Span, rpc: { route?: string } | undefined): void {
+  (req as Tagged)[SERVER_SPAN] = { span, rpc };
+}
+
+/**
+ * Names the request's server span `METHOD /route/template` (and its
+ * `http.route`). The outermost handler of a request names it last, so an
+ * in-process hand-over (standalone) or a nested in-process call cannot leave
+ * an inner route on it. No-op without tracing.
+ */
+export function nameServerSpan(req: IncomingMessage, method: string, template: string): void {
+  const ref = (req as Tagged)[SERVER_SPAN];
+  if (!ref) return;
+  if (ref.rpc) ref.rpc.route = template;
+  ref.span.setAttribute('http.route', template);
+  ref.span.updateName(`${method} ${template}`);
+}
 
 /** Standalone: marks a request the gateway hands to a service in this process (the gateway writes its access line). */
 export function markInProcess(req: IncomingMessage): void {
@@ -26,6 +50,7 @@ export function isInProcess(req: IncomingMessage): boolean {
 /** Records on the request which route template answered it (read back by the gateway). */
 export function setRequestRoute(req: IncomingMessage, template: string): void {
   (req as Tagged)[ROUTE_TEMPLATE] = template;
+  nameServerSpan(req, req.method ?? 'GET', template);
 }
 
 /** The route template a service recorded on the request, if any. */

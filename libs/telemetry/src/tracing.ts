@@ -1,22 +1,43 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- heavy modules load only when used */
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { IncomingMessage } from 'node:http';
+import { context } from '@opentelemetry/api';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { attachServerSpan } from './route-template';
 
-let provider: NodeTracerProvider | undefined;
-let disable: (() => void) | undefined;
+let sdk: NodeSDK | undefined;
 
-/** The instrumentations this process needs: Kafka's only with EVENT_BUS=kafka. */
+/** Incoming requests never traced: the probes and the metrics scrape. */
+const UNTRACED_PATHS = /^\/(healthz|readyz|metrics)(\/|\?|$)/;
+
+/**
+ * The instrumentations this process needs (Kafka's only with EVENT_BUS=kafka),
+ * configured so that an idle process exports nothing: database, outgoing HTTP
+ * and Kafka spans only inside a trace (a poller's or relay's `BEGIN`/`COMMIT`
+ * is not a trace of its own), no span per anonymous Koa middleware (the
+ * router layers keep theirs, named by their route), and the server span of a
+ * request keeps a reference on the request so that the app names it
+ * `METHOD /route/template` once the route that answered is known
+ * (nameServerSpan).
+ */
 function instrumentations(env: NodeJS.ProcessEnv): Instrumentation[] {
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
-  const { KoaInstrumentation } = require('@opentelemetry/instrumentation-koa') as typeof import('@opentelemetry/instrumentation-koa');
+  const { KoaInstrumentation, KoaLayerType } = require('@opentelemetry/instrumentation-koa') as typeof import('@opentelemetry/instrumentation-koa');
+  const { core } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const list: Instrumentation[] = [
-    new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? '') }),
-    new UndiciInstrumentation(),
-    new PgInstrumentation(),
-    new KoaInstrumentation(),
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.test(req.url ?? ''),
+      requireParentforOutgoingSpans: true,
+      requestHook: (span, request) => {
+        // Server side only (an IncomingMessage); the hook runs inside the server span's context.
+        if ('socket' in request && !('setHeader' in request)) attachServerSpan(request as IncomingMessage, span, core.getRPCMetadata(context.active()));
+      },
+    }),
+    new UndiciInstrumentation({ requireParentforSpans: true }),
+    new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+    new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
   ];
   if (env.EVENT_BUS === 'kafka') {
     const { KafkaJsInstrumentation } = require('@opentelemetry/instrumentation-kafkajs') as typeof import('@opentelemetry/instrumentation-kafkajs');
@@ -26,42 +47,39 @@ function instrumentations(env: NodeJS.ProcessEnv): Instrumentation[] {
 }
 
 /**
- * Starts OpenTelemetry for this process. Call it from the process entry before
- * koa, pg or kafkajs are loaded (each service's `instrument.ts`). Spans are
- * exported over OTLP/HTTP only when OTEL_EXPORTER_OTLP_ENDPOINT is set (the
- * exporter is loaded only then); without it trace ids still exist (for log
- * correlation and W3C propagation) but nothing is sent.
+ * Starts OpenTelemetry for this process through the SDK's NodeSDK. Call it
+ * from the process entry before koa, pg or kafkajs are loaded (each service's
+ * `instrument.ts`). Spans are exported only when an OTLP endpoint is set
+ * (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); the
+ * exporter, its protocol (OTEL_EXPORTER_OTLP_PROTOCOL, http/protobuf by
+ * default), the batching (OTEL_BSP_*) and the sampler (OTEL_TRACES_SAMPLER)
+ * are then the SDK's standard environment settings. Without an endpoint trace
+ * ids still exist (log correlation, W3C propagation) and nothing is sent.
+ * Metrics stay with prom-client (/metrics) and logs with the JSON logger:
+ * the SDK's metric and log exporters are not started.
  * OTEL_SDK_DISABLED=true switches it off entirely.
  */
 export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
-  if (provider || env.OTEL_SDK_DISABLED === 'true') return;
-  const { NodeTracerProvider: Provider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-  const { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } = require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions');
-  const { registerInstrumentations } = require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
-  const spanProcessors: SpanProcessor[] = [];
-  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
-    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-    const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
-    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
-  }
-  provider = new Provider({
-    resource: resourceFromAttributes({
-      [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? `tabula-${serviceName}`,
-      [ATTR_SERVICE_VERSION]: env.npm_package_version ?? '0.1.0',
-    }),
-    spanProcessors,
+  if (sdk || env.OTEL_SDK_DISABLED === 'true') return;
+  const { NodeSDK: SDK, tracing, resources } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { ATTR_SERVICE_VERSION } = require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions');
+  const exporting = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  sdk = new SDK({
+    serviceName: env.OTEL_SERVICE_NAME ?? `tabula-${serviceName}`,
+    resource: resources.resourceFromAttributes({ [ATTR_SERVICE_VERSION]: env.npm_package_version ?? '0.1.0' }),
+    instrumentations: instrumentations(env),
+    // Undefined: the SDK builds the exporter from the OTEL_* environment. A no-op processor keeps spans (and ids) without sending them.
+    spanProcessors: exporting ? undefined : [new tracing.NoopSpanProcessor()],
+    metricReaders: [],
+    logRecordProcessors: [],
   });
-  // Global tracer provider, AsyncLocalStorage context manager, W3C trace-context + baggage propagation.
-  provider.register();
-  disable = registerInstrumentations({ tracerProvider: provider, instrumentations: instrumentations(env) });
+  sdk.start();
 }
 
 /** Flushes and stops tracing (on SIGTERM). */
 export async function stopTelemetry(): Promise<void> {
-  if (!provider) return;
-  const current = provider;
-  provider = undefined;
-  disable?.();
+  if (!sdk) return;
+  const current = sdk;
+  sdk = undefined;
   await current.shutdown().catch(() => undefined);
 }

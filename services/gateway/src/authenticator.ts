@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import * as crypto from 'node:crypto';
 import { authInternal } from '@tabula/contracts';
 import { AppError, clientOf, errors, type ServiceClient } from '@tabula/http';
@@ -27,7 +28,8 @@ interface Entry {
  * its own session-changing request succeeds.
  */
 export class Authenticator {
-  private readonly cache = new Map<string, Entry>();
+  /** Bounded by lru-cache (least recently used first); each entry's TTL is checked on the wall clock. */
+  private readonly cache = new LRUCache<string, Entry>({ max: 100_000 });
 
   private readonly auth;
 
@@ -41,7 +43,6 @@ export class Authenticator {
     if (hit && hit.until > Date.now()) return hit.principal;
     const principal = await this.ask(credential);
     if (this.ttlMs > 0) {
-      if (this.cache.size > 100_000) this.cache.clear();
       this.cache.set(key, { principal, until: Date.now() + this.ttlMs });
     }
     return principal;
@@ -59,10 +60,12 @@ export class Authenticator {
 
   /** Forgets every cached principal of a user (or only of one API token). */
   invalidate(userId: string, tokenId?: string): void {
-    for (const [key, entry] of this.cache) {
+    const gone: string[] = [];
+    for (const [key, entry] of this.cache.entries()) {
       if (entry.principal.id !== userId) continue;
       if (tokenId && entry.principal.tokenId !== tokenId) continue;
-      this.cache.delete(key);
+      gone.push(key);
     }
+    for (const key of gone) this.cache.delete(key);
   }
 }

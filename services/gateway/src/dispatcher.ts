@@ -58,7 +58,7 @@ export class HttpDispatcher implements Dispatcher {
   async dispatch(service: ServiceName, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const base = this.replicas.next(service);
     if (!base) {
-      this.logger.error({ service, request_id: req.headers['x-request-id'] }, 'proxy: no URL configured for service');
+      this.logger.error({ target: service, request_id: req.headers['x-request-id'] }, 'proxy: no URL configured for service');
       return sendError(res, errors.unavailable(`Service '${service}' is unavailable`));
     }
     // Only origin-form targets travel (`/path?query`): an absolute-form one would name another host.
@@ -101,7 +101,8 @@ export class HttpDispatcher implements Dispatcher {
   private logFailure(service: ServiceName, req: IncomingMessage, err: unknown, msg: string, clientGone: boolean): void {
     const failure = classifyProxyError(err);
     const fields = {
-      service, request_id: req.headers['x-request-id'], method: req.method, path: req.url?.split('?')[0],
+      // The upstream is `target`: `service` is the logging process's own field (one per line).
+      target: service, request_id: req.headers['x-request-id'], method: req.method, path: req.url?.split('?')[0],
       status: failure.status, reason: failure.reason, code: failure.code, err,
     };
     if (clientGone) this.logger.info({ ...fields, reason: 'client-closed' }, `${msg}: the client closed the connection`);

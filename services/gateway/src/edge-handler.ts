@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { CidrList, requestIdFrom, toAppError } from '@tabula/http';
-import { withLogFields, writeAccessLine } from '@tabula/telemetry';
+import { nameServerSpan, withLogFields, writeAccessLine } from '@tabula/telemetry';
 import type { GatewayPorts } from './ports';
 import { matchRoute } from './route-table';
 import { applyClientAddress, guardPath } from './edge.middleware';
@@ -67,6 +67,7 @@ export function edgeHandler(app: Koa, ports: GatewayPorts): RequestListener {
     } finally {
       ports.metrics.httpInFlight.dec();
       const status = res.statusCode;
+      if (route !== 'unmatched') nameServerSpan(req, req.method ?? 'GET', route);
       end({ method: req.method ?? 'GET', route, status: String(status) });
       if (accessLog) writeAccessLine(ports.logger, { method: req.method ?? 'GET', path, route, status, started });
     }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { dataInternalEndpoints } from '@tabula/contracts';
 import { AppError, appError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 import type { TableScope } from './table-directory';
@@ -9,7 +10,8 @@ import type { TableScope } from './table-directory';
  * one is forgotten when its `records.after.delete` arrives or the TTL ends.
  */
 export class RecordDirectory {
-  private readonly entries = new Map<string, { rowId: string; until: number }>();
+  /** Bounded by lru-cache (least recently used first). */
+  private readonly entries = new LRUCache<string, { rowId: string; until: number }>({ max: 50_000 });
   private readonly data: EndpointClient<typeof dataInternalEndpoints>;
 
   constructor(services: ServiceClient, private readonly ttlMs: number) {
@@ -25,7 +27,6 @@ export class RecordDirectory {
       if (err instanceof AppError && err.status === 404) throw appError('ERR_RECORD_NOT_FOUND', `Record '${rowId}' not found`);
       throw err;
     });
-    if (this.entries.size >= 50_000) this.entries.clear();
     if (this.ttlMs > 0) this.entries.set(key, { rowId: found.row_id, until: Date.now() + this.ttlMs });
     return found.row_id;
   }
@@ -36,7 +37,7 @@ export class RecordDirectory {
       for (const id of rowIds) this.entries.delete(`${tableId}\u0000${id}`);
       return;
     }
-    for (const key of this.entries.keys()) if (key.startsWith(`${tableId}\u0000`)) this.entries.delete(key);
+    for (const key of [...this.entries.keys()]) if (key.startsWith(`${tableId}\u0000`)) this.entries.delete(key);
   }
 
   /** Forgets everything (a base went away; its tables are not known here). */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { metaInternalEndpoints } from '@tabula/contracts';
 import { appError, clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 
@@ -21,7 +22,8 @@ interface Entry {
  * dropped at once on `tabula.meta` events of the table or its base.
  */
 export class TableDirectory {
-  private readonly entries = new Map<string, Entry>();
+  /** Bounded by lru-cache (least recently used first). */
+  private readonly entries = new LRUCache<string, Entry>({ max: 10_000 });
   private readonly meta: EndpointClient<typeof metaInternalEndpoints>;
 
   constructor(services: ServiceClient, private readonly ttlMs: number) {
@@ -39,7 +41,6 @@ export class TableDirectory {
       workspaceId: context.base.fk_workspace_id ?? null,
       primaryKeys: context.table.columns.filter((c) => c.pk).map((c) => ({ title: c.title, column_name: c.column_name })),
     };
-    if (this.entries.size >= 10_000) this.entries.clear();
     if (this.ttlMs > 0) this.entries.set(tableId, { scope, until: Date.now() + this.ttlMs });
     return scope;
   }
@@ -47,6 +48,6 @@ export class TableDirectory {
   /** Drops a table, or every table of a base (an event key is one or the other). */
   invalidate(id: string): void {
     this.entries.delete(id);
-    for (const [key, entry] of this.entries) if (entry.scope.baseId === id) this.entries.delete(key);
+    for (const [key, entry] of [...this.entries.entries()]) if (entry.scope.baseId === id) this.entries.delete(key);
   }
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { BaseCandidates } from '@tabula/auth';
 import type { MetaClient } from '../adapters/service-clients';
 
@@ -5,12 +6,15 @@ import type { MetaClient } from '../adapters/service-clients';
  * Which live bases a `{baseName}` could mean (meta `GET /internal/bases/:ref/candidates`),
  * cached briefly per reference. The caller-specific choice among them is made
  * by libs/auth `resolveBaseRef`; this cache holds nothing caller-specific.
+ * Bounded by lru-cache (least recently used first).
  */
 export class BaseCandidatesCache {
-  private readonly entries = new Map<string, { value: BaseCandidates; until: number }>();
+  private readonly entries: LRUCache<string, { value: BaseCandidates; until: number }>;
   private generation = 0;
 
-  constructor(private readonly meta: Pick<MetaClient, 'baseCandidates'>, private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+  constructor(private readonly meta: Pick<MetaClient, 'baseCandidates'>, private readonly ttlMs: number, maxEntries = 10_000) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   /** The candidates of a reference, from the cache or meta. */
   async get(ref: string): Promise<BaseCandidates> {
@@ -18,10 +22,7 @@ export class BaseCandidatesCache {
     if (hit && hit.until > Date.now()) return hit.value;
     const generation = this.generation;
     const value = await this.load(ref);
-    if (generation === this.generation && this.ttlMs > 0) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(ref, { value, until: Date.now() + this.ttlMs });
-    }
+    if (generation === this.generation && this.ttlMs > 0) this.entries.set(ref, { value, until: Date.now() + this.ttlMs });
     return value;
   }
 

@@ -1,14 +1,19 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * In-process cache of table contexts (plus whatever is derived from them),
  * keyed by `baseRef/tableRef` as the client wrote them. Entries are dropped
  * by table id or base id when a `tabula.meta` event arrives; a short TTL is the
  * safety net for a lost event. Concurrent misses for one key share a load.
+ * Bounded by lru-cache: past `maxEntries` the least recently used go first.
  */
 export class TableContextCache<T extends { baseId: string; tableId: string; dependsOn?: string[] }> {
-  private readonly entries = new Map<string, { value: T; until: number }>();
+  private readonly entries: LRUCache<string, { value: T; until: number }>;
   private readonly loading = new Map<string, Promise<T>>();
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000, private readonly now = () => Date.now()) {}
+  constructor(private readonly ttlMs: number, maxEntries = 10_000, private readonly now = () => Date.now()) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   /** The cached value for the refs, loading it on a miss. */
   async get(baseRef: string, tableRef: string, load: () => Promise<T>): Promise<T> {
@@ -30,18 +35,18 @@ export class TableContextCache<T extends { baseId: string; tableId: string; depe
   private generation = 0;
 
   private store(key: string, value: T): void {
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { value, until: this.now() + this.ttlMs });
   }
 
   /** Drops every entry of a table (any ref spelling), of tables depending on it (links), or of a whole base. */
   invalidate(ids: { tableId?: string; baseId?: string }): void {
     this.generation += 1;
-    for (const [key, entry] of this.entries) {
-      const { value } = entry;
+    const gone: string[] = [];
+    for (const [key, { value }] of this.entries.entries()) {
       const dependent = !!ids.tableId && !!value.dependsOn?.includes(ids.tableId);
-      if ((ids.tableId && value.tableId === ids.tableId) || (ids.baseId && value.baseId === ids.baseId) || dependent) this.entries.delete(key);
+      if ((ids.tableId && value.tableId === ids.tableId) || (ids.baseId && value.baseId === ids.baseId) || dependent) gone.push(key);
     }
+    for (const key of gone) this.entries.delete(key);
   }
 
   /** Drops everything (an event we cannot attribute). */

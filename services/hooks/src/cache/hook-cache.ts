@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
 import { activeHooksOfTable, type HookRow } from '../repositories/hook.repository';
 import { filtersOfHooks, type HookFilterRow } from '../repositories/hook-filter.repository';
 
@@ -37,10 +38,10 @@ async function loadTableHooks(db: Knex, tableId: string): Promise<TableHooks> {
  * invalidation is not stored (generation check). While no change listener is
  * connected the cache is bypassed, so a lost NOTIFY cannot leave it stale; the
  * TTL bounds the one remaining window (a process dying between its commit and
- * its NOTIFY). Bounded to `maxTables` entries (LRU).
+ * its NOTIFY). Bounded to `maxTables` entries (lru-cache: least recently used first).
  */
 export class HookCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
   private readonly loading = new Map<string, { generation: number; promise: Promise<TableHooks> }>();
   private readonly generations = new Map<string, number>();
   private epoch = 0;
@@ -48,7 +49,9 @@ export class HookCache {
   hits = 0;
   misses = 0;
 
-  constructor(private readonly db: Knex, private readonly options: HookCacheOptions) {}
+  constructor(private readonly db: Knex, private readonly options: HookCacheOptions) {
+    this.entries = new LRUCache({ max: options.maxTables });
+  }
 
   /** Turns caching on (a change listener is connected) or off (bypass: every call reads PostgreSQL). */
   setEnabled(enabled: boolean): void {
@@ -65,8 +68,6 @@ export class HookCache {
     const entry = this.entries.get(tableId);
     if (entry && Date.now() - entry.loadedAt < this.options.ttlMs) {
       this.hits += 1;
-      this.entries.delete(tableId);
-      this.entries.set(tableId, entry);
       return entry.value;
     }
     this.misses += 1;
@@ -112,11 +113,6 @@ export class HookCache {
   }
 
   private store(tableId: string, value: TableHooks): void {
-    this.entries.delete(tableId);
     this.entries.set(tableId, { value, loadedAt: Date.now() });
-    while (this.entries.size > this.options.maxTables) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
   }
 }

@@ -1,0 +1,82 @@
+import { createLogger, logFormatFrom, prettyLine, type LogDestination } from '@tabula/telemetry';
+import { knexLog } from '@tabula/db';
+
+/** A destination keeping what the logger wrote. */
+function capture(isTTY = false): LogDestination & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, isTTY, write: (line: string) => { lines.push(line); } };
+}
+
+function connectionRefused(): Error {
+  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', errno: -111, syscall: 'connect' });
+}
+
+describe('logger', () => {
+  it('writes exactly one `service` per line, its own: another service the line names is its `target`', () => {
+    const out = capture();
+    const logger = createLogger('gateway', 'info', 'json', out);
+    logger.warn({ service: 'data', status: 503 }, 'proxy: upstream call failed');
+    logger.info({ route: '/x' }, 'request');
+    expect(out.lines).toHaveLength(2);
+    for (const line of out.lines) expect(line.match(/"service":/g)).toHaveLength(1);
+    expect(JSON.parse(out.lines[0])).toMatchObject({ service: 'gateway', target: 'data', status: 503, level: 'warn' });
+    expect(JSON.parse(out.lines[1])).not.toHaveProperty('target');
+  });
+
+  it('writes nothing at LOG_LEVEL=silent', () => {
+    const out = capture();
+    const logger = createLogger('standalone', 'silent', 'json', out);
+    logger.info('Tabula is running');
+    logger.error({ err: new Error('boom') }, 'failed');
+    expect(out.lines).toEqual([]);
+  });
+
+  it('writes a database driver error as one JSON line without its stack', () => {
+    const out = capture();
+    const logger = createLogger('data', 'info', 'json', out);
+    logger.error({ err: connectionRefused() }, 'outbox relay failed');
+    expect(out.lines).toHaveLength(1);
+    const line = JSON.parse(out.lines[0]) as { err: Record<string, unknown> };
+    expect(line.err).toMatchObject({ message: 'connect ECONNREFUSED 127.0.0.1:5432', code: 'ECONNREFUSED' });
+    expect(line.err.stack ?? '').toBe('');
+    expect(out.lines[0]).not.toContain('    at ');
+  });
+
+  it("routes knex's pool and driver messages through the JSON logger: first line only, no stack", () => {
+    const out = capture();
+    const log = knexLog(createLogger('meta', 'info', 'json', out));
+    const err = new Error('Knex: Timeout acquiring a connection. The pool is probably full.\n    at Client_PG.acquireConnection (client.js:1:1)');
+    log.error(err);
+    log.warn('Connection Error: Error: Connection terminated unexpectedly');
+    expect(out.lines).toHaveLength(2);
+    for (const text of out.lines) {
+      expect(text).not.toContain('    at ');
+      expect(JSON.parse(text)).toMatchObject({ service: 'meta', source: 'knex', msg: 'database driver' });
+    }
+  });
+
+  it('LOG_FORMAT=pretty writes readable lines: time, level, service, message, fields, an error and its stack', () => {
+    const out = capture();
+    const logger = createLogger('gateway', 'info', 'pretty', out);
+    logger.info({ method: 'POST', route: '/api/v1/db/data/:orgs/:baseName/:tableName', status: 200, note: 'two words' }, 'request');
+    const err = new TypeError('bad thing');
+    logger.error({ err }, 'request failed');
+    expect(out.lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  gateway request method=POST route=\/api\/v1\/db\/data\/:orgs\/:baseName\/:tableName status=200 note="two words"\n$/);
+    expect(out.lines[1]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} ERROR gateway request failed err="TypeError: bad thing"\n {4}at /);
+    // No JSON left in a pretty line, and no colour codes when the output is not a terminal.
+    expect(out.lines[0]).not.toContain('{');
+    expect(out.lines.join('')).not.toContain('\u001b[');
+  });
+
+  it('colours the level and service on a terminal', () => {
+    const line = prettyLine(JSON.stringify({ level: 'warn', time: '2026-01-01T10:00:00.000Z', service: 'data', msg: 'slow' }), true);
+    expect(line).toBe('10:00:00.000 \u001b[33mWARN \u001b[39m \u001b[1mdata\u001b[39m slow\n');
+  });
+
+  it('LOG_FORMAT chooses the format; unset, a terminal gets pretty lines and anything else JSON', () => {
+    expect(logFormatFrom({ LOG_FORMAT: 'pretty' }, false)).toBe('pretty');
+    expect(logFormatFrom({ LOG_FORMAT: 'json' }, true)).toBe('json');
+    expect(logFormatFrom({}, true)).toBe('pretty');
+    expect(logFormatFrom({}, false)).toBe('json');
+  });
+});
