@@ -57,6 +57,8 @@ export interface HooksFaultCounts {
   losses: number;
   /** Records whose first arrival came after a later insert of the same table's. */
   outOfOrder: number;
+  /** The first few records out of order (`late after earlier-arrived`). */
+  late: string[];
   /** Which hooks process was killed or joined, and the events (records topic) each replica consumed. */
   fault: string;
   consumedPerReplica: Record<string, number>;
@@ -111,6 +113,10 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
     LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true', SVC_ALLOW_LOCAL_HOOKS: 'true', SVC_HOOKS_POLL_MS: '200',
   };
   if (options.mode === 'kill') env.CLUSTER_REPLICAS = 'hooks=2'; else delete env.CLUSTER_REPLICAS;
+  // join: one attempt in flight per process, so the sink sees the order in which each replica handled a
+  // table's events (with the default 32 in flight, webhook calls of one process can overtake each other:
+  // delivery order is first come, first served, not guaranteed, with or without a rebalance)
+  if (options.mode === 'join') env.SVC_HOOKS_CONCURRENCY = '1';
   for (const name of ['SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SVC_ENCRYPTION_KEYS', 'TABULA_MODE', 'npm_lifecycle_event', 'METRICS_PORT']) delete env[name];
   for (const name of ['AUTH', 'META', 'DATA', 'COMMENTS', 'STORAGE', 'INTEGRATIONS', 'HOOKS']) delete env[`${name}_SERVICE_URL`];
   let output = '';
@@ -123,7 +129,7 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
   try {
     try {
       await waitHealthy(`http://127.0.0.1:${gatewayPort}/healthz`, 120_000);
-      for (const port of hooksPorts) await waitHealthy(`http://127.0.0.1:${port}/readyz`, 120_000);
+      for (const port of [1, 2, 3, 4, 5, 6].map((offset) => base + offset).concat(hooksPorts)) await waitHealthy(`http://127.0.0.1:${port}/readyz`, 120_000);
     } catch (error) {
       throw new Error(`${(error as Error).message}; the launcher's output:\n${output.split('\n').slice(-40).join('\n')}`);
     }
@@ -148,6 +154,9 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
     let failed = 0;
     let fault = '';
     const started = Date.now();
+    // the stream goes on for writeMs, and at least 10 s after the fault (a slow start of the joining process)
+    let streamUntil = started + options.writeMs;
+    let faultOver = false;
     const faultDone = (async () => {
       await sleep(options.faultAtMs);
       if (options.mode === 'kill') {
@@ -168,8 +177,9 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
         fault = `a second hooks process (pid ${joined.pid}, :${port}) joined at ${Date.now() - started} ms`;
       }
       log(`[fault ${options.mode}] ${fault}`);
-    })();
-    for (let i = 0; Date.now() - started < options.writeMs; i += 1) {
+      streamUntil = Math.max(streamUntil, Date.now() + 10_000);
+    })().finally(() => { faultOver = true; });
+    for (let i = 0; !faultOver || Date.now() < streamUntil; i += 1) {
       const k = i % tables.length;
       const t = tables[k];
       const name = `t${k}-${i}`;
@@ -189,6 +199,7 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
     let losses = 0;
     let outOfOrder = 0;
     let duplicateRecords = 0;
+    const late: string[] = [];
     tables.forEach((_, k) => {
       const names = sink.at(`/t${k}`).map((r) => (JSON.parse(r.body).data.rows as { Name: string }[])[0].Name);
       const perRecord = new Map<string, number>();
@@ -198,7 +209,10 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
       const firstSeen = [...perRecord.keys()].map((name) => Number(name.split('-')[1]));
       let highest = -1;
       for (const seq of firstSeen) {
-        if (seq < highest) outOfOrder += 1;
+        if (seq < highest) {
+          outOfOrder += 1;
+          if (late.length < 10) late.push(`t${k}-${seq} after t${k}-${highest}`);
+        }
         highest = Math.max(highest, seq);
       }
     });
@@ -213,6 +227,7 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
       duplicateRecords,
       losses,
       outOfOrder,
+      late,
       fault,
       consumedPerReplica: Object.fromEntries(replicaNames.map((name, i) => [name, consumed[i]])),
     };
