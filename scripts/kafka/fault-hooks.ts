@@ -9,7 +9,7 @@
  * on a broker of its own (free port, temporary data dir), stopped at the end.
  * Prints the counts as JSON; exits 1 on a loss, a failed write or (join) a
  * record out of order. FAULT_WRITE_MS (default 20000), FAULT_AT_MS (6000),
- * FAULT_TABLES (4) shape the stream.
+ * FAULT_TABLES (6) shape the stream.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       mode, brokers,
       writeMs: Number(process.env.FAULT_WRITE_MS ?? 20_000),
       faultAtMs: Number(process.env.FAULT_AT_MS ?? 6_000),
-      tables: Number(process.env.FAULT_TABLES ?? 4),
+      tables: Number(process.env.FAULT_TABLES ?? 6),
     });
     const what = mode === 'kill' ? 'kill -9 of one of two hooks replicas' : 'a hooks replica joining';
     console.log(`fault run (${what} under single inserts): ${JSON.stringify(counts)}`);

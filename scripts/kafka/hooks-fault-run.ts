@@ -174,7 +174,11 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
         });
         hooksPorts.push(port);
         await waitHealthy(`http://127.0.0.1:${port}/readyz`, 60_000);
-        fault = `a second hooks process (pid ${joined.pid}, :${port}) joined at ${Date.now() - started} ms`;
+        fault = `a second hooks process (pid ${joined.pid}, :${port}) ready at ${Date.now() - started} ms`;
+        // the stream goes on until the rebalance gave it work (at most 30 s: it may get none of the tables' partitions)
+        const until = Date.now() + 30_000;
+        while (Date.now() < until && (await consumedAt(port)) === 0) await sleep(500);
+        fault += (await consumedAt(port)) > 0 ? `, consuming from ${Date.now() - started} ms` : ', consumed nothing within 30 s (none of the tables\' partitions)';
       }
       log(`[fault ${options.mode}] ${fault}`);
       streamUntil = Math.max(streamUntil, Date.now() + 10_000);
