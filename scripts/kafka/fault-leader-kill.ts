@@ -75,9 +75,22 @@ async function main(): Promise<void> {
       await stopNode(settings, leader, { signal: 'SIGKILL' });
       killed = `SIGKILL broker ${leader}, leader of ${topic} partition ${partition}, at ${Date.now() - started} ms`;
       console.log(killed);
-      const after = (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0].partitions.find((p) => p.partitionId === partition)!;
-      console.log(`partition ${partition} now: leader ${after.leader}, in-sync ${after.isr.join(',')}`);
+      // the admin's connection to the killed broker fails: ask the survivors, once they elected a new leader
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        try {
+          const after = (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0].partitions.find((p) => p.partitionId === partition)!;
+          if (after.leader !== leader) {
+            console.log(`partition ${partition} now: leader ${after.leader}, in-sync replicas ${after.isr.join(',')}`);
+            return;
+          }
+        } catch {
+          // retried
+        }
+        await sleep(500);
+      }
     })();
+    // rejected before it is awaited would end the process (unhandled rejection) with the cluster still running
+    faultDone.catch(() => undefined);
     for (let i = 0; Date.now() - started < WRITE_MS; i += 1) {
       const name = `w-${i}`;
       const res = await call(cluster.gatewayUrl, t.token, 'POST', `/api/v1/db/data/noco/${t.baseId}/${t.tableId}`, { Name: name }).catch(() => ({ status: 0 }));
