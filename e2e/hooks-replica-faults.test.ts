@@ -25,7 +25,7 @@ describeWithBackend('kafka', 'hooks replicas under faults [Kafka]', () => descri
     expect({ failedWrites: counts.failedWrites, losses: counts.losses, duplicateRecords: counts.duplicateRecords, fault: counts.fault.startsWith('SIGKILL') })
       .toEqual({ failedWrites: 0, losses: 0, duplicateRecords: 0, fault: true });
     expect(counts.acknowledged).toBeGreaterThan(0);
-  }, 240_000);
+  }, 300_000);
 
   it('a hooks replica joining mid-stream neither loses, duplicates nor reorders a table\'s events', async () => {
     const counts = await runHooksFault({ mode: 'join', brokers: brokers(), ...shape });
@@ -33,5 +33,5 @@ describeWithBackend('kafka', 'hooks replicas under faults [Kafka]', () => descri
     expect({ failedWrites: counts.failedWrites, losses: counts.losses, duplicates: counts.duplicates, outOfOrder: counts.outOfOrder, late: counts.late })
       .toEqual({ failedWrites: 0, losses: 0, duplicates: 0, outOfOrder: 0, late: [] });
     expect(counts.acknowledged).toBeGreaterThan(0);
-  }, 240_000);
+  }, 300_000);
 }));

@@ -173,7 +173,7 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
           cwd: root, env: { ...layoutEnv, PORT: String(port), METRICS_PORT: '0' }, stdio: 'ignore',
         });
         hooksPorts.push(port);
-        await waitHealthy(`http://127.0.0.1:${port}/readyz`, 60_000);
+        await waitHealthy(`http://127.0.0.1:${port}/readyz`, 150_000);
         fault = `a second hooks process (pid ${joined.pid}, :${port}) ready at ${Date.now() - started} ms`;
         // the stream goes on until the rebalance gave it work (at most 30 s: it may get none of the tables' partitions)
         const until = Date.now() + 30_000;

@@ -42,8 +42,9 @@ export interface KafkaSubscriptionOptions {
  *
  * With a batch handler the consumer takes what one fetch brought of a
  * partition (eachBatch): its messages grouped by key (each key's in partition
- * order, up to `maxBatch` a call, the keys concurrently), and the batch's last
- * offset resolved once every key's calls succeeded. One ingest transaction then
+ * order, up to `maxBatch` a call, a lone one to the single handler, the keys
+ * concurrently), and the batch's last offset resolved once every key's calls
+ * succeeded. One ingest transaction then
  * covers a run of a table's events instead of one each: handled one by one, a
  * partition's throughput is one handler round trip per event, and under a steady
  * stream of a table's inserts the events queued up (consumer lag of seconds on
@@ -100,9 +101,11 @@ export class KafkaSubscription implements Subscription {
     const done = await Promise.all([...byKey.values()].map(async (events) => {
       for (let i = 0; i < events.length; i += maxBatch) {
         const chunk = events.slice(i, i + maxBatch);
-        const delivered = await deliverBatchWithRetry(chunk, handleBatch, {
-          logger: this.options.logger, backoff: this.options.backoff, signal: this.abort.signal, beforeRetry: heartbeat,
-        });
+        const delivery = { logger: this.options.logger, backoff: this.options.backoff, signal: this.abort.signal, beforeRetry: heartbeat };
+        // a lone message goes to the single handler, in its own trace context (as the other adapters do)
+        const delivered = chunk.length === 1
+          ? await deliverWithRetry(chunk[0], { ...delivery, handler: this.options.handler })
+          : await deliverBatchWithRetry(chunk, handleBatch, delivery);
         if (!delivered) return false;
       }
       return true;
