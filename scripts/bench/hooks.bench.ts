@@ -8,10 +8,18 @@
  * (interpolated within buckets: approximate). Needs DATABASE_URL.
  * `--bus redis` (REDIS_URL) or `--bus kafka` (KAFKA_BROKERS, e.g. after `npm run kafka:start`)
  * carries the events over Redis Streams or Kafka instead of the in-process bus.
- * Usage: npm run bench:hooks [-- --bus memory|redis|kafka --rate 200 --seconds 5 --singles 300 --concurrency 8 --fanout 10 --bulks 10]
+ * `--hooks-replicas N` (with --bus redis|kafka; needs `npm run build`) runs cluster
+ * mode instead (the launcher, dist/cluster/main.js, `CLUSTER_REPLICAS=hooks=N`):
+ * every service its own process, N hooks replicas sharing the consumer group,
+ * their stage histograms summed.
+ * Usage: npm run bench:hooks [-- --bus memory|redis|kafka --hooks-replicas 1|2 --rate 200 --seconds 5 --singles 300 --concurrency 8 --fanout 10 --bulks 10]
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { freePort, freePortBase, waitHealthy } from '@tabula/testing';
 import { Sink, call, setupTable } from '../../e2e/hooks-e2e.helpers';
 import { startStandaloneChild } from './standalone-child';
 
@@ -30,6 +38,37 @@ const bus = busIndex > 0 ? process.argv[busIndex + 1] : 'memory';
 if (!['memory', 'redis', 'kafka'].includes(bus)) throw new Error(`--bus must be memory, redis or kafka, got ${bus}`);
 if (bus === 'kafka' && !process.env.KAFKA_BROKERS) throw new Error('--bus kafka needs KAFKA_BROKERS (npm run kafka:start)');
 if (bus === 'redis' && !process.env.REDIS_URL) throw new Error('--bus redis needs REDIS_URL');
+const hooksReplicas = arg('hooks-replicas', 0);
+if (hooksReplicas && bus === 'memory') throw new Error('--hooks-replicas needs --bus redis or kafka (cluster mode)');
+
+/** The system under test: the gateway's URL, the hooks processes' /metrics, a stop. */
+interface Target { url: string; metricsUrls: string[]; stop(): Promise<void> }
+
+/** Cluster mode on the launcher with `replicas` hooks processes (ports from a free base; replica n on hooks' port + 10(n-1)). */
+async function startCluster(env: NodeJS.ProcessEnv, replicas: number): Promise<Target> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-bench-hooks-'));
+  const gatewayPort = await freePort();
+  const hooksOffsets = Array.from({ length: replicas }, (_, i) => 7 + 10 * i);
+  const base = await freePortBase([1, 2, 3, 4, 5, 6, ...hooksOffsets]);
+  const childEnv: NodeJS.ProcessEnv = {
+    ...env, CLUSTER_REPLICAS: `hooks=${replicas}`, DATA_DIR: dataDir, PORT: String(gatewayPort), SERVICE_PORT_BASE: String(base),
+    LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true',
+  };
+  for (const name of ['SVC_JWT_SECRET', 'SVC_INTERNAL_SECRET', 'SVC_ENCRYPTION_KEYS', 'TABULA_MODE', 'npm_lifecycle_event', 'METRICS_PORT']) delete childEnv[name];
+  for (const name of ['AUTH', 'META', 'DATA', 'COMMENTS', 'STORAGE', 'INTEGRATIONS', 'HOOKS']) delete childEnv[`${name}_SERVICE_URL`];
+  const launcher = spawn(process.execPath, [path.resolve(__dirname, '../../dist/cluster/main.js')], { env: childEnv, detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
+  const ports = [1, 2, 3, 4, 5, 6, ...hooksOffsets].map((offset) => base + offset);
+  await waitHealthy(`http://127.0.0.1:${gatewayPort}/healthz`, 180_000);
+  for (const port of ports) await waitHealthy(`http://127.0.0.1:${port}/readyz`, 180_000);
+  return {
+    url: `http://127.0.0.1:${gatewayPort}`,
+    metricsUrls: hooksOffsets.map((offset) => `http://127.0.0.1:${base + offset}/metrics`),
+    stop: async () => {
+      await new Promise<void>((resolve) => { launcher.once('exit', () => resolve()); launcher.kill('SIGTERM'); });
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const url = process.env.DATABASE_URL;
@@ -67,16 +106,22 @@ function latencies(committedAt: Map<string, number>, arrivals: Map<string, numbe
 /** Cumulative bucket counts of every histogram series: `name{labels}` → [[le, count]]. */
 type Buckets = Map<string, Array<[number, number]>>;
 
-async function scrape(metricsUrl: string): Promise<Buckets> {
-  const text = await (await fetch(metricsUrl)).text();
+async function scrape(metricsUrls: string[]): Promise<Buckets> {
+  const text = (await Promise.all(metricsUrls.map(async (url) => (await fetch(url)).text()))).join('\n');
   const out: Buckets = new Map();
+  // the replicas' histograms share their buckets: their counts add up
+  const sums = new Map<string, number>();
   for (const line of text.split('\n')) {
     const m = /^(\w+)_bucket\{(.*)\} (\S+)$/.exec(line);
     if (!m || !m[1].startsWith('hook_')) continue;
     const labels = m[2].split(/,(?=\w+=)/).filter((l) => !l.startsWith('le=') && !l.startsWith('service='));
     const le = /le="([^"]+)"/.exec(m[2])?.[1] ?? '+Inf';
     const key = `${m[1]}${labels.length ? `{${labels.join(',')}}` : ''}`;
-    out.set(key, [...(out.get(key) ?? []), [le === '+Inf' ? Infinity : Number(le), Number(m[3])]]);
+    sums.set(`${key}\u0000${le}`, (sums.get(`${key}\u0000${le}`) ?? 0) + Number(m[3]));
+  }
+  for (const [keyLe, count] of sums) {
+    const [key, le] = keyLe.split('\u0000');
+    out.set(key, [...(out.get(key) ?? []), [le === '+Inf' ? Infinity : Number(le), count]]);
   }
   return out;
 }
@@ -111,12 +156,15 @@ function stageTable(before: Buckets, after: Buckets): Array<Record<string, strin
 
 async function main(): Promise<void> {
   const database = await freshDatabase();
-  const server = await startStandaloneChild({
-    ...process.env, DATABASE_URL: database.url, SVC_ALLOW_LOCAL_HOOKS: 'true', DATA_DIR: path.resolve('data/bench-hooks'),
-    EVENT_BUS: bus, EVENT_TOPIC_PREFIX: `bench${Date.now().toString(36)}`,
-  }, 'hooks');
-  // the hooks service's own handler (standalone-server exposes it on a port of its own) serves its /metrics
-  const metricsUrl = `${server.directUrl}/metrics`;
+  const env = { ...process.env, DATABASE_URL: database.url, SVC_ALLOW_LOCAL_HOOKS: 'true', EVENT_BUS: bus, EVENT_TOPIC_PREFIX: `bench${Date.now().toString(36)}` };
+  let server: Target;
+  if (hooksReplicas) server = await startCluster(env, hooksReplicas);
+  else {
+    const child = await startStandaloneChild({ ...env, DATA_DIR: path.resolve('data/bench-hooks') }, 'hooks');
+    // the hooks service's own handler (standalone-server exposes it on a port of its own) serves its /metrics
+    server = { url: child.url, metricsUrls: [`${child.directUrl}/metrics`], stop: () => child.stop() };
+  }
+  const metricsUrl = server.metricsUrls;
   const sink = new Sink();
   await sink.start();
   const arrivals = new Map<string, number>();
@@ -235,7 +283,7 @@ async function main(): Promise<void> {
       return { 'inserts/s': '-', 'deliveries/s': '-', 'p50 ms': pct(bulkLatency, 50), 'p99 ms': pct(bulkLatency, 99) };
     });
 
-    console.log(`\nwebhook deliveries to a local sink (standalone, events over ${bus}; commit = API response of the write, delivery = request at the sink)`);
+    console.log(`\nwebhook deliveries to a local sink (${hooksReplicas ? `cluster mode, ${hooksReplicas} hooks replica${hooksReplicas > 1 ? 's' : ''}` : 'standalone'}, events over ${bus}; load ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}; commit = API response of the write, delivery = request at the sink)`);
     console.table(results);
     for (const s of stages) {
       console.log(`\nstages (hooks metrics) — ${s.phase}`);

@@ -66,7 +66,8 @@ export interface SubscribeOptions {
    * Optional batch form of `handler`: the memory and Redis adapters hand it the
    * messages of one key that queued up while that key's previous batch ran (up to
    * `maxBatch`, in order; acknowledged together after it resolves, redelivered
-   * together when it throws). Kafka calls `handler` one message at a time.
+   * together when it throws). Kafka hands it a fetched batch's messages of one key
+   * (each key in partition order, keys concurrently).
    */
   handleBatch?: BatchHandler;
   /** Largest batch given to `handleBatch`. Default 64. */

@@ -260,6 +260,23 @@ export function eventBusContract(makeBus: (logger: EventLogger) => EventBus, opt
     expect(published.every((at) => Number(at) >= before - 1000 && Number(at) <= Date.now())).toBe(true);
   });
 
+  it('a batch handler gets each message of interleaved keys once, every key in order, a batch never mixing keys', async () => {
+    const seen = new Map<string, string[]>();
+    let mixed = 0;
+    const take = async (messages: EventMessage[]) => {
+      await delay(10);
+      if (new Set(messages.map((m) => m.key)).size > 1) mixed += 1;
+      for (const m of messages) seen.set(m.key, [...(seen.get(m.key) ?? []), text(m)]);
+    };
+    await subscribe({ group: group('batch-keys'), topics: [topic], handler: (m) => take([m]), handleBatch: take, maxBatch: 3 });
+    for (let i = 0; i < 12; i++) await bus.publish([message(`k${i % 3}`, `m${i}`)]);
+    await eventually(() => expect([...seen.values()].flat()).toHaveLength(12), timeoutMs);
+    await delay(300);
+    expect({ mixed, k0: seen.get('k0'), k1: seen.get('k1'), k2: seen.get('k2') }).toEqual({
+      mixed: 0, k0: ['m0', 'm3', 'm6', 'm9'], k1: ['m1', 'm4', 'm7', 'm10'], k2: ['m2', 'm5', 'm8', 'm11'],
+    });
+  });
+
   it('answers ping while open and refuses after close', async () => {
     await expect(bus.ping()).resolves.toBeUndefined();
     await bus.close();

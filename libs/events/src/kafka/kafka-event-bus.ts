@@ -102,6 +102,8 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
     const subscription = new KafkaSubscription({
       consumer,
       handler: options.handler,
+      handleBatch: options.handleBatch,
+      maxBatch: options.maxBatch,
       logger: this.logger,
       backoff: { ...defaultBackoff, ...this.config.retry },
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently,

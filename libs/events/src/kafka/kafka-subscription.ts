@@ -1,7 +1,7 @@
 import { KafkaJSError } from 'kafkajs';
-import type { Consumer, EachMessagePayload } from 'kafkajs';
-import type { EventHandler, EventLogger, Subscription } from '../event-bus';
-import { deliverWithRetry } from '../delivery/retry';
+import type { Consumer, EachBatchPayload, EachMessagePayload } from 'kafkajs';
+import type { BatchHandler, EventHandler, EventLogger, EventMessage, Subscription } from '../event-bus';
+import { deliverBatchWithRetry, deliverWithRetry } from '../delivery/retry';
 import type { BackoffOptions } from '../delivery/retry';
 import { settlesWithin } from '../delivery/with-timeout';
 import { fromKafkaMessage } from './kafka-codec';
@@ -21,6 +21,10 @@ class ClosingError extends KafkaJSError {
 export interface KafkaSubscriptionOptions {
   consumer: Consumer;
   handler: EventHandler;
+  /** Batch form of the handler (SubscribeOptions.handleBatch): a fetched batch's messages of one key, together. */
+  handleBatch?: BatchHandler;
+  /** Largest batch given to `handleBatch` (default 64). */
+  maxBatch?: number;
   logger: EventLogger;
   backoff: BackoffOptions;
   partitionsConsumedConcurrently: number;
@@ -35,6 +39,17 @@ export interface KafkaSubscriptionOptions {
  * keeps its partitions. kafkajs resolves an offset only after eachMessage
  * resolves and auto-commits resolved offsets only, so a commit always follows a
  * successful handler.
+ *
+ * With a batch handler the consumer takes what one fetch brought of a
+ * partition (eachBatch): its messages grouped by key (each key's in partition
+ * order, up to `maxBatch` a call, a lone one to the single handler, the keys
+ * concurrently), and the batch's last offset resolved once every key's calls
+ * succeeded. One ingest transaction then
+ * covers a run of a table's events instead of one each: handled one by one, a
+ * partition's throughput is one handler round trip per event, and under a steady
+ * stream of a table's inserts the events queued up (consumer lag of seconds on
+ * this 2-core machine, issue 30's bench). Closing mid-batch resolves nothing: the
+ * whole batch is redelivered, and consumers are idempotent on the event id.
  */
 export class KafkaSubscription implements Subscription {
   private readonly abort = new AbortController();
@@ -55,7 +70,9 @@ export class KafkaSubscription implements Subscription {
     });
     await consumer.run({
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently,
-      eachMessage: (payload) => this.handle(payload),
+      ...(this.options.handleBatch
+        ? { eachBatchAutoResolve: true, eachBatch: (payload: EachBatchPayload) => this.handleFetched(payload, this.options.handleBatch as BatchHandler) }
+        : { eachMessage: (payload: EachMessagePayload) => this.handle(payload) }),
     });
     const inTime = await settlesWithin(joined, joinTimeoutMs);
     removeListener?.();
@@ -70,6 +87,32 @@ export class KafkaSubscription implements Subscription {
       await this.options.afterClose?.();
     })();
     return this.closing;
+  }
+
+  private async handleFetched({ batch, heartbeat }: EachBatchPayload, handleBatch: BatchHandler): Promise<void> {
+    const maxBatch = this.options.maxBatch ?? 64;
+    const byKey = new Map<string, EventMessage[]>();
+    for (const message of batch.messages) {
+      const event = fromKafkaMessage(batch.topic, batch.partition, message);
+      const list = byKey.get(event.key ?? '') ?? [];
+      list.push(event);
+      byKey.set(event.key ?? '', list);
+    }
+    const done = await Promise.all([...byKey.values()].map(async (events) => {
+      for (let i = 0; i < events.length; i += maxBatch) {
+        const chunk = events.slice(i, i + maxBatch);
+        const delivery = { logger: this.options.logger, backoff: this.options.backoff, signal: this.abort.signal, beforeRetry: heartbeat };
+        // a lone message goes to the single handler, in its own trace context (as the other adapters do)
+        const delivered = chunk.length === 1
+          ? await deliverWithRetry(chunk[0], { ...delivery, handler: this.options.handler })
+          : await deliverBatchWithRetry(chunk, handleBatch, delivery);
+        if (!delivered) return false;
+      }
+      return true;
+    }));
+    // eachBatchAutoResolve resolves the batch's last offset when this returns: never after a close cut it short
+    if (done.includes(false)) throw new ClosingError();
+    await heartbeat().catch(() => undefined);
   }
 
   private async handle({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
