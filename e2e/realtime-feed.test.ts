@@ -151,7 +151,7 @@ describe('live feed over SSE', () => {
   it('caps concurrent streams per principal (429 beyond SVC_FEED_MAX_STREAMS_PER_PRINCIPAL)', async () => {
     const user = await api.signUp('capped');
     await api.addMember(root, table.baseId, user.email, 'viewer');
-    const open = [];
+    const open: SseClient[] = [];
     for (let i = 0; i < 4; i += 1) open.push(await SseClient.open(stack.url, `/api/v1/events/tables/${table.id}`, auth(user)));
     expect(open.map((c) => c.status)).toEqual([200, 200, 200, 200]);
     const fifth = await SseClient.open(stack.url, `/api/v1/events/bases/${table.baseId}`, auth(user));

@@ -12,6 +12,10 @@ export type EndReason = 'revoked' | 'deleted' | 'overflow' | 'shutdown';
 export interface FeedSink {
   /** Sends one event; false when the client's buffer is over its bound (the hub then ends the subscription). */
   event(seq: string, event: FeedEvent): boolean;
+  /** True while the client's unsent bytes are at the bound (a replay then waits for {@link drained}). */
+  backlogged(): boolean;
+  /** Resolves when the client has read its backlog (or is gone). */
+  drained(): Promise<void>;
   /** `event: reset`: the resume id is older than the retained log. */
   reset(): void;
   /** The last frame and the close. `lastId`: the last event id delivered. */
@@ -37,7 +41,7 @@ export function principalKey(principal: Principal): string {
   return principal.id;
 }
 
-const PAGE = 1000;
+const PAGE = 200;
 /** Events a subscription holds while its replay runs; beyond, it is ended as a slow consumer. */
 const MAX_PENDING = 50_000;
 
@@ -276,7 +280,7 @@ export class FeedHub {
     const from = sub.spec.lastEventId;
     const valid = from !== undefined && /^[0-9]{1,18}$/.test(from);
     let live = from === undefined;
-    if (from !== undefined && (!valid || BigInt(from) < BigInt(await prunedThrough(db)))) {
+    if (from !== undefined && (!valid || BigInt(from) <= BigInt(await prunedThrough(db)))) {
       sub.sink.reset();
       live = true;
     } else if (valid) {
@@ -284,7 +288,11 @@ export class FeedHub {
       const only = sub.spec.kind === 'table' ? { tableId: sub.spec.scopeId } : { baseId: sub.spec.scopeId };
       for (;;) {
         const rows = await readFeed(db, String(sub.handled), PAGE, only);
-        for (const row of rows) sub.deliver(row);
+        for (const row of rows) {
+          // A replay goes at the client's pace (its backlog stays bounded); live events queue in `pending` meanwhile.
+          while (sub.sink.backlogged() && !sub.closed) await sub.sink.drained();
+          sub.deliver(row);
+        }
         if (rows.length < PAGE || sub.closed) break;
         // deliver() moved `handled` past the page (also for rows it filtered out)
       }

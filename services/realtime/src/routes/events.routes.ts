@@ -44,12 +44,19 @@ export function sseFrame(seq: string, event: FeedEvent): string {
 function sseSink(res: ServerResponse, bound: number): FeedSink & { ping(): boolean } {
   const write = (text: string): boolean => {
     if (res.destroyed || res.writableEnded) return true;
-    if (res.writableLength + text.length > bound) return false;
+    // Bounded: nothing more is queued once the unsent bytes reach the bound (at most bound + one event are held).
+    if (res.writableLength >= bound) return false;
     res.write(text);
     return true;
   };
   return {
     event: (seq, event) => write(sseFrame(seq, event)),
+    backlogged: () => !res.destroyed && !res.writableEnded && res.writableLength >= bound,
+    drained: () => new Promise<void>((resolve) => {
+      const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+      res.once('drain', done);
+      res.once('close', done);
+    }),
     reset: () => { write(`event: reset\ndata: ${JSON.stringify({ reason: 'the resume id is older than the retained log; reload' })}\n\n`); },
     ping: () => write(': ping\n\n'),
     end(reason: EndReason, lastId: string | undefined) {
