@@ -64,7 +64,8 @@ export const eventsBaseStream = defineEndpoint({
 /** POST /api/v1/events/tickets: a single-use, 60 s ticket for one stream (EventSource cannot send headers). */
 export const eventsTicketCreate = defineEndpoint({
   id: 'eventsTicketCreate', method: 'POST', path: '/api/v1/events/tickets', service: 'realtime',
-  auth: { callers: USERS },
+  // The scope is the body: a table (its base) or a base; the realtime service's base resolver reads either.
+  auth: { callers: USERS, permission: 'data.read', scope: { via: 'base', id: (i) => i.body } },
   summary: 'A single-use ticket opening one stream (valid 60 s)', tags: ['Realtime'],
   description: 'Body `{ "table_id" }` or `{ "base_id" }`; the ticket is bound to the caller and that scope. Viewer and up on the base; another tenant\'s id answers 404.',
   body: z.union([z.object({ table_id: feedId }).strict(), z.object({ base_id: feedId }).strict()]),
@@ -72,15 +73,5 @@ export const eventsTicketCreate = defineEndpoint({
   example: { request: { table_id: 'm1' }, response: { ticket: 'tk_0123456789abcdef', expires_at: '2026-01-01T00:01:00.000Z' } },
 });
 
-/** GET /api/v1/events/ws: the same feed over a WebSocket, many subscriptions on one socket. */
-export const eventsWebSocket = defineEndpoint({
-  id: 'eventsWebSocket', method: 'GET', path: '/api/v1/events/ws', service: 'realtime',
-  auth: { callers: USERS },
-  summary: 'Live feed over a WebSocket (Upgrade: websocket)', tags: ['Realtime'],
-  description: 'Messages `{"op":"subscribe","table_id"|"base_id","where"?,"fields"?,"last_event_id"?}` → `{"op":"subscribed","subscription"}`, then `{"op":"event","subscription",…FeedEvent}`; `{"op":"unsubscribe","subscription"}`. A request without `Upgrade: websocket` answers 426.',
-  query: z.object({ ticket: z.string().max(128).optional() }).strict(),
-  response: z.string(), responseContentType: 'text/plain', errors: [426],
-});
-
 /** The realtime service's public endpoints. */
-export const realtimeEndpoints = { eventsTableStream, eventsBaseStream, eventsTicketCreate, eventsWebSocket };
+export const realtimeEndpoints = { eventsTableStream, eventsBaseStream, eventsTicketCreate };

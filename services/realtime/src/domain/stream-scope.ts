@@ -16,11 +16,6 @@ export async function loadTable(ports: Pick<RealtimePorts, 'meta'>, tableId: str
   }
 }
 
-/** The base a stream's scope lives in (a base id is its own; a table's from meta). */
-export async function resolveStreamBase(ports: Pick<RealtimePorts, 'meta'>, kind: 'table' | 'base', id: string): Promise<string> {
-  return kind === 'base' ? id : (await loadTable(ports, id)).table.base_id;
-}
-
 /** Column metadata in the shape @tabula/query reads. */
 export function columnMetas(context: TableContext): ColumnMeta[] {
   return context.table.columns.map((c) => ({
@@ -44,8 +39,19 @@ export function streamScopes(ports: Pick<RealtimePorts, 'meta'>): ScopeResolvers
       },
     },
     base: {
-      missing: (id) => appError('ERR_BASE_NOT_FOUND', `Base '${String(id)}' not found`),
-      resolve: async (_principal, id) => ({ baseId: String(id), value: String(id) }),
+      // A base id (streams), or a ticket's body: `{ table_id }` (its table's base) or `{ base_id }`.
+      missing: (id) => (isTableTarget(id)
+        ? appError('ERR_TABLE_NOT_FOUND', `Table '${id.table_id}' not found`)
+        : appError('ERR_BASE_NOT_FOUND', `Base '${String(typeof id === 'object' && id ? (id as { base_id?: string }).base_id : id)}' not found`)),
+      resolve: async (_principal, id) => {
+        if (isTableTarget(id)) return { baseId: (await loadTable(ports, id.table_id)).table.base_id, value: id.table_id };
+        const baseId = typeof id === 'object' && id ? String((id as { base_id: string }).base_id) : String(id);
+        return { baseId, value: baseId };
+      },
     },
   };
+}
+
+function isTableTarget(id: unknown): id is { table_id: string } {
+  return typeof id === 'object' && id !== null && 'table_id' in id;
 }

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { ServerResponse } from 'node:http';
-import { eventsBaseStream, eventsTableStream, eventsTicketCreate, eventsWebSocket, type FeedEvent, type TableContext } from '@tabula/contracts';
+import { eventsBaseStream, eventsTableStream, eventsTicketCreate, type FeedEvent, type TableContext } from '@tabula/contracts';
 import { appError, errors, guardedRouter, route, scopeOf, type Authorizer, type EndpointContext } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { RealtimePorts } from '../ports';
@@ -105,7 +105,7 @@ async function openStream(ports: RealtimePorts, ctx: EndpointContext<typeof even
   ports.hub.drop(opened);
 }
 
-/** The realtime endpoints: table and base streams, tickets; the WebSocket upgrade is served by the service's request handler. */
+/** The realtime endpoints: table and base streams, tickets. */
 export function eventsRouter(ports: RealtimePorts, authorizer: Authorizer): Router {
   const router = guardedRouter(authorizer);
   router.use(ticketGate(ports));
@@ -122,9 +122,6 @@ export function eventsRouter(ports: RealtimePorts, authorizer: Authorizer): Rout
     await openStream(ports, ctx, { principal: scope.principal as Principal, kind: 'base', scopeId: scope.baseId as string, baseId: scope.baseId as string });
     return '';
   });
-  route(router, eventsTicketCreate, (ctx) => issueTicket(ports, ctx.state.principal as Principal, ctx.input.body));
-  route(router, eventsWebSocket, () => {
-    throw appError('ERR_UPGRADE_REQUIRED', 'GET /api/v1/events/ws needs Upgrade: websocket');
-  });
+  route(router, eventsTicketCreate, (ctx) => issueTicket(ports, scopeOf(ctx).principal as Principal, ctx.input.body));
   return router;
 }
