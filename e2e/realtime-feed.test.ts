@@ -6,7 +6,6 @@ let stack: TestStack;
 let api: TestApi;
 let db: Knex;
 let root: TestUser;
-let owner: TestUser;
 let table: TestTable;
 
 const auth = (user: { token: string }) => ({ 'xc-auth': user.token });
@@ -15,7 +14,6 @@ beforeAll(async () => {
   ({ stack, api } = await startRealtimeStack({ SVC_FEED_MAX_STREAMS_PER_PRINCIPAL: '4', SVC_FEED_HEARTBEAT_MS: '300' }));
   db = knex({ client: 'pg', connection: stack.database.url, pool: { min: 0, max: 2 } });
   root = await api.signUp('root');
-  owner = await api.signUp('owner');
   table = await api.baseWithTable(root, { title: 'Items', columns: [col.id(), col.text('Title'), col.number('Num')] });
 }, 120_000);
 afterAll(async () => { await db?.destroy(); await stack?.stop(); });
