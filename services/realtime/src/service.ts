@@ -35,6 +35,19 @@ export const realtimeService = defineService<RealtimeConfig, RealtimePorts>({
   configSchema: realtimeConfigSchema,
   buildPorts: buildRealtimePorts,
   createApp,
+  /** The app's handler, which also ends this process's streams as soon as the server starts closing (shutdown). */
+  requestHandler(app, ports) {
+    const handle = app.callback();
+    const watched = new WeakSet<object>();
+    return (req, res) => {
+      const server = (req.socket as { server?: import('node:events').EventEmitter }).server;
+      if (server && !watched.has(server)) {
+        watched.add(server);
+        server.once('closing', () => ports.hub.endAll());
+      }
+      void handle(req, res);
+    };
+  },
   async start(ports) {
     await ports.hub.start();
     const log = await feedLogConsumer.start(ports);

@@ -162,11 +162,16 @@ export class FeedHub {
     this.timers.push(poll, heartbeat, prune);
   }
 
+  /** Ends every stream (`event: reconnect`: the client resumes with its last id, on another replica). */
+  endAll(): void {
+    for (const set of [...this.byPrincipal.values()]) for (const sub of [...set]) this.end(sub, 'shutdown');
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    for (const set of [...this.byPrincipal.values()]) for (const sub of [...set]) this.end(sub, 'shutdown');
+    this.endAll();
     await this.reading?.catch(() => undefined);
     await this.listener?.release();
     this.listener = undefined;
