@@ -15,7 +15,7 @@ import { backendUrl, createTestDatabase, describeOnEachBus, freePort, freePortBa
 const root = path.resolve(__dirname, '..');
 let dataDir = '';
 let eventBus = 'redis';
-const names = ['auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'];
+const names = ['auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks', 'realtime'];
 let database: TestDatabase;
 let gatewayPort = 0;
 let base = 0;

@@ -6,6 +6,7 @@ import { commentsConfigSchema } from '../services/comments/src/config';
 import { storageConfigSchema } from '../services/storage/src/config';
 import { integrationsConfigSchema } from '../services/integrations/src/config';
 import { hooksConfigSchema } from '../services/hooks/src/config';
+import { realtimeConfigSchema } from '../services/realtime/src/config';
 import { gatewayConfigSchema } from '../services/gateway/src/config';
 
 /**
@@ -14,5 +15,5 @@ import { gatewayConfigSchema } from '../services/gateway/src/config';
  */
 export const serviceConfigSchemas: Array<{ configSchema: z.ZodType<unknown> }> = [
   authConfigSchema, metaConfigSchema, dataConfigSchema, commentsConfigSchema, storageConfigSchema,
-  integrationsConfigSchema, hooksConfigSchema, gatewayConfigSchema,
+  integrationsConfigSchema, hooksConfigSchema, realtimeConfigSchema, gatewayConfigSchema,
 ].map((configSchema) => ({ configSchema }));

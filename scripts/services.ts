@@ -6,9 +6,10 @@ import { commentsService } from '../services/comments/src/service';
 import { storageService } from '../services/storage/src/service';
 import { integrationsService } from '../services/integrations/src/service';
 import { hooksService } from '../services/hooks/src/service';
+import { realtimeService } from '../services/realtime/src/service';
 import { gatewayService } from '../services/gateway/src/service';
 
 /** Every service of Tabula, the gateway last (standalone registers them in this order). */
 export const allServices: ServiceDefinition<any, any>[] = [
-  authService, metaService, dataService, commentsService, storageService, integrationsService, hooksService, gatewayService,
+  authService, metaService, dataService, commentsService, storageService, integrationsService, hooksService, realtimeService, gatewayService,
 ];

@@ -255,6 +255,8 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   integrationList: {},
   integrationTypeList: {},
   integrationTypeGet: {},
+  // realtime: streams answer their status and headers (TestApi.call stops reading a 200 event stream)
+  eventsTicketCreate: { body: () => ({ table_id: ids.table }) },
 };
 
 /** A hook posting to the test's own receiver (local hooks allowed in this stack). */
@@ -372,4 +374,7 @@ export const BODY_ID_CASES: Record<string, BodyIdCase[]> = {
   columnCreateV2: [
     { field: 'childId', path: () => `/api/v2/meta/tables/${bIds.table}/columns`, body: (id) => ({ title: title(), uidt: 'Links', parentId: bIds.table, childId: id, type: 'mm' }), foreign: () => ids.table },
   ],
+  // realtime: a resume id of another tenant's stream is a cursor, answered as any unknown one (a reset)
+  eventsTableStream: [{ field: 'last_event_id', path: (id) => `/api/v1/events/tables/${bIds.table}?last_event_id=${id}`, foreign: () => ids.table }],
+  eventsBaseStream: [{ field: 'last_event_id', path: (id) => `/api/v1/events/bases/${bIds.base}?last_event_id=${id}`, foreign: () => ids.base }],
 };

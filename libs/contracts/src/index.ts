@@ -36,3 +36,4 @@ export * from './comments';
 export * from './data';
 export * from './meta';
 export * from './storage';
+export * from './realtime';

@@ -8,6 +8,7 @@ import { integrationsEndpoints } from './integrations';
 import { metaIntegrationSourcesEndpoints } from './meta/integration-sources';
 import { commentsEndpoints } from './comments';
 import { storageEndpoints } from './storage';
+import { realtimeEndpoints } from './realtime';
 import { storageInternalEndpoints, storageShareEndpoints, dataAttachmentEndpoints } from './storage/storage-internal.endpoints';
 
 /**
@@ -29,6 +30,7 @@ export const endpointGroups: Record<string, Record<string, AnyEndpoint>> = {
   storageInternal: storageInternalEndpoints,
   storageShare: storageShareEndpoints,
   dataAttachments: dataAttachmentEndpoints,
+  realtime: realtimeEndpoints,
 };
 
 /** All endpoints as one list. */

@@ -61,7 +61,7 @@ describe('METRICS_PORT and readiness', () => {
   it('gives every process its own metrics port (gateway on METRICS_PORT, services on + their offset) and refuses overlaps', () => {
     const layout = clusterLayout({ ...base, PORT: '9080', SERVICE_PORT_BASE: '9100', METRICS_PORT: '9400' });
     expect(Object.fromEntries(layout.processes.map((p) => [p.name, p.metricsPort]))).toEqual({
-      auth: 9401, meta: 9402, data: 9403, comments: 9404, storage: 9405, integrations: 9406, hooks: 9407, gateway: 9400,
+      auth: 9401, meta: 9402, data: 9403, comments: 9404, storage: 9405, integrations: 9406, hooks: 9407, realtime: 9408, gateway: 9400,
     });
     expect(clusterLayout({ ...base, METRICS_PORT: '0' }).processes.every((p) => p.metricsPort === undefined)).toBe(true);
     // replicas (CLUSTER_REPLICAS) get their own, shifted as their ports are

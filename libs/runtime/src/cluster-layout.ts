@@ -4,7 +4,7 @@ import { ENCRYPTION_KEY_FILE } from './at-rest-keys';
 
 /** The services of `start:cluster`, in start order, with their offset from SERVICE_PORT_BASE. */
 export const clusterServiceOffsets: Record<string, number> = {
-  auth: 1, meta: 2, data: 3, comments: 4, storage: 5, integrations: 6, hooks: 7,
+  auth: 1, meta: 2, data: 3, comments: 4, storage: 5, integrations: 6, hooks: 7, realtime: 8,
 };
 
 /** One process of the local cluster: where it listens and which setting moves it. */
@@ -81,7 +81,7 @@ function replicasOf(first: ClusterProcess, count: number): ClusterProcess[] {
 
 /**
  * The local cluster's layout from the environment. Service ports come from
- * `<NAME>_PORT` or `SERVICE_PORT_BASE` (default 8100: auth 8101 … hooks 8107);
+ * `<NAME>_PORT` or `SERVICE_PORT_BASE` (default 8100: auth 8101 … hooks 8107, realtime 8108);
  * `CLUSTER_REPLICAS=data=2,hooks=2` runs more replicas of a service (replica n
  * on the first's port + 10 (n-1)), all listed in its `<NAME>_SERVICE_URL`, so
  * the gateway and other services call them in turn and they share consumer groups;
@@ -98,7 +98,8 @@ export function clusterLayout(input: NodeJS.ProcessEnv): ClusterLayout {
   env.EVENT_BUS = env.EVENT_BUS ?? 'redis';
   if (env.EVENT_BUS === 'redis' && !env.REDIS_URL) problems.push('REDIS_URL: required with EVENT_BUS=redis');
   const base = portSetting(env.SERVICE_PORT_BASE, 'SERVICE_PORT_BASE', problems) ?? 8100;
-  if (base + 7 > 65535) problems.push(`SERVICE_PORT_BASE: ${base} leaves no room for 7 service ports`);
+  const serviceCount = Object.keys(clusterServiceOffsets).length;
+  if (base + serviceCount > 65535) problems.push(`SERVICE_PORT_BASE: ${base} leaves no room for ${serviceCount} service ports`);
   const replicas = replicaCounts(env.CLUSTER_REPLICAS, problems);
   for (const [name, count] of replicas) {
     if (count > 1 && env[`${name.toUpperCase()}_SERVICE_URL`]) problems.push(`CLUSTER_REPLICAS: ${name} has replicas; set ${name.toUpperCase()}_PORT instead of ${name.toUpperCase()}_SERVICE_URL`);
@@ -110,7 +111,7 @@ export function clusterLayout(input: NodeJS.ProcessEnv): ClusterLayout {
   // (handing every child the same port crashed all but one of them, restarted forever).
   const metricsBase = env.METRICS_PORT?.trim() === '0' ? 0 : portSetting(env.METRICS_PORT, 'METRICS_PORT', problems);
   if (metricsBase !== undefined && metricsBase !== 0) {
-    if (metricsBase + 7 > 65535) problems.push(`METRICS_PORT: ${metricsBase} leaves no room for the 7 services' metrics ports`);
+    if (metricsBase + serviceCount > 65535) problems.push(`METRICS_PORT: ${metricsBase} leaves no room for the ${serviceCount} services' metrics ports`);
     for (const process of processes) {
       if (process.name === 'gateway') { process.metricsPort = metricsBase; continue; }
       const service = process.service ?? process.name;

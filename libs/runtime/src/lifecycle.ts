@@ -21,6 +21,8 @@ export function listen(handler: http.RequestListener, port: number, host: string
  */
 export function closeServer(server: http.Server, graceMs = 10_000): Promise<void> {
   return new Promise((resolve) => {
+    // Long-lived responses (the realtime service's streams) end themselves on this, so they do not hold the close until the deadline.
+    server.emit('closing');
     // A request still arriving on a kept-alive connection is answered, then that connection closes.
     server.on('request', (_req, res: http.ServerResponse) => res.setHeader('connection', 'close'));
     const timer = setTimeout(() => { server.closeAllConnections(); resolve(); }, graceMs);

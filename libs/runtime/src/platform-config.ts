@@ -93,6 +93,7 @@ export const platformConfigSchema = z.object({
   STORAGE_SERVICE_URL: httpUrls.optional(),
   INTEGRATIONS_SERVICE_URL: httpUrls.optional(),
   HOOKS_SERVICE_URL: httpUrls.optional(),
+  REALTIME_SERVICE_URL: httpUrls.optional(),
 });
 
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;

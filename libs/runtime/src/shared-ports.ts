@@ -18,6 +18,7 @@ export function serviceUrls(platform: PlatformConfig): Partial<Record<ServiceNam
     auth: platform.AUTH_SERVICE_URL, meta: platform.META_SERVICE_URL, data: platform.DATA_SERVICE_URL,
     comments: platform.COMMENTS_SERVICE_URL, storage: platform.STORAGE_SERVICE_URL,
     integrations: platform.INTEGRATIONS_SERVICE_URL, hooks: platform.HOOKS_SERVICE_URL,
+    realtime: platform.REALTIME_SERVICE_URL,
   };
 }
 

@@ -132,6 +132,11 @@ export class TestApi {
       headers['content-type'] ??= 'application/json';
     }
     const res = await fetch(`${this.url}${path}`, { method, headers, body });
+    // A live stream (Server-Sent Events) never ends: its status and headers are the answer.
+    if (res.status === 200 && (res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      await res.body?.cancel();
+      return { status: res.status, body: undefined, headers: res.headers, cookies: res.headers.getSetCookie() };
+    }
     const text = await res.text();
     let parsed: unknown = text;
     try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON: keep the text */ }

@@ -38,6 +38,12 @@ async function resolvePrincipal(deps: DispatchDeps, headers: Parameters<typeof r
   }
 }
 
+/** True when the query carries a non-empty `ticket`. */
+function hasTicket(url: string | undefined): boolean {
+  const query = url?.indexOf('?') ?? -1;
+  return query >= 0 && !!new URLSearchParams((url as string).slice(query + 1)).get('ticket');
+}
+
 /**
  * Routes a request by the route table, authenticates it, replaces any
  * client-sent identity with the gateway-signed one, and hands it over.
@@ -71,7 +77,9 @@ export async function dispatchRequest(deps: DispatchDeps, req: IncomingMessage, 
   enforceBodyLimit(req, res, limit);
   const headers = req.headers;
   delete headers[IDENTITY_HEADER];
-  const principal = await resolvePrincipal(deps, headers, rule.access === 'required');
+  // A realtime stream opened with `?ticket=` (EventSource sends no headers): the realtime service checks the ticket.
+  const byTicket = rule.service === 'realtime' && hasTicket(req.url);
+  const principal = await resolvePrincipal(deps, headers, rule.access === 'required' && !byTicket);
   if (principal) headers[IDENTITY_HEADER] = deps.sign(principal);
   headers['x-request-id'] = edge.requestId;
   headers[CLIENT_IP_HEADER] = edge.ip;

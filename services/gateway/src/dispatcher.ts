@@ -69,7 +69,8 @@ export class HttpDispatcher implements Dispatcher {
     try {
       this.agent.dispatch({
         origin: base, path: target, method: req.method as 'GET', headers: forwardable(req.headers), body: hasBody ? req : undefined,
-        headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
+        // A live stream (realtime) has no end and may be quiet between heartbeats: no body timeout.
+        headersTimeout: this.timeoutMs, bodyTimeout: service === 'realtime' ? 0 : this.timeoutMs,
       }, handler);
     } catch (err) {
       return this.failBeforeResponse(service, req, res, err);

@@ -4,7 +4,7 @@ import { accessOf, checkAuth, type EndpointAccess, type EndpointAuth } from './a
 export type { EndpointAccess } from './access';
 
 /** The services of Tabula, as named in ARCHITECTURE.md. */
-export const SERVICE_NAMES = ['gateway', 'auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks'] as const;
+export const SERVICE_NAMES = ['gateway', 'auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks', 'realtime'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `24h`, `30m`, `90s`, `1500ms`, `2d`, or a number of milliseconds. */
+export const duration = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const text = String(value).trim();
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(text);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: `must be a duration such as 24h, 30m, 90s or 1500ms, got '${text}'` });
+    return z.NEVER;
+  }
+  return Math.round(Number(match[1]) * UNITS[match[2] ?? 'ms']);
+});
+
+/** Settings of the realtime service (docs/configuration.md, docs/realtime.md). */
+export const realtimeConfigSchema = z.object({
+  /** How long events stay resumable (the feed log's retention); an older Last-Event-ID gets `event: reset`. */
+  SVC_FEED_RETENTION: duration.default(24 * 3_600_000),
+  /** A `: ping` comment line this often on every stream. */
+  SVC_FEED_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** Concurrent streams (SSE streams and WebSocket subscriptions) one principal may hold per replica; 429 beyond. */
+  SVC_FEED_MAX_STREAMS_PER_PRINCIPAL: z.coerce.number().int().min(1).default(20),
+  /** Bytes a stream may have waiting to be sent to a slow client before it is closed (with the last delivered id). */
+  SVC_FEED_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+});
+
+export type RealtimeConfig = z.infer<typeof realtimeConfigSchema>;

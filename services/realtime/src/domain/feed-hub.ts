@@ -1,0 +1,394 @@
+import type { Knex } from 'knex';
+import type { FeedEvent } from '@tabula/contracts';
+import { roleAllows, type BaseAccess, type BaseRole, type Principal } from '@tabula/auth';
+import type { Logger } from '@tabula/telemetry';
+import { FEED_CHANNEL, lastSeq, prunedThrough, pruneFeed, readFeed, type FeedRow } from '../repositories/feed.repository';
+import { applyFilter, type CompiledWhere } from './feed-filter';
+
+/** Why a stream ended on the server's side. */
+export type EndReason = 'revoked' | 'deleted' | 'overflow' | 'shutdown';
+
+/** Where a subscription's output goes (an SSE response, or one subscription of a WebSocket). */
+export interface FeedSink {
+  /** Sends one event; false when the client's buffer is over its bound (the hub then ends the subscription). */
+  event(seq: string, event: FeedEvent): boolean;
+  /** True while the client's unsent bytes are at the bound (a replay then waits for {@link drained}). */
+  backlogged(): boolean;
+  /** Resolves when the client has read its backlog (or is gone). */
+  drained(): Promise<void>;
+  /** `event: reset`: the resume id is older than the retained log. */
+  reset(): void;
+  /** The last frame and the close. `lastId`: the last event id delivered. */
+  end(reason: EndReason, lastId: string | undefined): void;
+}
+
+/** What a subscription asks for. */
+export interface SubscriptionSpec {
+  principal: Principal;
+  kind: 'table' | 'base';
+  /** The table id (table streams) or base id. */
+  scopeId: string;
+  baseId: string;
+  /** Table streams: compiled at open; base streams: per table, by `whereFor`. */
+  where?: CompiledWhere;
+  whereText?: string;
+  fields?: string[];
+  lastEventId?: string;
+}
+
+/** The key streams are counted by (SVC_FEED_MAX_STREAMS_PER_PRINCIPAL): the user. */
+export function principalKey(principal: Principal): string {
+  return principal.id;
+}
+
+const PAGE = 200;
+/** Events a subscription holds while its replay runs; beyond, it is ended as a slow consumer. */
+const MAX_PENDING = 50_000;
+
+/** One open stream or WebSocket subscription. */
+export class Subscription {
+  /** Seq of the last event handled (delivered or filtered out): nothing at or below it is sent again. */
+  handled = 0;
+  /** The last event id sent to the client. */
+  lastSent: string | undefined;
+  catchingUp = true;
+  pending: FeedRow[] = [];
+  closed = false;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(readonly spec: SubscriptionSpec, readonly sink: FeedSink, private readonly hub: FeedHub) {}
+
+  /** A live row from the hub. */
+  offer(row: FeedRow): void {
+    if (this.closed || Number(row.seq) <= this.handled) return;
+    if (this.catchingUp) {
+      if (this.pending.length >= MAX_PENDING) this.hub.end(this, 'overflow');
+      else this.pending.push(row);
+      return;
+    }
+    this.deliver(row);
+  }
+
+  /** Sends a row (through `where` and `fields`) unless handled already; in order, also when the filter loads a table. */
+  deliver(row: FeedRow): void {
+    const seq = Number(row.seq);
+    if (this.closed || seq <= this.handled) return;
+    this.handled = seq;
+    if (!this.carries(row)) return;
+    const needsTable = this.spec.kind === 'base' && this.spec.whereText && row.type.startsWith('records.');
+    if (!needsTable) {
+      this.send(row, this.spec.where);
+      return;
+    }
+    this.chain = this.chain.then(async () => {
+      const where = await this.hub.whereFor(row.table_id, this.spec.whereText as string);
+      if (where) this.send(row, where);
+    }).catch(() => undefined);
+  }
+
+  private carries(row: FeedRow): boolean {
+    if (this.spec.kind === 'table') return row.type.startsWith('records.') && row.table_id === this.spec.scopeId;
+    return row.base_id === this.spec.scopeId && row.type !== 'meta.base.deleted';
+  }
+
+  private send(row: FeedRow, where: CompiledWhere | undefined): void {
+    if (this.closed) return;
+    const event = applyFilter({ id: row.seq, ...row.data } as FeedEvent, where, this.spec.fields);
+    if (!event) return;
+    if (!this.sink.event(row.seq, event)) {
+      this.hub.end(this, 'overflow');
+      return;
+    }
+    this.lastSent = row.seq;
+  }
+}
+
+/** Settings of a hub. */
+export interface FeedHubOptions {
+  db: Knex;
+  logger: Logger;
+  baseAccess: BaseAccess;
+  retentionMs: number;
+  heartbeatMs: number;
+  maxPerPrincipal: number;
+  /** A table's columns, for base streams' `where` (meta's table context). */
+  loadWhere(tableId: string, where: string): Promise<CompiledWhere | undefined>;
+  /** Fallback poll of the log when no notification came (ms). */
+  pollMs?: number;
+}
+
+/** Thrown by {@link FeedHub.open} beyond SVC_FEED_MAX_STREAMS_PER_PRINCIPAL. */
+export class TooManyStreams extends Error {}
+
+/**
+ * This process's streams and the tail of the feed log. The log's appends
+ * notify (PostgreSQL NOTIFY, and at once in the process that appended); the
+ * hub then reads the rows after the last it saw and offers each to the
+ * streams of its table and base. A stream that resumes registers first, then
+ * replays the log after its id, then takes what queued meanwhile: every seq
+ * at most once, none skipped (appends are serial: seq order is commit order).
+ */
+export class FeedHub {
+  private readonly byTable = new Map<string, Set<Subscription>>();
+  private readonly byBase = new Map<string, Set<Subscription>>();
+  private readonly byPrincipal = new Map<string, Set<Subscription>>();
+  private readonly heartbeatSinks = new Set<{ ping(): boolean; sub: Subscription }>();
+  private readonly whereCache = new Map<string, Promise<CompiledWhere | undefined>>();
+  private seen = '0';
+  private reading: Promise<void> | undefined;
+  private again = false;
+  private timers: NodeJS.Timeout[] = [];
+  private listener: { conn: PgConnection; release(): Promise<void> } | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: FeedHubOptions) {}
+
+  /** How many streams are open in this process. */
+  get size(): number {
+    let n = 0;
+    for (const set of this.byPrincipal.values()) n += set.size;
+    return n;
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.seen = await lastSeq(this.options.db);
+    await this.listen();
+    const poll = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
+    const heartbeat = setInterval(() => this.heartbeat(), this.options.heartbeatMs);
+    const pruneEvery = Math.max(500, Math.min(60_000, Math.floor(this.options.retentionMs / 2)));
+    const prune = setInterval(() => { void this.prune(); }, pruneEvery);
+    for (const t of [poll, heartbeat, prune]) t.unref();
+    this.timers.push(poll, heartbeat, prune);
+  }
+
+  /** Ends every stream (`event: reconnect`: the client resumes with its last id, on another replica). */
+  endAll(): void {
+    for (const set of [...this.byPrincipal.values()]) for (const sub of [...set]) this.end(sub, 'shutdown');
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    this.endAll();
+    await this.reading?.catch(() => undefined);
+    await this.listener?.release();
+    this.listener = undefined;
+  }
+
+  /** Reads the log's new rows soon (an append happened). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.reading) { this.again = true; return; }
+    this.reading = this.readNew().catch((err: unknown) => this.options.logger.warn({ err }, 'feed: reading the log failed'))
+      .finally(() => {
+        this.reading = undefined;
+        if (this.again) { this.again = false; this.wake(); }
+      });
+  }
+
+  /** Registers a subscription, replays from its resume id (or sends `reset`), then lets it go live. */
+  async open(spec: SubscriptionSpec, sink: FeedSink, beforeReplay?: () => void): Promise<Subscription> {
+    const key = principalKey(spec.principal);
+    const mine = this.byPrincipal.get(key);
+    if ((mine?.size ?? 0) >= this.options.maxPerPrincipal) throw new TooManyStreams();
+    const sub = new Subscription(spec, sink, this);
+    this.add(sub);
+    try {
+      beforeReplay?.();
+      await this.replay(sub);
+    } catch (err) {
+      this.remove(sub);
+      throw err;
+    }
+    return sub;
+  }
+
+  /** Adds a heartbeat target (SSE streams). */
+  addHeartbeat(sub: Subscription, ping: () => boolean): void {
+    this.heartbeatSinks.add({ sub, ping });
+  }
+
+  /** Ends a subscription with its last frame (the sink's close). */
+  end(sub: Subscription, reason: EndReason): void {
+    if (sub.closed) return;
+    sub.closed = true;
+    this.remove(sub);
+    sub.sink.end(reason, sub.lastSent);
+  }
+
+  /** The client went away: forget the subscription. */
+  drop(sub: Subscription): void {
+    sub.closed = true;
+    this.remove(sub);
+  }
+
+  /** A base stream's `where` for one table (cached; undefined when it names fields the table lacks). */
+  whereFor(tableId: string, where: string): Promise<CompiledWhere | undefined> {
+    const key = `${tableId}\u0000${where}`;
+    let hit = this.whereCache.get(key);
+    if (!hit) {
+      if (this.whereCache.size > 10_000) this.whereCache.clear();
+      hit = this.options.loadWhere(tableId, where).catch(() => undefined);
+      this.whereCache.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** Sign-out, password change, deletion (every session credential of the user) or a revoked token (that token). */
+  principalInvalidated(userId: string, tokenId: string | undefined, everyCredential: boolean): void {
+    for (const sub of [...(this.byPrincipal.get(userId) ?? [])]) {
+      const p = sub.spec.principal;
+      const hit = tokenId ? p.tokenId === tokenId : everyCredential || p.via !== 'api-token';
+      if (hit) this.end(sub, 'revoked');
+    }
+  }
+
+  /** A member's role changed or went: streams of that user in that base are checked again. */
+  async membershipChanged(baseId: string, userId: string): Promise<void> {
+    this.options.baseAccess.invalidate(baseId, userId);
+    const subs = [...(this.byPrincipal.get(userId) ?? [])].filter((s) => s.spec.baseId === baseId);
+    if (!subs.length) return;
+    let role: BaseRole | undefined;
+    try {
+      role = await this.options.baseAccess.roleOf(subs[0].spec.principal, baseId);
+    } catch (err) {
+      this.options.logger.warn({ err, baseId }, 'feed: role check failed; streams kept');
+      return;
+    }
+    if (roleAllows(role, 'data.read')) return;
+    for (const sub of subs) this.end(sub, 'revoked');
+  }
+
+  private add(sub: Subscription): void {
+    const index = sub.spec.kind === 'table' ? this.byTable : this.byBase;
+    for (const [map, key] of [[index, sub.spec.scopeId], [this.byPrincipal, principalKey(sub.spec.principal)]] as const) {
+      let set = map.get(key);
+      if (!set) map.set(key, set = new Set());
+      set.add(sub);
+    }
+  }
+
+  private remove(sub: Subscription): void {
+    const index = sub.spec.kind === 'table' ? this.byTable : this.byBase;
+    for (const [map, key] of [[index, sub.spec.scopeId], [this.byPrincipal, principalKey(sub.spec.principal)]] as const) {
+      const set = map.get(key);
+      set?.delete(sub);
+      if (set && set.size === 0) map.delete(key);
+    }
+    for (const hb of this.heartbeatSinks) if (hb.sub === sub) this.heartbeatSinks.delete(hb);
+  }
+
+  private async replay(sub: Subscription): Promise<void> {
+    const { db } = this.options;
+    const from = sub.spec.lastEventId;
+    const valid = from !== undefined && /^[0-9]{1,18}$/.test(from);
+    let live = from === undefined;
+    if (from !== undefined && (!valid || BigInt(from) <= BigInt(await prunedThrough(db)))) {
+      sub.sink.reset();
+      live = true;
+    } else if (valid) {
+      sub.handled = Number(from);
+      const only = sub.spec.kind === 'table' ? { tableId: sub.spec.scopeId } : { baseId: sub.spec.scopeId };
+      for (;;) {
+        const rows = await readFeed(db, String(sub.handled), PAGE, only);
+        for (const row of rows) {
+          // A replay goes at the client's pace (its backlog stays bounded); live events queue in `pending` meanwhile.
+          while (sub.sink.backlogged() && !sub.closed) await sub.sink.drained();
+          sub.deliver(row);
+        }
+        if (rows.length < PAGE || sub.closed) break;
+        // deliver() moved `handled` past the page (also for rows it filtered out)
+      }
+    }
+    if (live) sub.handled = Math.max(sub.handled, Number(await lastSeq(db)));
+    sub.catchingUp = false;
+    const queued = sub.pending;
+    sub.pending = [];
+    for (const row of queued) sub.deliver(row);
+  }
+
+  private async readNew(): Promise<void> {
+    for (;;) {
+      const rows = await readFeed(this.options.db, this.seen, PAGE);
+      for (const row of rows) {
+        this.seen = row.seq;
+        this.dispatch(row);
+      }
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  private dispatch(row: FeedRow): void {
+    if (row.type.startsWith('meta.column.') || row.type.startsWith('meta.table.')) {
+      for (const key of this.whereCache.keys()) if (key.startsWith(`${row.table_id}\u0000`)) this.whereCache.delete(key);
+    }
+    if (row.type === 'meta.base.deleted') {
+      for (const sub of [...(this.byBase.get(row.base_id) ?? [])]) this.end(sub, 'deleted');
+      for (const set of [...this.byTable.values()]) for (const sub of [...set]) if (sub.spec.baseId === row.base_id) this.end(sub, 'deleted');
+      return;
+    }
+    for (const sub of [...(this.byTable.get(row.table_id) ?? [])]) {
+      if (row.type === 'meta.table.deleted') this.end(sub, 'deleted');
+      else sub.offer(row);
+    }
+    for (const sub of [...(this.byBase.get(row.base_id) ?? [])]) sub.offer(row);
+  }
+
+  private heartbeat(): void {
+    for (const hb of [...this.heartbeatSinks]) if (!hb.ping()) this.end(hb.sub, 'overflow');
+  }
+
+  private async prune(): Promise<void> {
+    try {
+      await pruneFeed(this.options.db, new Date(Date.now() - this.options.retentionMs));
+    } catch (err) {
+      this.options.logger.warn({ err }, 'feed: pruning the log failed');
+    }
+  }
+
+  /** One pooled connection LISTENing for appends (other replicas'); re-acquired when it fails, the poll covering the gap. */
+  private async listen(): Promise<void> {
+    const client = this.options.db.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
+    try {
+      const conn = await client.acquireConnection();
+      const onNotify = () => this.wake();
+      const onError = () => {
+        conn.removeListener('notification', onNotify);
+        conn.__knex__disposed = true;
+        const held = this.listener;
+        this.listener = undefined;
+        void held?.release();
+        if (!this.stopped) setTimeout(() => { void this.listen(); }, 1000).unref();
+      };
+      conn.on('notification', onNotify);
+      conn.once('error', onError);
+      await conn.query(`LISTEN ${FEED_CHANNEL}`);
+      let released = false;
+      this.listener = {
+        conn,
+        release: async () => {
+          if (released) return;
+          released = true;
+          conn.removeListener('notification', onNotify);
+          conn.removeListener('error', onError);
+          await conn.query(`UNLISTEN ${FEED_CHANNEL}`).catch(() => undefined);
+          await client.releaseConnection(conn).catch(() => undefined);
+        },
+      };
+    } catch (err) {
+      this.options.logger.warn({ err }, 'feed: LISTEN failed; polling');
+      if (!this.stopped) setTimeout(() => { void this.listen(); }, 1000).unref();
+    }
+  }
+}
+
+/** A pooled PostgreSQL connection as knex hands it out (node-pg's Client). */
+interface PgConnection {
+  query(text: string): Promise<unknown>;
+  on(event: 'notification', listener: () => void): void;
+  once(event: 'error', listener: () => void): void;
+  removeListener(event: string, listener: (...args: unknown[]) => void): void;
+  __knex__disposed?: unknown;
+}

@@ -1,0 +1,3 @@
+import { startTelemetry } from '@tabula/telemetry';
+
+startTelemetry('realtime');

@@ -1,0 +1,5 @@
+import './instrument';
+import { runServiceProcess } from '@tabula/runtime';
+import { realtimeService } from './service';
+
+void runServiceProcess(realtimeService);

@@ -1,0 +1,57 @@
+import { defineService, type CommonPorts } from '@tabula/runtime';
+import { metaInternalEndpoints } from '@tabula/contracts';
+import { clientOf } from '@tabula/http';
+import { realtimeConfigSchema, type RealtimeConfig } from './config';
+import { createApp } from './app';
+import { REALTIME_SCHEMA, type RealtimePorts } from './ports';
+import { migrations } from '../migrations';
+import { FeedHub } from './domain/feed-hub';
+import { compileWhere } from './domain/feed-filter';
+import { columnMetas, loadTable } from './domain/stream-scope';
+import { feedLogConsumer } from './consumers/feed-log.consumer';
+import { accessConsumer } from './consumers/access.consumer';
+
+/** Builds the realtime ports from the platform's. */
+export function buildRealtimePorts(common: CommonPorts, config: RealtimeConfig): RealtimePorts {
+  const meta = clientOf(common.services, metaInternalEndpoints);
+  const hub = new FeedHub({
+    db: common.db, logger: common.logger, baseAccess: common.baseAccess,
+    retentionMs: config.SVC_FEED_RETENTION, heartbeatMs: config.SVC_FEED_HEARTBEAT_MS, maxPerPrincipal: config.SVC_FEED_MAX_STREAMS_PER_PRINCIPAL,
+    loadWhere: async (tableId, where) => compileWhere(where, columnMetas(await loadTable({ meta }, tableId))),
+  });
+  return { ...common, config, meta, hub };
+}
+
+/**
+ * The realtime service: the live change feed (docs/realtime.md). A shared
+ * consumer appends record and meta events to the feed log; every replica's
+ * hub tails the log and serves its streams; a per-process consumer of auth
+ * events ends streams whose access ended.
+ */
+export const realtimeService = defineService<RealtimeConfig, RealtimePorts>({
+  name: 'realtime',
+  schema: REALTIME_SCHEMA,
+  migrations,
+  configSchema: realtimeConfigSchema,
+  buildPorts: buildRealtimePorts,
+  createApp,
+  /** The app's handler, which also ends this process's streams as soon as the server starts closing (shutdown). */
+  requestHandler(app, ports) {
+    const handle = app.callback();
+    const watched = new WeakSet<object>();
+    return (req, res) => {
+      const server = (req.socket as { server?: import('node:events').EventEmitter }).server;
+      if (server && !watched.has(server)) {
+        watched.add(server);
+        server.once('closing', () => ports.hub.endAll());
+      }
+      void handle(req, res);
+    };
+  },
+  async start(ports) {
+    await ports.hub.start();
+    const log = await feedLogConsumer.start(ports);
+    const access = await accessConsumer.start(ports);
+    return [log, access, { stop: () => ports.hub.stop() }];
+  },
+});
