@@ -31,26 +31,26 @@ describe('comment access', () => {
   });
 
   it('a table resolves to its base (from meta); a missing table and a missing comment answer their 404s', async () => {
-    const scopes = commentScopes(h.ports);
-    const table = await scopes.table.resolve(user('us_x'), 'md_a');
+    const scopes = commentScopes(h.ports) as Required<ReturnType<typeof commentScopes>>;
+    const table = await scopes.table.resolve(user('us_x'), 'md_a', {});
     expect(table).toMatchObject({ baseId: 'p_a', value: { tableId: 'md_a', baseId: 'p_a', sourceId: 's_a' } });
-    const noTable = await errorOf(() => scopes.table.resolve(user('us_x'), 'md_none'));
+    const noTable = await errorOf(() => scopes.table.resolve(user('us_x'), 'md_none', {}));
     expect([noTable.status, noTable.code]).toEqual([404, 'ERR_TABLE_NOT_FOUND']);
-    const missingTable = scopes.table.missing('md_gone');
+    const missingTable = scopes.table.missing('md_gone') as AppError;
     expect([missingTable.status, missingTable.code, missingTable.message]).toEqual([404, 'ERR_TABLE_NOT_FOUND', "Table 'md_gone' not found"]);
-    const missingComment = scopes.comment.missing('cm_gone');
+    const missingComment = scopes.comment.missing('cm_gone') as AppError;
     expect([missingComment.status, missingComment.code, missingComment.message]).toEqual([404, 'ERR_COMMENT_NOT_FOUND', "Comment 'cm_gone' not found"]);
     expect(commentNotFound('x').message).toBe("Comment 'x' not found");
   });
 
   it('a live comment resolves to its own base; a deleted or unknown one is the same 404', async () => {
-    const scopes = commentScopes(h.ports);
+    const scopes = commentScopes(h.ports) as Required<ReturnType<typeof commentScopes>>;
     const live = await newComment({ base_id: 'p_b' });
-    expect(await scopes.comment.resolve(user('us_x'), live.id)).toEqual({ baseId: 'p_b', value: expect.objectContaining({ id: live.id, base_id: 'p_b', comment: 'hello' }) });
+    expect(await scopes.comment.resolve(user('us_x'), live.id, {})).toEqual({ baseId: 'p_b', value: expect.objectContaining({ id: live.id, base_id: 'p_b', comment: 'hello' }) });
     const deleted = await newComment();
     await h.ports.db.withSchema('comments').table('comments').where({ id: deleted.id }).update({ is_deleted: true });
     for (const id of [deleted.id, 'cm_unknown']) {
-      const err = await errorOf(() => scopes.comment.resolve(user('us_x'), id));
+      const err = await errorOf(() => scopes.comment.resolve(user('us_x'), id, {}));
       expect([err.status, err.code, err.message]).toEqual([404, 'ERR_COMMENT_NOT_FOUND', `Comment '${id}' not found`]);
     }
   });

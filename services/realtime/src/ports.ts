@@ -4,8 +4,7 @@ import type { metaInternalEndpoints } from '@tabula/contracts';
 import type { RealtimeConfig } from './config';
 import type { FeedHub } from './domain/feed-hub';
 
-/** The schema the realtime service owns (the feed log, tickets). */
-export const REALTIME_SCHEMA = 'realtime';
+export { REALTIME_SCHEMA } from './repositories/realtime-db';
 
 /** What the realtime service is handed at start-up. */
 export interface RealtimePorts extends CommonPorts {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { FeedEvent } from '@tabula/contracts';
-import { REALTIME_SCHEMA } from '../ports';
+import { REALTIME_SCHEMA } from './realtime-db';
 
 /** The PostgreSQL channel a feed append notifies (every replica's hub listens). */
 export const FEED_CHANNEL = 'tabula_realtime_feed';

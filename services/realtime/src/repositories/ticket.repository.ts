@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
-import { REALTIME_SCHEMA } from '../ports';
+import { REALTIME_SCHEMA } from './realtime-db';
 
 /** A redeemed ticket: whose it was and which stream it opens. */
 export interface TicketGrant {
