@@ -38,7 +38,7 @@ describeOnEachBus('replicas of a service share its work (start:cluster, CLUSTER_
     database = await createTestDatabase();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-replicas-'));
     const gatewayPort = await freePort();
-    base = await freePortBase([1, 2, 3, 4, 5, 6, 7, 13, 17]);
+    base = await freePortBase([1, 2, 3, 4, 5, 6, 7, 8, 13, 17]);
     gateway = url(gatewayPort);
     const env: NodeJS.ProcessEnv = {
       ...process.env, EVENT_BUS: bus, CLUSTER_REPLICAS: 'data=2,hooks=2', KAFKA_SESSION_TIMEOUT_MS: '8000',
