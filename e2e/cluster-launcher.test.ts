@@ -3,6 +3,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { backendUrl, createTestDatabase, describeOnEachBus, freePort, freePortBase, waitHealthy, type TestDatabase, entryArgs } from '@tabula/testing';
+import { clusterServiceOffsets } from '@tabula/runtime';
 
 /**
  * Issue 9 items 8, 10, 12 on the real launcher (`start:cluster`, from source):
@@ -15,7 +16,7 @@ import { backendUrl, createTestDatabase, describeOnEachBus, freePort, freePortBa
 const root = path.resolve(__dirname, '..');
 let dataDir = '';
 let eventBus = 'redis';
-const names = ['auth', 'meta', 'data', 'comments', 'storage', 'integrations', 'hooks', 'realtime'];
+const names = Object.keys(clusterServiceOffsets);
 let database: TestDatabase;
 let gatewayPort = 0;
 let base = 0;
@@ -74,7 +75,7 @@ async function me(token: string): Promise<{ status: number; email?: string }> {
 
 /** Drained means: every service and the gateway logged "stopped", none was forced, the launcher said "stopped". */
 function expectDrained(output: string): void {
-  expect(output.match(/"msg":"stopped"/g)?.length).toBe(8);
+  expect(output.match(/"msg":"stopped"/g)?.length).toBe(names.length + 1); // every service and the gateway
   expect(output).not.toMatch(/second signal|killing/);
   expect(output).toMatch(/\[cluster\] stopped\n/);
 }
@@ -124,7 +125,7 @@ describeOnEachBus('cluster launcher (start:cluster, real processes)', (bus) => {
   it('children do not outlive a killed launcher', async () => {
     running = await launch();
     const pids = running.pids();
-    expect(pids).toHaveLength(8);
+    expect(pids).toHaveLength(names.length + 1);
     running.child.kill('SIGKILL');
     await running.exited;
     expect(await allGone(pids, 40_000)).toBe(true);

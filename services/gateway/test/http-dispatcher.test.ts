@@ -71,7 +71,7 @@ describe('HttpDispatcher (cluster proxy)', () => {
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ error: 'ERR_SERVICE_UNAVAILABLE', msg: "Service 'data' is unavailable" });
     expect(log.lines).toHaveLength(1);
-    expect(log.lines[0]).toMatchObject({ level: 'warn', fields: { request_id: 'rid-refused', status: 503, reason: 'refused', code: 'ECONNREFUSED', service: 'data' } });
+    expect(log.lines[0]).toMatchObject({ level: 'warn', fields: { request_id: 'rid-refused', status: 503, reason: 'refused', code: 'ECONNREFUSED', target: 'data' } });
   });
 
   it('answers 503 when the service resets the connection before answering', async () => {
