@@ -205,10 +205,12 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
     let duplicateRecords = 0;
     const late: string[] = [];
     tables.forEach((_, k) => {
-      const names = sink.at(`/t${k}`).map((r) => (JSON.parse(r.body).data.rows as { Name: string }[])[0].Name);
-      const perRecord = new Map<string, number>();
-      for (const name of names) perRecord.set(name, (perRecord.get(name) ?? 0) + 1);
-      duplicateRecords += [...perRecord.values()].filter((n) => n > 1).length;
+      const requests = sink.at(`/t${k}`).map((r) => ({ name: (JSON.parse(r.body).data.rows as { Name: string }[])[0].Name, webhookId: r.headers['webhook-id'] }));
+      // per record, the distinct webhook-ids it came under: a repeated webhook-id is at-least-once
+      // redelivery of one attempt (counted in `duplicates`); two webhook-ids would be a double ingest
+      const perRecord = new Map<string, Set<string>>();
+      for (const { name, webhookId } of requests) perRecord.set(name, (perRecord.get(name) ?? new Set()).add(webhookId));
+      duplicateRecords += [...perRecord.values()].filter((ids) => ids.size > 1).length;
       losses += acknowledged[k].filter((name) => !perRecord.has(name)).length;
       const firstSeen = [...perRecord.keys()].map((name) => Number(name.split('-')[1]));
       let highest = -1;

@@ -21,6 +21,11 @@ export const hooksConfigSchema = z.object({
   SVC_HOOKS_CACHE_TABLES: envInt(10_000, 1, 1_000_000),
   /** Backstop age of a cached table's hooks (changes invalidate it at once). */
   SVC_HOOKS_CACHE_TTL_MS: envInt(60_000, 0, 3_600_000),
+  /**
+   * A delivery process whose heartbeat (every third of this) is older than this is taken for dead:
+   * its claimed deliveries are taken over at once instead of when their locks expire (timeout + 30 s).
+   */
+  SVC_HOOKS_WORKER_TTL_MS: envInt(15_000, 1_000, 3_600_000),
 });
 
 export type HooksConfig = z.infer<typeof hooksConfigSchema>;

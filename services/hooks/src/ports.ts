@@ -11,6 +11,8 @@ import type { DataClient, MetaClient } from './adapters/service-clients';
 /** What the hooks service is handed at start-up. */
 export interface HooksPorts extends CommonPorts {
   config: HooksConfig;
+  /** This process's delivery worker id (`claimed_by` of what it claims, its heartbeat row). */
+  workerId: string;
   /** Seals hook signing secrets at rest (SVC_ENCRYPTION_KEYS). */
   box: AtRestRing;
   /** The SSRF-guarded HTTP agent (an undici `Dispatcher`, keep-alive pool per target) every hook call goes through. */

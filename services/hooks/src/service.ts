@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { AtRestRing, defineService, encryptionKeysOf, legacyMaterials, resealOnStart, type CommonPorts } from '@tabula/runtime';
 import { hooksConfigSchema, type HooksConfig } from './config';
 import { createApp } from './app';
@@ -23,7 +25,7 @@ export function buildHooksPorts(common: CommonPorts, config: HooksConfig): Hooks
   // Sealed with SVC_ENCRYPTION_KEYS; the former keys only open what was sealed before it (re-sealed at start).
   const legacy = legacyMaterials(common.platform, { configured: config.SVC_HOOKS_ENCRYPTION_KEY ? [config.SVC_HOOKS_ENCRYPTION_KEY] : [], fileName: 'hooks-encryption-key' });
   return {
-    ...common, config, box: new AtRestRing(HOOK_SECRETS_PURPOSE, encryptionKeysOf(common.platform), legacy), wake: new Wake(),
+    ...common, config, workerId: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`, box: new AtRestRing(HOOK_SECRETS_PURPOSE, encryptionKeysOf(common.platform), legacy), wake: new Wake(),
     agent: createSafeAgent(config.SVC_ALLOW_LOCAL_HOOKS, { connections: config.SVC_HOOKS_CONNECTIONS_PER_TARGET }),
     hookCache: new HookCache(common.db, { maxTables: config.SVC_HOOKS_CACHE_TABLES, ttlMs: config.SVC_HOOKS_CACHE_TTL_MS }),
     completions: new Completions(common.db),

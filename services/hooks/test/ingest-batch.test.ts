@@ -40,7 +40,7 @@ let hookSeq = 0;
 function config(extra: Partial<HooksConfig> = {}): HooksConfig {
   return {
     SVC_ALLOW_LOCAL_HOOKS: true, SVC_HOOK_LOG_RETENTION_DAYS: 30, SVC_HOOKS_POLL_MS: 3_600_000, SVC_HOOKS_CONCURRENCY: 8,
-    SVC_HOOKS_HANDOFF_QUEUE: 64, SVC_HOOKS_CONNECTIONS_PER_TARGET: 4, SVC_HOOKS_CACHE_TABLES: 100, SVC_HOOKS_CACHE_TTL_MS: 60_000, ...extra,
+    SVC_HOOKS_HANDOFF_QUEUE: 64, SVC_HOOKS_CONNECTIONS_PER_TARGET: 4, SVC_HOOKS_CACHE_TABLES: 100, SVC_HOOKS_CACHE_TTL_MS: 60_000, SVC_HOOKS_WORKER_TTL_MS: 15_000, ...extra,
   };
 }
 
@@ -48,7 +48,7 @@ function config(extra: Partial<HooksConfig> = {}): HooksConfig {
 function ports(extra: Partial<HooksConfig> = {}): HooksPorts {
   const cfg = config(extra);
   return {
-    db, config: cfg, logger: quiet, box, wake: new Wake(), agent: createSafeAgent(true, { connections: 4 }),
+    db, config: cfg, workerId: `test-worker-${randomUUID()}`, logger: quiet, box, wake: new Wake(), agent: createSafeAgent(true, { connections: 4 }),
     hookCache: new HookCache(db, { maxTables: cfg.SVC_HOOKS_CACHE_TABLES, ttlMs: cfg.SVC_HOOKS_CACHE_TTL_MS }),
     completions: new Completions(db), stages: stageMetrics(new Registry()), metrics: createServiceMetrics('hooks-test'),
   } as unknown as HooksPorts;

@@ -1,6 +1,6 @@
 import type { Worker } from '@tabula/runtime';
 import type { HooksPorts } from '../ports';
-import { claimDue, pruneDeliveries, releaseClaims } from '../repositories/delivery.repository';
+import { claimDue, forgetWorkers, heartbeat, pruneDeliveries, releaseClaims, type Claimer } from '../repositories/delivery.repository';
 import { pruneHookLogs } from '../repositories/hook-log.repository';
 import { pruneProcessedEvents } from '@tabula/events';
 import { HOOKS_SCHEMA } from '../repositories/hooks-db';
@@ -14,6 +14,11 @@ const LOCK_MARGIN_MS = 5000;
 /** A handed-off delivery that waited longer than this re-reads its hook before sending. */
 const FRESH_HOOK_MS = 1000;
 
+/** How this process claims deliveries (its worker id, and when another worker counts as dead). */
+export function claimerOf(ports: Pick<HooksPorts, 'workerId' | 'config'>): Claimer {
+  return { workerId: ports.workerId, deadAfterMs: ports.config.SVC_HOOKS_WORKER_TTL_MS };
+}
+
 /**
  * Sends deliveries, up to SVC_HOOKS_CONCURRENCY attempts in flight. Fresh
  * deliveries arrive by direct hand-off from the records consumer (already
@@ -24,6 +29,7 @@ const FRESH_HOOK_MS = 1000;
  */
 export class DeliveryWorker implements Worker, HandOffTarget {
   private timer?: NodeJS.Timeout;
+  private beat?: NodeJS.Timeout;
   /** Attempts not finished (sending, or writing their outcome). */
   private inFlight = new Set<Promise<void>>();
   /** Attempts whose HTTP call is running: SVC_HOOKS_CONCURRENCY bounds these, so slow outcome writes do not hold send slots. */
@@ -46,6 +52,11 @@ export class DeliveryWorker implements Worker, HandOffTarget {
     this.ports.wake.attach(this);
     this.timer = setInterval(() => this.kick(), this.ports.config.SVC_HOOKS_POLL_MS);
     this.timer.unref();
+    // The heartbeat says this process is alive, so others wait for its claims instead of taking them over.
+    const beat = () => void heartbeat(this.ports.db, this.ports.workerId).catch((err) => this.ports.logger.warn({ err }, 'hook worker heartbeat failed'));
+    beat();
+    this.beat = setInterval(beat, Math.max(250, Math.floor(this.ports.config.SVC_HOOKS_WORKER_TTL_MS / 3)));
+    this.beat.unref();
     this.kick();
   }
 
@@ -131,7 +142,7 @@ export class DeliveryWorker implements Worker, HandOffTarget {
     this.reserved = free;
     let claimed: Awaited<ReturnType<typeof claimDue>>;
     try {
-      claimed = await claimDue(this.ports.db, free);
+      claimed = await claimDue(this.ports.db, free, claimerOf(this.ports));
     } finally {
       this.reserved = 0;
     }
@@ -157,6 +168,7 @@ export class DeliveryWorker implements Worker, HandOffTarget {
     await pruneHookLogs(this.ports.db, cutoff);
     await pruneDeliveries(this.ports.db, cutoff);
     await pruneProcessedEvents(this.ports.db, HOOKS_SCHEMA, 7 * DAY_MS);
+    await forgetWorkers(this.ports.db, { olderThan: new Date(Date.now() - DAY_MS) });
   }
 
   /**
@@ -174,5 +186,7 @@ export class DeliveryWorker implements Worker, HandOffTarget {
       await Promise.allSettled([...this.inFlight]);
       await new Promise((r) => setTimeout(r, 5));
     }
+    if (this.beat) clearInterval(this.beat);
+    await forgetWorkers(this.ports.db, { workerId: this.ports.workerId }).catch(() => undefined);
   }
 }

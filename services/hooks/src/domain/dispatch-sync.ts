@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { HooksPorts } from '../ports';
 import { claimDue, deliveriesOfEvent, type DeliveryRow } from '../repositories/delivery.repository';
 import { processDelivery } from '../delivery/process-delivery';
+import { claimerOf } from '../delivery/delivery-worker';
 import type { ClaimedDelivery } from '../adapters/wake';
 import { hooksFor, ingestEvent } from './ingest-event';
 import type { EventOperation } from './payload-builder';
@@ -41,7 +42,7 @@ export async function dispatchSync(ports: HooksPorts, input: z.infer<typeof disp
   let current: DeliveryRow[] = await deliveriesOfEvent(ports.db, input.eventId, syncIds);
   while (Date.now() < deadline) {
     const ids = current.filter(untaken).map((d) => d.id);
-    const claimed = ids.length ? await claimDue(ports.db, ids.length, ids) : [];
+    const claimed = ids.length ? await claimDue(ports.db, ids.length, claimerOf(ports), ids) : [];
     if (claimed.length) await Promise.all(claimed.map((d) => processDelivery(ports, d)));
     else if (current.some((d) => d.status === 'delivering' || untaken(d))) await sleep(50);
     else break;

@@ -109,7 +109,7 @@ export async function ingestEvents(ports: HooksPorts, events: RecordsEvent[], op
       room -= 1;
     } else overflow = true;
   }
-  const { freshEventIds, inserted } = await ingestDeliveries(ports.db, HOOKS_CONSUMER, eventIds, plans.map((p) => p.delivery));
+  const { freshEventIds, inserted } = await ingestDeliveries(ports.db, HOOKS_CONSUMER, eventIds, plans.map((p) => p.delivery), ports.workerId);
   const stored = new Map(inserted.map((d) => [d.id, d]));
   const scheduledAt = Date.now();
   const handed: ClaimedDelivery[] = [];

@@ -26,6 +26,10 @@ export class DeliveryModel extends BaseModel {
   declare next_attempt_at: Date;
   declare status: DeliveryStatus;
   declare locked_until: Date | null;
+  /** Scheduling order (identity): first attempts of one hook start in this order, across processes. */
+  declare seq?: string;
+  /** The delivery process (`workers.id`) that claimed it last. */
+  declare claimed_by?: string | null;
   /** Trace headers of the event that scheduled it (the attempt joins that trace). */
   declare trace_context?: Record<string, string> | null;
   declare created_at?: Date;
@@ -44,31 +48,69 @@ export async function insertDeliveries(db: Knex, rows: NewDelivery[]): Promise<v
   await DeliveryModel.query(db).insert(rows.map((r) => ({ ...r, user: r.user || null, trace_context: r.trace_context || null })));
 }
 
+/** Who claims: this process's worker id, and how long a silent worker is still taken for alive. */
+export interface Claimer {
+  workerId: string;
+  /** A worker whose heartbeat is older than this is dead: its claims are taken over before their locks expire. */
+  deadAfterMs: number;
+}
+
+/** A first attempt not finished yet (pending never tried, or in flight for the first time); test calls are outside the order. */
+const FIRST_UNFINISHED = `NOT e.test_call AND ((e.status = 'pending' AND e.attempt = 0) OR (e.status = 'delivering' AND e.attempt = 1))`;
+
 /**
- * Claims up to `limit` due deliveries (pending and due, or delivering with an
- * expired lock after a crash) for this process: `FOR UPDATE SKIP LOCKED` lets
- * replicas claim disjoint rows, the lock lasts the hook's timeout plus a margin,
- * and the attempt counter moves at claim time. `ids` narrows to given deliveries.
- * One statement: `UPDATE deliveries d … FROM hooks h WHERE h.id = d.hook_id AND
- * d.id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING d.*`.
+ * Claims up to `limit` due deliveries for this process (pending and due; in
+ * flight with an expired lock, or claimed by a worker whose heartbeat stopped),
+ * oldest scheduled first, and returns them in that order. The lock lasts the
+ * hook's timeout plus a margin and the attempt counter moves at claim time.
+ * `ids` narrows to given deliveries.
+ *
+ * Order: a hook's first attempts start in the order they were scheduled, on
+ * every replica. A first attempt is not claimed while an earlier first attempt
+ * of its hook is in flight on another live process (that process starts its
+ * claims in order; this one waits for it to finish). Claims of all processes
+ * are serialized by a transaction-level advisory lock, taken before the claim
+ * statement so that statement's snapshot sees every earlier claim committed.
  */
-export async function claimDue(db: Knex, limit: number, ids?: string[]): Promise<DeliveryRow[]> {
-  const due = DeliveryModel.query(db).alias('d').select('d.id')
-    .where((w) => w
-      .where((p) => p.where('d.status', 'pending').where('d.next_attempt_at', '<=', db.raw('now()')))
-      .orWhere((l) => l.where('d.status', 'delivering').where('d.locked_until', '<', db.raw('now()'))))
-    .modify((q) => {
-      if (ids) q.whereRaw('d.id = ANY(?::uuid[])', [ids]);
-    })
-    .orderBy('d.next_attempt_at').limit(limit).forUpdate().skipLocked();
-  return DeliveryModel.query(db).alias('d')
-    .patch({
-      status: 'delivering', attempt: db.raw('d.attempt + 1') as unknown as number, updated_at: db.raw('now()') as unknown as Date,
-      locked_until: db.raw('now() + make_interval(secs => (h.timeout + 30000) / 1000.0)') as unknown as Date,
-    })
-    .onBuildKnex((knex) => knex.updateFrom(`${HookModel.tableName} as h`))
-    .whereColumn('h.id', 'd.hook_id').whereIn('d.id', due)
-    .returning('d.*');
+export async function claimDue(db: Knex, limit: number, claimer: Claimer, ids?: string[]): Promise<DeliveryRow[]> {
+  const deliveries = DeliveryModel.tableName;
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${deliveries}.claim`]);
+    const result = await trx.raw(
+      `WITH dead AS (
+         SELECT id FROM ??.workers WHERE seen_at < now() - make_interval(secs => ?::float8 / 1000)
+       ), due AS (
+         SELECT d.id FROM ?? d
+         WHERE ((d.status = 'pending' AND d.next_attempt_at <= now())
+             OR (d.status = 'delivering' AND (d.locked_until < now() OR d.claimed_by IN (SELECT id FROM dead))))
+           AND (?::uuid[] IS NULL OR d.id = ANY(?::uuid[]))
+           AND (NOT (d.status = 'pending' AND d.attempt = 0) OR d.test_call OR NOT EXISTS (
+             SELECT 1 FROM ?? e
+             WHERE e.hook_id = d.hook_id AND e.seq < d.seq AND ${FIRST_UNFINISHED}
+               AND e.status = 'delivering' AND e.locked_until >= now() AND e.claimed_by IS DISTINCT FROM ?
+               AND NOT EXISTS (SELECT 1 FROM dead WHERE dead.id = e.claimed_by)))
+         ORDER BY d.seq LIMIT ? FOR UPDATE OF d SKIP LOCKED
+       )
+       UPDATE ?? AS d SET status = 'delivering', attempt = d.attempt + 1, updated_at = now(), claimed_by = ?,
+         locked_until = now() + make_interval(secs => (h.timeout + 30000) / 1000.0)
+       FROM ?? AS h WHERE h.id = d.hook_id AND d.id IN (SELECT id FROM due)
+       RETURNING d.*`,
+      [HOOKS_SCHEMA, claimer.deadAfterMs, deliveries, ids ?? null, ids ?? null, deliveries, claimer.workerId, limit,
+        deliveries, claimer.workerId, HookModel.tableName] as Knex.RawBinding[],
+    );
+    return (result.rows as DeliveryRow[]).sort((a, b) => Number(a.seq) - Number(b.seq));
+  });
+}
+
+/** Records that this delivery process is alive (its claims are waited for, not taken over). */
+export async function heartbeat(db: Knex, workerId: string): Promise<void> {
+  await db.raw(`INSERT INTO ??.workers (id, seen_at) VALUES (?, now()) ON CONFLICT (id) DO UPDATE SET seen_at = now()`, [HOOKS_SCHEMA, workerId]);
+}
+
+/** Removes a delivery process's heartbeat (graceful stop), or every heartbeat older than `olderThan` (prune). */
+export async function forgetWorkers(db: Knex, which: { workerId: string } | { olderThan: Date }): Promise<void> {
+  if ('workerId' in which) await db.raw('DELETE FROM ??.workers WHERE id = ?', [HOOKS_SCHEMA, which.workerId]);
+  else await db.raw('DELETE FROM ??.workers WHERE seen_at < ?', [HOOKS_SCHEMA, which.olderThan]);
 }
 
 /** Deliveries of one event for some hooks. */
@@ -86,7 +128,8 @@ export async function pruneDeliveries(db: Knex, olderThan: Date): Promise<number
 export async function releaseClaims(db: Knex, ids: string[]): Promise<void> {
   if (!ids.length) return;
   await DeliveryModel.query(db).whereIn('id', ids).where({ status: 'delivering' }).patch({
-    status: 'pending', attempt: db.raw('greatest(attempt - 1, 0)') as unknown as number, locked_until: null, updated_at: db.fn.now() as unknown as Date,
+    status: 'pending', attempt: db.raw('greatest(attempt - 1, 0)') as unknown as number, locked_until: null, claimed_by: null,
+    updated_at: db.fn.now() as unknown as Date,
   });
 }
 
@@ -120,33 +163,46 @@ export interface IngestResult {
  * One statement (so one round trip, atomically): records the event ids as
  * processed by `consumer` (ON CONFLICT DO NOTHING: a redelivered or concurrent
  * duplicate waits on the key, then finds it) and inserts the planned deliveries
- * of the ids that were new. Hand-off deliveries are stored as claimed by this
- * process (`delivering`, attempt 1, `locked_until` like a claim), so no poller
- * takes them while the sender has them; a crash leaves them to the poll once
- * the lock expires, exactly like a claim.
+ * of the ids that were new, in the order given (their `seq`). Hand-off
+ * deliveries are stored as claimed by this process (`delivering`, attempt 1,
+ * `locked_until` like a claim, `claimed_by` = `workerId`), so no poller takes
+ * them while the sender has them; a crash leaves them to the poll once the
+ * lock expires or the heartbeat stops, exactly like a claim. A hook with an
+ * earlier first attempt not in flight here (pending, or another process's)
+ * gets no hand-off: its deliveries wait, pending, for the poll, which claims
+ * them in order (see {@link claimDue}).
  */
-export async function ingestDeliveries(db: Knex, consumer: string, eventIds: string[], planned: PlannedDelivery[]): Promise<IngestResult> {
-  const rows = planned.map((p) => ({
+export async function ingestDeliveries(db: Knex, consumer: string, eventIds: string[], planned: PlannedDelivery[], workerId: string): Promise<IngestResult> {
+  const rows = planned.map((p, n) => ({
     id: p.id, hook_id: p.hook_id, event_id: p.event_id, event: p.event, operation: p.operation, payload: p.payload ?? null,
-    user: p.user ?? null, trace_context: p.trace_context ?? null, hand_off: p.handOff, timeout: p.timeout,
+    user: p.user ?? null, trace_context: p.trace_context ?? null, hand_off: p.handOff, timeout: p.timeout, n,
   }));
+  const handOffHooks = [...new Set(planned.filter((p) => p.handOff).map((p) => p.hook_id))];
   const result = await db.raw(
     `WITH p AS (
        INSERT INTO ??.processed_events (consumer, event_id) SELECT ?, e FROM unnest(?::text[]) AS e
        ON CONFLICT (consumer, event_id) DO NOTHING RETURNING event_id
+     ), blocked AS (
+       SELECT DISTINCT e.hook_id FROM ?? e
+       WHERE e.hook_id = ANY(?::text[]) AND ${FIRST_UNFINISHED}
+         AND NOT (e.status = 'delivering' AND e.claimed_by = ? AND e.locked_until >= now())
+     ), x AS (
+       SELECT r.*, r.hand_off AND NOT EXISTS (SELECT 1 FROM blocked b WHERE b.hook_id = r.hook_id) AS go
+       FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, hook_id text, event_id text, event text, operation text, payload jsonb,
+         "user" jsonb, trace_context jsonb, hand_off boolean, timeout int, n int)
+       WHERE r.event_id IN (SELECT event_id FROM p)
      ), d AS (
-       INSERT INTO ?? (id, hook_id, event_id, event, operation, payload, "user", trace_context, status, attempt, locked_until)
+       INSERT INTO ?? (id, hook_id, event_id, event, operation, payload, "user", trace_context, status, attempt, locked_until, claimed_by)
        SELECT x.id, x.hook_id, x.event_id, x.event, x.operation, x.payload, x."user", x.trace_context,
-         CASE WHEN x.hand_off THEN 'delivering' ELSE 'pending' END, CASE WHEN x.hand_off THEN 1 ELSE 0 END,
-         CASE WHEN x.hand_off THEN now() + make_interval(secs => (x.timeout + 30000) / 1000.0) END
-       FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, hook_id text, event_id text, event text, operation text, payload jsonb,
-         "user" jsonb, trace_context jsonb, hand_off boolean, timeout int)
-       WHERE x.event_id IN (SELECT event_id FROM p)
+         CASE WHEN x.go THEN 'delivering' ELSE 'pending' END, CASE WHEN x.go THEN 1 ELSE 0 END,
+         CASE WHEN x.go THEN now() + make_interval(secs => (x.timeout + 30000) / 1000.0) END,
+         CASE WHEN x.go THEN ?::text END
+       FROM x ORDER BY x.n
        RETURNING id, status, attempt, locked_until, next_attempt_at
      )
      SELECT (SELECT coalesce(array_agg(event_id), '{}') FROM p) AS fresh,
             (SELECT coalesce(json_agg(d), '[]') FROM d) AS inserted`,
-    [HOOKS_SCHEMA, consumer, eventIds, DeliveryModel.tableName, JSON.stringify(rows)] as Knex.RawBinding[],
+    [HOOKS_SCHEMA, consumer, eventIds, DeliveryModel.tableName, handOffHooks, workerId, JSON.stringify(rows), DeliveryModel.tableName, workerId] as Knex.RawBinding[],
   );
   const row = result.rows[0] as { fresh: string[]; inserted: Array<{ id: string; status: DeliveryStatus; attempt: number; locked_until: string | null; next_attempt_at: string }> };
   return {
