@@ -21,8 +21,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
-import { TestApi, col, createTestDatabase, freePort, freePortBase, waitHealthy, type TestUser } from '@tabula/testing';
+import { TestApi, col, createTestDatabase, deleteKafkaTopics, freePort, freePortBase, waitHealthy, type TestUser } from '@tabula/testing';
 import { clusterLayout } from '../../libs/runtime/src/cluster-layout';
 import { Sink, call, setupTable } from '../../e2e/hooks-e2e.helpers';
 
@@ -83,19 +82,6 @@ const exited = (child: ChildProcess, signal: NodeJS.Signals) => new Promise<void
   child.once('exit', () => resolve());
   child.kill(signal);
 });
-
-async function deleteTopics(brokers: string, prefix: string): Promise<void> {
-  const admin = new Kafka({ clientId: 'fault-run', brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin();
-  try {
-    await admin.connect();
-    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${prefix}.`));
-    if (topics.length) await admin.deleteTopics({ topics });
-  } catch {
-    // best effort: a leftover topic only takes space on a test broker
-  } finally {
-    await admin.disconnect();
-  }
-}
 
 export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFaultCounts> {
   const log = options.log ?? ((line: string) => console.log(line));
@@ -242,7 +228,7 @@ export async function runHooksFault(options: HooksFaultOptions): Promise<HooksFa
     await exited(launcher, 'SIGTERM');
     await sink.stop();
     await database.drop();
-    await deleteTopics(options.brokers, prefix);
+    await deleteKafkaTopics(prefix, options.brokers);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

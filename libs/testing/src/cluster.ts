@@ -85,9 +85,12 @@ export function describeOnEachBus(name: string, body: (bus: ClusterBus) => void)
   describeWithBackend('kafka', `${name} [Kafka]`, () => describeWithBackend('redis', 'with Redis', () => body('kafka')));
 }
 
-/** Deletes a test cluster's Kafka topics (`<prefix>.*`), so a developer's broker does not collect them. */
-async function deleteKafkaTopics(prefix: string): Promise<void> {
-  const brokers = backendUrl('kafka')?.split(',').map((broker) => broker.trim());
+/**
+ * Deletes a test cluster's Kafka topics (`<prefix>.*`), so a developer's broker does not collect them.
+ * `bootstrap`: the brokers (default: the test broker, KAFKA_BROKERS).
+ */
+export async function deleteKafkaTopics(prefix: string, bootstrap = backendUrl('kafka')): Promise<void> {
+  const brokers = bootstrap?.split(',').map((broker) => broker.trim());
   if (!brokers) return;
   const admin = new Kafka({ clientId: 'test-cluster', brokers, logLevel: logLevel.NOTHING }).admin();
   try {
