@@ -8,6 +8,8 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time of the serving process (every thread) per request, µs, when measured (standalone). */
+  cpuUsPerRequest?: number;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import type { Pool } from 'pg';
 import type { LoadResult } from './load';
@@ -77,6 +78,33 @@ export async function startBenchServer(entry: string, args: string[], env: Recor
   };
 }
 
+/** CPU time (ns) a process has used so far, every thread (its tasks' `schedstat`); undefined off Linux. */
+export function cpuNs(pid: number | undefined): bigint | undefined {
+  if (!pid) return undefined;
+  try {
+    let total = 0n;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      total += BigInt(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    }
+    return total;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs a load against a server process and adds the process's CPU time per
+ * request: a figure that, unlike req/s, hardly moves with what else the
+ * machine runs (the runs' req/s drift by tens of % on a busy machine).
+ */
+export async function withCpu(pid: number | undefined, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  const before = cpuNs(pid);
+  const result = await run();
+  const after = cpuNs(pid);
+  if (before === undefined || after === undefined || !result.requests) return result;
+  return { ...result, cpuUsPerRequest: Number(after - before) / 1000 / result.requests };
+}
+
 /**
  * Prints results with two ratios: to raw `pg` (same SQL in the bench process)
  * and to the floor (a bare node:http server), found by label prefix.
@@ -92,5 +120,9 @@ export function printRatios(title: string, rows: LoadResult[], unit?: { per: num
     ...(unit ? { [unit.name]: Math.round(r.rps * unit.per) } : {}),
     'p50 ms': r.p50.toFixed(2), 'p99 ms': r.p99.toFixed(2), 'vs pg': pct(r, pg), 'vs floor': pct(r, floor),
     ...(minimal ? { 'vs minimal floor': pct(r, minimal) } : {}),
+    ...(rows.some((x) => x.cpuUsPerRequest !== undefined) ? {
+      'server CPU µs/req': r.cpuUsPerRequest?.toFixed(0) ?? '-',
+      ...(minimal?.cpuUsPerRequest ? { 'CPU: minimal floor / this': r.cpuUsPerRequest ? `${((minimal.cpuUsPerRequest / r.cpuUsPerRequest) * 100).toFixed(0)} %` : '-' } : {}),
+    } : {}),
   })));
 }

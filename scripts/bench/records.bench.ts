@@ -17,7 +17,10 @@
  * measured per scenario in `--rounds` back-to-back alternations (medians).
  * Needs DATABASE_URL (and REDIS_URL for cluster mode). Loopback only.
  * `versions`: list-25 and read by id on NocoDB's v1, v2 and v3 paths, alternated (v2 and v3 within 10 % of v1).
- * Usage: npm run bench:records [-- --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million --rounds 3 --only list,where,read,versions,insert,bulk]
+ * The standalone server runs with the defaults of `npm start` (access log lines, tracing on without an
+ * exporter); `--quiet` turns both off. Standalone figures add the server process's CPU µs per request
+ * (every thread, /proc schedstat) and the minimal floor's CPU per request as a share of it.
+ * Usage: npm run bench:records [-- --quiet --seconds 5 --concurrency 10 --rows 100000 --mode standalone|cluster|both --million --rounds 3 --only list,where,read,versions,insert,bulk]
  *   (`--cluster` = `--mode cluster`, `--skip-cluster` = `--mode standalone`; env BENCH_MODE, BENCH_MILLION=1)
  */
 import { spawn } from 'node:child_process';
@@ -27,7 +30,7 @@ import { Pool } from 'pg';
 import { signIdentity, type Principal } from '@tabula/auth';
 import { runLoad, runOps, type LoadResult } from './load';
 import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, waitFor, type BenchTable } from './records-fixture';
-import { poster, printRatios, rawQueries, startFloor, type Floor } from './records-load';
+import { poster, printRatios, rawQueries, startFloor, withCpu, type Floor } from './records-load';
 import { startStandaloneChild } from './standalone-child';
 import { clusterArgs } from './bundled';
 
@@ -46,6 +49,9 @@ const tableRows = arg('rows', 100_000);
 const COUNT_LIMIT = 100_000;
 const BATCH = 1000;
 const ms = seconds * 1000;
+/** `--quiet`: the standalone server without access logs and tracing (before 27 November 2026 every run was so). */
+const quiet = flag('quiet');
+const serverLogging: NodeJS.ProcessEnv = quiet ? { LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true' } : { LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'false' };
 
 /** Where a mode's gateway and data service listen, and how to call each. */
 interface Target {
@@ -56,6 +62,8 @@ interface Target {
   /** A freshly signed internal identity (they are short-lived: sign one per scenario). */
   identity: () => string;
   dbUrl: string;
+  /** The serving process (standalone), whose CPU time per request is measured. */
+  pid?: number;
 }
 
 /** Load rounds per path (`--rounds`): the paths of a scenario alternate, each reported by its median round. */
@@ -101,10 +109,10 @@ async function reads(t: Target, pathOf: string, raw: ReturnType<typeof rawQuerie
     if (!wants(id)) continue;
     printRatios(`${t.mode}: ${name}, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
       () => runOps('pg directly (same SQL)', op, concurrency, ms),
-      () => runLoad('floor (bare node:http + pg)', `${floor.url}${floorPath}`, {}, concurrency, ms),
-      ...(minimalPath ? [() => runLoad('minimal floor (least SQL, no count)', `${floor.url}${minimalPath}`, {}, concurrency, ms)] : []),
-      () => runLoad('data service directly', `${t.data}${pathOf}${suffix}`, { 'x-tabula-identity': t.identity() }, concurrency, ms),
-      () => runLoad('through the gateway', `${t.gateway}${pathOf}${suffix}`, viaGateway, concurrency, ms),
+      () => withCpu(floor.pid, () => runLoad('floor (bare node:http + pg)', `${floor.url}${floorPath}`, {}, concurrency, ms)),
+      ...(minimalPath ? [() => withCpu(floor.pid, () => runLoad('minimal floor (least SQL, no count)', `${floor.url}${minimalPath}`, {}, concurrency, ms))] : []),
+      () => withCpu(t.pid, () => runLoad('data service directly', `${t.data}${pathOf}${suffix}`, { 'x-tabula-identity': t.identity() }, concurrency, ms)),
+      () => withCpu(t.pid, () => runLoad('through the gateway', `${t.gateway}${pathOf}${suffix}`, viaGateway, concurrency, ms)),
     ]));
   }
 }
@@ -145,10 +153,10 @@ async function writes(t: Target, base: string, table: string, raw: ReturnType<ty
   const one = `/api/v1/db/data/noco/${base}/${table}`;
   if (wants('insert')) printRatios(`${t.mode}: insert one, ${concurrency} connections, ${seconds} s each, median of ${ROUNDS} alternated rounds`, await alternated([
     () => runOps('pg directly (the INSERT)', (i) => raw.insertOne(i), concurrency, ms),
-    () => postLoad('floor (bare node:http + pg)', `${floor.url}/insert`, {}, sampleBody),
-    () => postLoad('minimal floor (insert returning *)', `${floor.url}/min/insert`, {}, sampleBody),
-    () => postLoad('data service directly', `${t.data}${one}`, { 'x-tabula-identity': t.identity() }, sampleBody),
-    () => postLoad('through the gateway', `${t.gateway}${one}`, { 'xc-auth': t.token }, sampleBody),
+    () => withCpu(floor.pid, () => postLoad('floor (bare node:http + pg)', `${floor.url}/insert`, {}, sampleBody)),
+    () => withCpu(floor.pid, () => postLoad('minimal floor (insert returning *)', `${floor.url}/min/insert`, {}, sampleBody)),
+    () => withCpu(t.pid, () => postLoad('data service directly', `${t.data}${one}`, { 'x-tabula-identity': t.identity() }, sampleBody)),
+    () => withCpu(t.pid, () => postLoad('through the gateway', `${t.gateway}${one}`, { 'xc-auth': t.token }, sampleBody)),
   ]));
   const batch = Array.from({ length: BATCH }, (_, i) => sampleBody(i));
   const bulk = `/api/v1/db/data/bulk/noco/${base}/${table}`;
@@ -252,7 +260,9 @@ async function interleaved(a: Running, b: Running): Promise<void> {
 
 async function standalone(): Promise<Running> {
   const dbUrl = await freshDatabase('records');
-  const server = await startStandaloneChild({ ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.resolve('data/bench') }, 'data');
+  // The server runs with Tabula's defaults (LOG_LEVEL info: an access line per request; tracing on, spans
+  // made and not exported) unless `--quiet` (no logs, no tracing) or the caller's environment says otherwise.
+  const server = await startStandaloneChild({ ...serverLogging, ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.resolve('data/bench') }, 'data');
   const stop = async () => {
     await server.stop();
     await dropDatabase(dbUrl);
@@ -260,7 +270,8 @@ async function standalone(): Promise<Running> {
   try {
     const { token, principal } = await signup(server.url);
     const identity = () => signIdentity(principal, server.secret);
-    const target = { mode: 'standalone', gateway: server.url, data: server.directUrl, token, identity, dbUrl };
+    const target = { mode: 'standalone', gateway: server.url, data: server.directUrl, token, identity, dbUrl, pid: server.child.pid };
+    console.log(`standalone server: LOG_LEVEL=${server.env.LOG_LEVEL}, tracing ${server.env.OTEL_SDK_DISABLED === 'true' ? 'off' : 'on (not exported)'}${quiet ? ' (--quiet)' : ''}`);
     return { target, table: await measure(target), stop };
   } catch (err) {
     await stop();

@@ -12,6 +12,8 @@ export interface StandaloneChild {
   directUrls: Record<string, string>;
   /** The internal secret, to forge the gateway's identity header for direct calls. */
   secret: string;
+  /** The environment it runs with. */
+  env: NodeJS.ProcessEnv;
   stop(): Promise<void>;
 }
 
@@ -21,22 +23,27 @@ export interface StandaloneChild {
  * esbuild bundle like the one `npm start` runs (bundled.ts).
  */
 export async function startStandaloneChild(env: NodeJS.ProcessEnv, service = 'data'): Promise<StandaloneChild> {
-  const child = spawn(process.execPath, [...bundledArgs('scripts/bench/standalone-server.ts'), service], {
-    env: { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const childEnv: NodeJS.ProcessEnv = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', ...env };
+  const child = spawn(process.execPath, [...bundledArgs('scripts/bench/standalone-server.ts'), service], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let buffer = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       buffer += chunk.toString();
       // The server's one line of addresses; log lines written before it (start-up logs) are skipped.
       const found = buffer.split('\n').find((candidate) => candidate.startsWith('{"url":'));
-      if (found) resolve(found);
-    });
+      if (!found) return;
+      // From here on its log lines (access logs when LOG_LEVEL is info) are only drained, as a log
+      // collector would: kept or parsed here they would cost the load generator's CPU, not the server's.
+      child.stdout?.off('data', onData);
+      child.stdout?.resume();
+      resolve(found);
+    };
+    child.stdout?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`standalone server exited (${code})`)));
   });
   const info = JSON.parse(line) as { url: string; directUrl: string; directUrls: Record<string, string>; secret: string };
   return {
-    child, ...info,
+    child, ...info, env: childEnv,
     stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
   };
 }

@@ -11,9 +11,15 @@
  */
 import http from 'node:http';
 import type { Knex } from 'knex';
-import { startStandalone } from '@tabula/runtime';
 import type { ServiceName } from '@tabula/http';
-import { allServices } from '../services';
+import { startTelemetry } from '@tabula/telemetry';
+
+// As `npm start` does (scripts/start-standalone.ts): tracing first (off with OTEL_SDK_DISABLED=true), then koa/pg/undici load instrumented.
+startTelemetry('standalone');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startStandalone } = require('@tabula/runtime') as typeof import('@tabula/runtime');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { allServices } = require('../services') as typeof import('../services');
 
 const statements: { sql: string; bindings?: unknown[] }[] = [];
 let recording = false;
