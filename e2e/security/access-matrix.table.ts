@@ -41,6 +41,8 @@ export interface RouteCall {
   after?: (caller: Caller, body: any, status: number) => void;
   /** The path itself is the grant (a signed link): its holder reads the file, whoever it is. */
   capability?: boolean;
+  /** An allowed caller's answer when the use case refuses every call the fixture can make (a button field without an action: 400); else 2xx. */
+  allowedAnswer?: number[];
   /** A public endpoint's answers when its use case decides by caller (else: anything but 401/403). */
   publicAnswer?: (caller: Caller) => number[];
   /** The whole call, when it is no JSON request (a multipart upload). */
@@ -191,6 +193,14 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   recordDeleteV2: { body: async (c) => [{ Id: Number(await live.make('record', c)) }], rank: 2 },
   // Unlinks the pairs dataNestedRemove needs linked: after it, before the records are deleted (2.1, 2.2).
   linkDeleteV2: { rank: 2.05 },
+  // data v2, the rest of nocodb-sdk's calls: bulk reads take an array of aliased queries; a cell's links cleared on a fresh record.
+  recordBulkListV2: { body: () => [{ alias: 'a', limit: 1 }] },
+  recordBulkGroupV2: { body: () => [{ alias: 'a', column_name: 'Name' }] },
+  recordBulkAggregateV2: { body: () => [{ alias: 'a' }] },
+  recordMoveV2: {},
+  linkCopyPasteOrDeleteAllV2: { body: async (c) => [{ operation: 'deleteAll', rowId: await live.make('record', c) }] },
+  // Tabula's button fields carry no action: every trigger is NocoDB's 400 (after the guard: the others are refused first).
+  buttonTriggerV2: { body: () => ({ rowIds: ['1'] }), allowedAnswer: [400] },
   // data v3: bodies are `[{ fields }]`, `[{ id, fields }]`, `[{ id }]` (updates and deletes on a fresh record per caller).
   recordCreateV3: { body: () => [{ fields: { Name: 'new' } }] },
   recordUpdateV3: { body: async (c) => [{ id: Number(await live.make('record', c)), fields: { Name: 'updated' } }] },
