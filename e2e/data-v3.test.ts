@@ -116,6 +116,14 @@ describe('v3 records', () => {
     const field = await raw('GET', data('/links/cmissing0000000/1'));
     expect([field.status, field.body.error]).toEqual([422, 'ERR_FIELD_NOT_FOUND']);
     expect((await raw('GET', data('/records'), undefined, {})).status).toBe(401);
+    // NocoDB (v2 and v3 reads): 422 ERR_INVALID_PK_VALUE "Primary key value 'abc' is invalid for column 'Id'"; a number that names no row stays 404.
+    for (const path of [data('/records/abc'), `/api/v2/tables/${items}/records/abc`]) {
+      const bad = await raw('GET', path);
+      expect([bad.status, bad.body.error, bad.body.message]).toEqual([422, 'ERR_INVALID_PK_VALUE', "Primary key value 'abc' is invalid for column 'Id'"]);
+    }
+    expect((await raw('GET', data('/records/99999'))).status).toBe(404);
+    // v1 keeps its specification's rule: a key of the wrong type is a missing record.
+    expect((await raw('GET', `/api/v1/db/data/noco/${baseId}/Items/abc`)).status).toBe(404);
   });
 
   it('links: link, list, unlink', async () => {
@@ -167,5 +175,21 @@ describe('v3 meta', () => {
     expect([missingBase.status, missingBase.body.error]).toEqual([422, 'ERR_BASE_NOT_FOUND']);
     const wrongBase = await raw('GET', `/api/v3/meta/bases/${(await raw('POST', '/api/v2/meta/bases/', { title: 'Elsewhere' })).body.id}/tables/${items}`);
     expect([wrongBase.status, wrongBase.body.error]).toEqual([422, 'ERR_TABLE_NOT_FOUND']);
+  });
+
+  it('a duplicate table or field title: 422 ERR_DUPLICATE_IN_ALIAS, as NocoDB answers it; nothing is made', async () => {
+    // NocoDB: {"error":"ERR_DUPLICATE_IN_ALIAS","message":"Duplicate table alias 'Items' at base 'p…'"}.
+    const table = await raw('POST', `/api/v3/meta/bases/${baseId}/tables`, { title: 'items' });
+    expect([table.status, table.body.error, table.body.message]).toEqual([422, 'ERR_DUPLICATE_IN_ALIAS', `Duplicate table alias 'items' at base '${baseId}'`]);
+    // NocoDB: "Duplicate column alias 'Title' at table 'm…', base 'p…'".
+    const field = await raw('POST', `/api/v3/meta/bases/${baseId}/tables/${items}/fields`, { title: 'Title', type: 'SingleLineText' });
+    expect([field.status, field.body.error, field.body.message]).toEqual([422, 'ERR_DUPLICATE_IN_ALIAS', `Duplicate column alias 'Title' at table '${items}', base '${baseId}'`]);
+    const qty = (await raw('GET', `/api/v3/meta/bases/${baseId}/tables/${items}`)).body.fields.find((f: { title: string }) => f.title === 'Qty');
+    const renamed = await raw('PATCH', `/api/v3/meta/bases/${baseId}/fields/${qty.id}`, { title: 'Title' });
+    expect([renamed.status, renamed.body.error]).toEqual([422, 'ERR_DUPLICATE_IN_ALIAS']);
+    const tables = (await raw('GET', `/api/v3/meta/bases/${baseId}/tables`)).body.list;
+    expect(tables.filter((t: { title: string }) => t.title.toLowerCase() === 'items')).toHaveLength(1);
+    // v1 keeps its answer: 400 ERR_INVALID_REQUEST_BODY.
+    expect((await raw('POST', `/api/v1/db/meta/projects/${baseId}/tables`, { title: 'Items', table_name: 'items2', columns: [] })).status).toBe(400);
   });
 });
