@@ -41,8 +41,6 @@ export interface RouteCall {
   after?: (caller: Caller, body: any, status: number) => void;
   /** The path itself is the grant (a signed link): its holder reads the file, whoever it is. */
   capability?: boolean;
-  /** An allowed caller's answer when the use case refuses every call the fixture can make (a button field without an action: 400); else 2xx. */
-  allowedAnswer?: number[];
   /** A public endpoint's answers when its use case decides by caller (else: anything but 401/403). */
   publicAnswer?: (caller: Caller) => number[];
   /** The whole call, when it is no JSON request (a multipart upload). */
@@ -199,8 +197,6 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   recordBulkAggregateV2: { body: () => [{ alias: 'a' }] },
   recordMoveV2: {},
   linkCopyPasteOrDeleteAllV2: { body: async (c) => [{ operation: 'deleteAll', rowId: await live.make('record', c) }] },
-  // Tabula's button fields carry no action: every trigger is NocoDB's 400 (after the guard: the others are refused first).
-  buttonTriggerV2: { body: () => ({ rowIds: ['1'] }), allowedAnswer: [400] },
   // data v3: bodies are `[{ fields }]`, `[{ id, fields }]`, `[{ id }]` (updates and deletes on a fresh record per caller).
   recordCreateV3: { body: () => [{ fields: { Name: 'new' } }] },
   recordUpdateV3: { body: async (c) => [{ id: Number(await live.make('record', c)), fields: { Name: 'updated' } }] },
@@ -329,6 +325,14 @@ export const BODY_ID_CASES: Record<string, BodyIdCase[]> = {
   ],
   // data v2: a view of another table (another tenant's) answers as a missing view.
   recordListV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/records?viewId=${id}`, foreign: () => ids.view }],
+  recordBulkListV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/bulk/dataList?viewId=${id}`, body: () => [{ alias: 'a' }], foreign: () => ids.view }],
+  recordBulkGroupV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/bulk/group?viewId=${id}`, body: () => [{ alias: 'a', column_name: 'Name' }], foreign: () => ids.view }],
+  recordBulkAggregateV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/bulk/aggregate?viewId=${id}`, body: () => [{ alias: 'a' }], foreign: () => ids.view }],
+  linkCopyPasteOrDeleteAllV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/links/cmissing0000000/records?viewId=${id}`, body: () => [{ operation: 'deleteAll', rowId: '1' }], foreign: () => ids.view }],
+  sortCreateV3: [{ field: 'field_id', path: () => `/api/v3/meta/bases/${bIds.base}/views/${bIds.view}/sorts`, body: (id) => ({ field_id: id }), foreign: () => ids.column }],
+  sortCreateInTableV3: [{ field: 'field_id', path: () => `/api/v3/meta/bases/${bIds.base}/tables/${bIds.table}/views/${bIds.view}/sorts`, body: (id) => ({ field_id: id }), foreign: () => ids.column }],
+  sortUpdateV3: [{ field: 'field_id', path: () => `/api/v3/meta/bases/${bIds.base}/views/${bIds.view}/sorts`, body: (id) => ({ id: bIds.sort, field_id: id }), foreign: () => ids.column }],
+  sortUpdateInTableV3: [{ field: 'field_id', path: () => `/api/v3/meta/bases/${bIds.base}/tables/${bIds.table}/views/${bIds.view}/sorts`, body: (id) => ({ id: bIds.sort, field_id: id }), foreign: () => ids.column }],
   recordCountV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/records/count?viewId=${id}`, foreign: () => ids.view }],
   recordAggregateV2: [{ field: 'viewId', path: (id) => `/api/v2/tables/${bIds.table}/aggregate?viewId=${id}`, foreign: () => ids.view }],
   recordListV3: [{ field: 'viewId', path: (id) => `/api/v3/data/${bIds.base}/${bIds.table}/records?viewId=${id}`, foreign: () => ids.view }],
