@@ -164,13 +164,83 @@ describe('nocodb-sdk aggregates and group-by', () => {
   });
 });
 
+describe('nocodb-sdk: bulk reads, move, a link cell\'s copy/paste/deleteAll, button trigger', () => {
+  it('dbDataTableBulkList, dbDataTableBulkGroupList and dbDataTableBulkAggregate answer per alias what list, groupBy and aggregate answer', async () => {
+    const qty = ((await raw('GET', `/api/v2/meta/tables/${items}`)).body.columns as { id: string; title: string }[]).find((c) => c.title === 'Qty')!.id;
+    // NocoDB: {"big":{"list":[…],"pageInfo":{…}},"first":{…}}: each alias answers its list.
+    const lists = await api.dbDataTableBulkList.dbDataTableBulkList(items, {} as never, [
+      { alias: 'big', where: '(Qty,gt,1)', sort: '-Qty', fields: 'Title,Qty' }, { alias: 'first', limit: 1 },
+    ]) as Record<string, unknown>;
+    expect(Object.keys(lists).sort()).toEqual(['big', 'first']);
+    expect(lists.big).toEqual(await api.dbDataTableRow.list(items, { where: '(Qty,gt,1)', sort: '-Qty', fields: ['Title', 'Qty'] }));
+    expect(lists.first).toEqual(await api.dbDataTableRow.list(items, { limit: 1 }));
+    // NocoDB: 201 (its POSTs declare no 200); an empty body is 400 "Invalid bulkFilterList".
+    expect((await raw('POST', `/api/v2/tables/${items}/bulk/dataList`, [{ alias: 'x', limit: 1 }])).status).toBe(201);
+    const empty = await raw('POST', `/api/v2/tables/${items}/bulk/dataList`, []);
+    expect([empty.status, empty.body.msg]).toEqual([400, 'Invalid bulkFilterList']);
+    const groups = await api.dbDataTableBulkGroupList.dbDataTableBulkGroupList(tags, {} as never, [{ alias: 'g', column_name: 'Name', where: '(Name,like,g%)' }]) as Record<string, unknown>;
+    expect(groups).toEqual({ g: await api.dbTableRow.groupBy('noco', baseId, 'Tags', { column_name: 'Name', where: '(Name,like,g%)' }) });
+    // NocoDB: {"all":{"Qty":…},"big":{"Qty":…}}: the query's aggregations under each alias's filter.
+    const aggregation = [{ field: qty, type: 'sum' }];
+    const sums = await api.dbDataTableBulkAggregate.dbDataTableBulkAggregate(items, { aggregation } as never, [{ alias: 'all' }, { alias: 'big', where: '(Qty,gt,1)' }]);
+    expect(sums).toEqual({
+      all: await api.dbDataTableAggregate.dbDataTableAggregate(items, { aggregation } as never),
+      big: await api.dbDataTableAggregate.dbDataTableAggregate(items, { aggregation, where: '(Qty,gt,1)' } as never),
+    });
+  });
+
+  it('dbDataTableRow.move: before a record, or last; a missing record is 404 and nothing moves', async () => {
+    const moves = (await raw('POST', `/api/v2/meta/bases/${baseId}/tables`, { title: 'Moves', columns: [{ column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'title', title: 'Title', uidt: 'SingleLineText' }] })).body.id as string;
+    await api.dbDataTableRow.create(moves, [{ Title: 'm1' }, { Title: 'm2' }, { Title: 'm3' }]);
+    const order = async () => (await api.dbDataTableRow.list(moves, {})).list.map((r) => (r as { Title: string }).Title);
+    // NocoDB: 200 true.
+    expect(await api.dbDataTableRow.move(moves, '3', { before: '1' })).toBe(true);
+    expect(await order()).toEqual(['m3', 'm1', 'm2']);
+    expect(await api.dbDataTableRow.move(moves, '1', { before: '2' })).toBe(true);
+    expect(await order()).toEqual(['m3', 'm1', 'm2']);
+    expect(await api.dbDataTableRow.move(moves, '3')).toBe(true);
+    expect(await order()).toEqual(['m1', 'm2', 'm3']);
+    expect(await raw('POST', `/api/v2/tables/${moves}/records/1/move`)).toEqual({ status: 201, body: true });
+    expect(await order()).toEqual(['m2', 'm3', 'm1']);
+    const missing = await raw('POST', `/api/v2/tables/${moves}/records/1/move?before=99`);
+    expect([missing.status, missing.body.error]).toEqual([404, 'ERR_RECORD_NOT_FOUND']);
+    expect(await order()).toEqual(['m2', 'm3', 'm1']);
+  });
+
+  it('nestedListCopyPasteOrDeleteAll: paste makes a row\'s links another\'s; deleteAll clears them', async () => {
+    const rows = api.dbDataTableRow;
+    const linked = async (id: string) => (await rows.nestedList(items, tagsLink, id, {})).list.map((r) => (r as { Id: number }).Id);
+    await rows.nestedLink(items, tagsLink, '1', [{ Id: 2 }]);
+    expect([await linked('1'), await linked('2')]).toEqual([[1, 2], [2]]);
+    const op = (operation: string, rowId: string) => ({ operation, rowId, columnId: tagsLink, fk_related_model_id: tags });
+    // NocoDB: {"link":[{"Id":1}],"unlink":[]}; then deleteAll → {"link":[],"unlink":[{"Id":1},{"Id":2}]}.
+    expect(await rows.nestedListCopyPasteOrDeleteAll(items, tagsLink, [op('copy', '1'), op('paste', '2')] as never)).toEqual({ link: [{ Id: 1 }], unlink: [] });
+    expect(await linked('2')).toEqual([1, 2]);
+    await rows.nestedUnlink(items, tagsLink, '1', [{ Id: 1 }]);
+    expect(await rows.nestedListCopyPasteOrDeleteAll(items, tagsLink, [op('copy', '1'), op('paste', '2')] as never)).toEqual({ link: [], unlink: [{ Id: 1 }] });
+    expect(await linked('2')).toEqual([2]);
+    expect(await rows.nestedListCopyPasteOrDeleteAll(items, tagsLink, [op('deleteAll', '1')] as never)).toEqual({ link: [], unlink: [{ Id: 2 }] });
+    expect(await linked('1')).toEqual([]);
+    const missing = await raw('POST', `/api/v2/tables/${items}/links/${tagsLink}/records`, [op('deleteAll', '99')]);
+    expect([missing.status, missing.body.error]).toEqual([404, 'ERR_RECORD_NOT_FOUND']);
+    const bad = await raw('POST', `/api/v2/tables/${items}/links/${tagsLink}/records`, [{ operation: 'copy', rowId: '1' }]);
+    expect(bad.status).toBe(400);
+  });
+
+  it('action.triggerButton: not served, as NocoDB 0.301.3 serves it not (404)', async () => {
+    const qty = ((await raw('GET', `/api/v2/meta/tables/${items}`)).body.columns as { id: string; title: string }[]).find((c) => c.title === 'Qty')!.id;
+    // NocoDB 0.301.3: 404 {"msg":"Cannot POST /api/v2/tables/…/button/…"} (its open edition registers no button route).
+    await expect(api.action.triggerButton(items, qty, { rowIds: ['1'] })).rejects.toMatchObject({ response: { status: 404 } });
+  });
+});
+
 describe('v2 meta calls of n8n\'s pickers', () => {
   it('bases, a base\'s tables, a table, its views', async () => {
     const bases = (await raw('GET', '/api/v2/meta/bases/')).body;
     expect(bases.list.map((b: { title: string }) => b.title)).toEqual(expect.arrayContaining(['V2 base']));
     expect(bases.pageInfo).toMatchObject({ page: 1, isFirstPage: true });
     const tables = (await raw('GET', `/api/v2/meta/bases/${baseId}/tables`)).body.list;
-    expect(tables.map((t: { title: string }) => t.title)).toEqual(['Items', 'Tags']);
+    expect(tables.map((t: { title: string }) => t.title)).toEqual(['Items', 'Tags', 'Moves']);
     const table = (await raw('GET', `/api/v2/meta/tables/${items}`)).body;
     expect(table).toMatchObject({ id: items, title: 'Items', base_id: baseId });
     expect(table.columns.map((c: { title: string }) => c.title)).toEqual(expect.arrayContaining(['Id', 'Title', 'Qty', 'Tags']));

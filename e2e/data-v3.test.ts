@@ -116,6 +116,14 @@ describe('v3 records', () => {
     const field = await raw('GET', data('/links/cmissing0000000/1'));
     expect([field.status, field.body.error]).toEqual([422, 'ERR_FIELD_NOT_FOUND']);
     expect((await raw('GET', data('/records'), undefined, {})).status).toBe(401);
+    // NocoDB (v2 and v3 reads): 422 ERR_INVALID_PK_VALUE "Primary key value 'abc' is invalid for column 'Id'"; a number that names no row stays 404.
+    for (const path of [data('/records/abc'), `/api/v2/tables/${items}/records/abc`]) {
+      const bad = await raw('GET', path);
+      expect([bad.status, bad.body.error, bad.body.message]).toEqual([422, 'ERR_INVALID_PK_VALUE', "Primary key value 'abc' is invalid for column 'Id'"]);
+    }
+    expect((await raw('GET', data('/records/99999'))).status).toBe(404);
+    // v1 keeps its specification's rule: a key of the wrong type is a missing record.
+    expect((await raw('GET', `/api/v1/db/data/noco/${baseId}/Items/abc`)).status).toBe(404);
   });
 
   it('links: link, list, unlink', async () => {
@@ -167,5 +175,105 @@ describe('v3 meta', () => {
     expect([missingBase.status, missingBase.body.error]).toEqual([422, 'ERR_BASE_NOT_FOUND']);
     const wrongBase = await raw('GET', `/api/v3/meta/bases/${(await raw('POST', '/api/v2/meta/bases/', { title: 'Elsewhere' })).body.id}/tables/${items}`);
     expect([wrongBase.status, wrongBase.body.error]).toEqual([422, 'ERR_TABLE_NOT_FOUND']);
+  });
+
+  it('a duplicate table or field title: 422 ERR_DUPLICATE_IN_ALIAS, as NocoDB answers it; nothing is made', async () => {
+    // NocoDB: {"error":"ERR_DUPLICATE_IN_ALIAS","message":"Duplicate table alias 'Items' at base 'p…'"}.
+    const table = await raw('POST', `/api/v3/meta/bases/${baseId}/tables`, { title: 'items' });
+    expect([table.status, table.body.error, table.body.message]).toEqual([422, 'ERR_DUPLICATE_IN_ALIAS', `Duplicate table alias 'items' at base '${baseId}'`]);
+    // NocoDB: "Duplicate column alias 'Title' at table 'm…', base 'p…'".
+    const field = await raw('POST', `/api/v3/meta/bases/${baseId}/tables/${items}/fields`, { title: 'Title', type: 'SingleLineText' });
+    expect([field.status, field.body.error, field.body.message]).toEqual([422, 'ERR_DUPLICATE_IN_ALIAS', `Duplicate column alias 'Title' at table '${items}', base '${baseId}'`]);
+    const qty = (await raw('GET', `/api/v3/meta/bases/${baseId}/tables/${items}`)).body.fields.find((f: { title: string }) => f.title === 'Qty');
+    const renamed = await raw('PATCH', `/api/v3/meta/bases/${baseId}/fields/${qty.id}`, { title: 'Title' });
+    expect([renamed.status, renamed.body.error]).toEqual([422, 'ERR_DUPLICATE_IN_ALIAS']);
+    const tables = (await raw('GET', `/api/v3/meta/bases/${baseId}/tables`)).body.list;
+    expect(tables.filter((t: { title: string }) => t.title.toLowerCase() === 'items')).toHaveLength(1);
+    // v1 keeps its answer: 400 ERR_INVALID_REQUEST_BODY.
+    expect((await raw('POST', `/api/v1/db/meta/projects/${baseId}/tables`, { title: 'Items', table_name: 'items2', columns: [] })).status).toBe(400);
+  });
+});
+
+describe('v3 view settings: sorts, filters, view columns', () => {
+  it('sorts: list, create (one per field), update by id, delete; the records follow them', async () => {
+    const table = (await raw('GET', `/api/v3/meta/bases/${baseId}/tables/${items}`)).body;
+    const view = table.views[0].id;
+    const qty = table.fields.find((f: { title: string }) => f.title === 'Qty').id;
+    const sorts = `/api/v3/meta/bases/${baseId}/views/${view}/sorts`;
+    // NocoDB: {"list":[]}; POST → {"id","field_id","direction":"desc"}; the same field again → 400 "Sort already exists for this field".
+    expect((await raw('GET', sorts)).body).toEqual({ list: [] });
+    const made = await raw('POST', sorts, { field_id: qty, direction: 'desc' });
+    expect([made.status, made.body]).toEqual([200, { id: expect.any(String), field_id: qty, direction: 'desc' }]);
+    const again = await raw('POST', sorts, { field_id: qty, direction: 'asc' });
+    expect([again.status, again.body.error, again.body.message]).toEqual([400, 'ERR_INVALID_REQUEST_BODY', 'Sort already exists for this field']);
+    expect((await raw('POST', sorts, { field_id: 'cmissing0000000' })).status).toBe(404);
+    const qtys = async () => (await raw('GET', `/api/v3/data/${baseId}/${items}/records?viewId=${view}`)).body.records.map((r: { fields: { Qty: number } }) => r.fields.Qty);
+    const desc = await qtys();
+    expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    // The table spelling answers the same list; PATCH by id → the sort; DELETE → {} and a second time 404 "Sort not found".
+    expect((await raw('GET', `/api/v3/meta/bases/${baseId}/tables/${items}/views/${view}/sorts`)).body).toEqual({ list: [made.body] });
+    expect((await raw('PATCH', sorts, { id: made.body.id, direction: 'asc' })).body).toEqual({ ...made.body, direction: 'asc' });
+    const asc = await qtys();
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    expect((await raw('DELETE', sorts, { id: made.body.id })).body).toEqual({});
+    const gone = await raw('DELETE', sorts, { id: made.body.id });
+    expect([gone.status, gone.body.message]).toEqual([404, 'Sort not found']);
+    expect((await raw('GET', sorts)).body).toEqual({ list: [] });
+    // NocoDB: a missing view or base → 422 ERR_VIEW_NOT_FOUND / ERR_BASE_NOT_FOUND; a table that is not the view's → 422 ERR_TABLE_NOT_FOUND.
+    const missing = await raw('GET', `/api/v3/meta/bases/${baseId}/views/vwmissing0000000/sorts`);
+    expect([missing.status, missing.body.error]).toEqual([422, 'ERR_VIEW_NOT_FOUND']);
+    const wrongTable = await raw('GET', `/api/v3/meta/bases/${baseId}/tables/${tags}/views/${view}/sorts`);
+    expect([wrongTable.status, wrongTable.body.error]).toEqual([422, 'ERR_TABLE_NOT_FOUND']);
+  });
+
+  it('filters: the root group tree, filters joining it, a group, update by id, delete (and root)', async () => {
+    const table = (await raw('GET', `/api/v3/meta/bases/${baseId}/tables/${items}`)).body;
+    const view = table.views[0].id;
+    const [title, qty] = ['Title', 'Qty'].map((t) => table.fields.find((f: { title: string }) => f.title === t).id);
+    const filters = `/api/v3/meta/bases/${baseId}/views/${view}/filters`;
+    const count = async () => (await raw('GET', `/api/v3/data/${baseId}/${items}/count?viewId=${view}`)).body.count as number;
+    const all = await count();
+    // NocoDB: no filters → {}; POST a filter → {"id":"root","group_operator":"AND","filters":[{"id","field_id","operator","value"}]}.
+    expect((await raw('GET', filters)).body).toEqual({});
+    const one = await raw('POST', filters, { field_id: qty, operator: 'gt', value: '100000' });
+    expect([one.status, one.body]).toEqual([200, { id: 'root', group_operator: 'AND', filters: [{ id: expect.any(String), field_id: qty, operator: 'gt', value: '100000' }] }]);
+    expect(await count()).toBe(0);
+    // A group body at the root adds its filters to the root; another operator than the root's → 400.
+    const grouped = await raw('POST', filters, { group_operator: 'AND', filters: [{ field_id: title, operator: 'neq', value: 'zzz' }] });
+    expect(grouped.body.filters.map((f: { field_id: string }) => f.field_id)).toEqual([qty, title]);
+    const other = await raw('POST', filters, { group_operator: 'OR', filters: [{ field_id: title, operator: 'eq', value: 'x' }] });
+    expect([other.status, other.body.message]).toEqual([400, 'A root group with a different group operator already exists. Existing: AND, New: OR']);
+    // PATCH {id, value} → the tree with the new value, and the records follow.
+    const updated = await raw('PATCH', filters, { id: one.body.filters[0].id, value: '-1' });
+    expect(updated.body.filters[0]).toEqual({ id: one.body.filters[0].id, field_id: qty, operator: 'gt', value: '-1' });
+    expect(await count()).toBeGreaterThan(0);
+    // A root group body joined by another operator than the root's → 400 (NocoDB's message).
+    const nested = await raw('POST', `/api/v3/meta/bases/${baseId}/tables/${items}/views/${view}/filters`, { group_operator: 'OR', filters: [{ field_id: title, operator: 'eq', value: 'a' }, { field_id: title, operator: 'eq', value: 'b' }] });
+    expect(nested.status).toBe(400);
+    // NocoDB: DELETE {id} → {}; a missing id → 400 "Filter not found"; {id:"root"} clears the view.
+    expect((await raw('DELETE', filters, { id: one.body.filters[0].id })).body).toEqual({});
+    const missing = await raw('DELETE', filters, { id: 'fimissing000000' });
+    expect([missing.status, missing.body.message]).toEqual([400, 'Filter not found']);
+    expect((await raw('DELETE', filters, { id: 'root' })).body).toEqual({});
+    expect((await raw('GET', filters)).body).toEqual({});
+    expect(await count()).toBe(all);
+  });
+
+  it('view columns: { fields: { <field id>: … } }; PATCH hides and shows a field', async () => {
+    const table = (await raw('GET', `/api/v3/meta/bases/${baseId}/tables/${items}`)).body;
+    const view = table.views[0].id;
+    const qty = table.fields.find((f: { title: string }) => f.title === 'Qty').id;
+    const columns = `/api/v3/meta/views/${view}/columns`;
+    const listed = (await raw('GET', columns)).body.fields;
+    expect(listed[qty]).toMatchObject({ fk_view_id: view, fk_column_id: qty, show: true });
+    // NocoDB: PATCH [{id, show:false}] → {}; {fields:{<id>:{show:true}}} → {}.
+    expect((await raw('PATCH', columns, [{ id: qty, show: false }])).body).toEqual({});
+    expect((await raw('GET', columns)).body.fields[qty].show).toBe(false);
+    const record = (await raw('GET', `/api/v3/data/${baseId}/${items}/records?viewId=${view}`)).body.records[0];
+    expect(Object.keys(record.fields)).not.toContain('Qty');
+    expect((await raw('PATCH', columns, { fields: { [qty]: { show: true } } })).body).toEqual({});
+    expect((await raw('GET', columns)).body.fields[qty].show).toBe(true);
+    const missing = await raw('GET', '/api/v3/meta/views/vwmissing0000000/columns');
+    expect([missing.status, missing.body.error]).toEqual([422, 'ERR_VIEW_NOT_FOUND']);
   });
 });

@@ -124,6 +124,25 @@ const data: Step[] = [
   step('GET …/records/abc', 'GET', (i) => `${R(i)}/abc`),
 ];
 
+/** The rest of nocodb-sdk's v2 data calls: bulk reads, row move, a link cell's copy/paste/deleteAll, button trigger. */
+const T = (ids: Ids) => `/api/v2/tables/${ids.items}`;
+const cell = (ids: Ids, operation: string, rowId: string) => ({ operation, rowId, columnId: ids.tagsLink, fk_related_model_id: ids.tags });
+const more: Step[] = [
+  step('POST /api/v2/tables/{tableId}/bulk/dataList', 'POST', (i) => `${T(i)}/bulk/dataList`, { body: () => [{ alias: 'big', where: '(Qty,gt,1)', sort: '-Qty', fields: 'Title,Qty' }, { alias: 'first', limit: 1 }] }),
+  step('POST …/bulk/dataList [] (empty)', 'POST', (i) => `${T(i)}/bulk/dataList`, { body: () => [] }),
+  step('POST /api/v2/tables/{tableId}/bulk/group?viewId (NocoDB crashes without one)', 'POST', (i) => `${T(i)}/bulk/group?viewId=${i.grid}`, { body: () => [{ alias: 'g', column_name: 'Title' }] }),
+  step('POST /api/v2/tables/{tableId}/bulk/aggregate', 'POST', (i) => `${T(i)}/bulk/aggregate?aggregation=${encodeURIComponent(JSON.stringify([{ field: i.qty, type: 'sum' }]))}`, { body: () => [{ alias: 'all' }, { alias: 'big', where: '(Qty,gt,1)' }] }),
+  step('POST /api/v2/tables/{tableId}/records/{recordId}/move?before=1', 'POST', (i) => `${R(i)}/2/move?before=1`),
+  step('POST …/records/{recordId}/move (last)', 'POST', (i) => `${R(i)}/2/move`),
+  step('POST …/records/{missing}/move', 'POST', (i) => `${R(i)}/999/move`),
+  step('POST /api/v2/tables/{tableId}/links/{linkFieldId}/records (copy, paste)', 'POST', (i) => `${T(i)}/links/${i.tagsLink}/records`, { body: (i) => [cell(i, 'copy', '1'), cell(i, 'paste', '2')] }),
+  step('POST …/links/{linkFieldId}/records (deleteAll)', 'POST', (i) => `${T(i)}/links/${i.tagsLink}/records`, { body: (i) => [cell(i, 'deleteAll', '2')] }),
+  step('POST …/links/{linkFieldId}/records (deleteAll, missing record)', 'POST', (i) => `${T(i)}/links/${i.tagsLink}/records`, { body: (i) => [cell(i, 'deleteAll', '999')] }),
+  step('POST /api/v2/tables/{tableId}/button/{fieldId} (a Number field)', 'POST', (i) => `${T(i)}/button/${i.qty}`, { body: () => ({ rowIds: ['1'] }) }),
+  step('POST …/button/{fieldId} (no rows)', 'POST', (i) => `${T(i)}/button/${i.qty}`, { body: () => ({}) }),
+  step('POST …/button/{missing}', 'POST', (i) => `${T(i)}/button/cmissing0000000`, { body: () => ({ rowIds: ['1'] }) }),
+];
+
 const hooksAndFiles: Step[] = [
   step('POST /api/v2/meta/tables/{tableId}/hooks', 'POST', (i) => `${M}/tables/${i.items}/hooks`, { body: () => hook('compare'), save: (b, ids) => { ids.hook = b.id; } }),
   step('GET /api/v2/meta/tables/{tableId}/hooks', 'GET', (i) => `${M}/tables/${i.items}/hooks`),
@@ -133,6 +152,7 @@ const hooksAndFiles: Step[] = [
   step('GET /api/v2/meta/hooks/{hookId}/logs', 'GET', (i) => `${M}/hooks/${i.hook}/logs`),
   step('GET /api/v2/meta/tables/{tableId}/hooks/samplePayload/{event}/{operation}/{version}', 'GET', (i) => `${M}/tables/${i.items}/hooks/samplePayload/after/insert/v3`),
   step('POST /api/v2/meta/tables/{tableId}/hooks/test', 'POST', (i) => `${M}/tables/${i.items}/hooks/test`, { body: () => ({ hook: hook('test'), payload: { data: { Title: 'x' } } }) }),
+  step('POST /api/v2/meta/hooks/{hookId}/trigger/{rowId}', 'POST', (i) => `${M}/hooks/${i.hook}/trigger/1`),
   step('DELETE /api/v2/meta/hooks/{hookId}', 'DELETE', (i) => `${M}/hooks/${i.hook}`),
   step('POST /api/v2/storage/upload?base_id=…', 'POST', (i) => `/api/v2/storage/upload?base_id=${i.base}`, {
     form: () => {
@@ -142,6 +162,21 @@ const hooksAndFiles: Step[] = [
     },
   }),
   step('POST /api/v2/storage/upload-by-url', 'POST', () => '/api/v2/storage/upload-by-url', { body: () => [{ url: 'data:text/plain;base64,aGk=', fileName: 'hi.txt' }] }),
+  step('GET /api/v2/health', 'GET', () => '/api/v2/health'),
+  step('GET /api/v2/version', 'GET', () => '/api/v2/version'),
+  step('GET /api/v2/auth/user/me', 'GET', () => '/api/v2/auth/user/me'),
+  step('POST /api/v2/auth/user/signin (wrong password)', 'POST', () => '/api/v2/auth/user/signin', { body: () => ({ email: 'nobody@example.com', password: 'Wrong-pass-1234' }) }),
+  step('POST /api/v2/auth/password/forgot (unknown e-mail)', 'POST', () => '/api/v2/auth/password/forgot', { body: () => ({ email: 'nobody@example.com' }) }),
+  step('POST /api/v2/auth/password/reset/{token} (bad token)', 'POST', () => '/api/v2/auth/password/reset/badtoken', { body: () => ({ password: 'New-pass-12345' }) }),
+  step('POST /api/v2/auth/token/refresh (no cookie)', 'POST', () => '/api/v2/auth/token/refresh'),
+  step('POST /api/v2/tables/{tableId}/records/{recordId}/comments', 'POST', (i) => `${R(i)}/1/comments`, { body: () => ({ comment: 'compare' }), save: (b, ids) => { ids.comment = b?.id; } }),
+  step('GET /api/v2/tables/{tableId}/records/{recordId}/comments', 'GET', (i) => `${R(i)}/1/comments`),
+  step('PATCH /api/v2/comments/{commentId}', 'PATCH', (i) => `/api/v2/comments/${i.comment}`, { body: () => ({ comment: 'edited' }) }),
+  step('POST /api/v2/comments/{commentId}/resolve', 'POST', (i) => `/api/v2/comments/${i.comment}/resolve`),
+  step('DELETE /api/v2/comments/{commentId}', 'DELETE', (i) => `/api/v2/comments/${i.comment}`),
+  step('GET /api/v2/downloadAttachment/{modelId}/{columnId}/{rowId} (not an attachment field)', 'GET', (i) => `/api/v2/downloadAttachment/${i.items}/${i.qty}/1`),
+  step('GET /api/v2/meta/integrations', 'GET', () => `${M}/integrations`),
+  step('GET /api/v2/integrations', 'GET', () => '/api/v2/integrations'),
   step('POST /api/v2/meta/duplicate/{baseId}/table/{tableId}', 'POST', (i) => `${M}/duplicate/${i.base}/table/${i.tags}`, { body: () => ({ options: { excludeData: true } }) }),
   step('POST /api/v2/meta/duplicate/{baseId}', 'POST', (i) => `${M}/duplicate/${i.base}`, { body: () => ({ options: { excludeData: true } }) }),
   step('DELETE /api/v2/meta/filters/{filterId}', 'DELETE', (i) => `${M}/filters/${i.filter}`),
@@ -150,4 +185,4 @@ const hooksAndFiles: Step[] = [
 ];
 
 /** Every request, in order: v2 meta and data, then v3 (scripts/compat/v3-compare.steps.ts), then hooks, storage and deletes. */
-export const STEPS: Step[] = [...meta, ...data, ...V3_STEPS, ...hooksAndFiles];
+export const STEPS: Step[] = [...meta, ...data, ...more, ...V3_STEPS, ...hooksAndFiles];

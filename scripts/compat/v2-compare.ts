@@ -62,18 +62,20 @@ async function main(): Promise<void> {
     { name: 'tabula', url: env('TABULA_URL'), token: await signIn(env('TABULA_URL'), tabulaEmail, tabulaPassword, true), ids: {} },
   ];
   const rows: string[] = ['| request | NocoDB | Tabula | shape |', '|---|---|---|---|'];
-  const answers: Record<string, Record<string, Answer>> = {};
+  const answers: Record<string, { method: string; path: string; nocodb: Answer; tabula: Answer }> = {};
   let same = 0;
   for (const step of STEPS) {
     const got: Answer[] = [];
+    let tabulaPath = '';
     for (const side of sides) {
       const path = step.path(side.ids);
+      tabulaPath = path;
       const answer = await call(side, step.method, path, step.body?.(side.ids), step.form?.());
       step.save?.(answer.body, side.ids);
       got.push(answer);
     }
     const [n, t] = got;
-    answers[step.name] = { nocodb: n, tabula: t };
+    answers[step.name] = { method: step.method, path: tabulaPath, nocodb: n, tabula: t };
     if (n.status === t.status) same += 1;
     rows.push(`| ${step.name} | ${n.status} | ${t.status}${n.status === t.status ? '' : ' ≠'} | ${compare(n, t).replace(/\|/g, '\\|')} |`);
   }

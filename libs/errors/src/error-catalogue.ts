@@ -65,6 +65,8 @@ export const ERROR_CATALOGUE = {
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   ERR_RANGE_NOT_SATISFIABLE: 416,
   ERR_INVALID_SORT: 422,
+  ERR_INVALID_PK_VALUE: 422,
+  ERR_DUPLICATE_IN_ALIAS: 422,
   ERR_MAX_PAYLOAD_LIMIT_EXCEEDED: 422,
   ERR_REQUIRED_FIELD_MISSING: 422,
   ERR_TOO_MANY_REQUESTS: 429,
@@ -93,13 +95,13 @@ export function appError(code: ErrorCode, message: string, details?: unknown): A
 
 /**
  * The one exception to "a code has one status", declared here: NocoDB 0.301.3's v3
- * paths answer a base, table or field that does not exist (or is hidden) with 422
+ * paths answer a base, table, field or view that does not exist (or is hidden) with 422
  * and the same code as v1's 404.
  */
 export const V3_MISSING_STATUS = 422;
 
 /** A v3 path's missing base, table or field (422, the v1 code). */
-export function v3Missing(code: 'ERR_BASE_NOT_FOUND' | 'ERR_TABLE_NOT_FOUND' | 'ERR_FIELD_NOT_FOUND', message: string, details?: unknown, headers?: Record<string, string>): AppError {
+export function v3Missing(code: 'ERR_BASE_NOT_FOUND' | 'ERR_TABLE_NOT_FOUND' | 'ERR_FIELD_NOT_FOUND' | 'ERR_VIEW_NOT_FOUND', message: string, details?: unknown, headers?: Record<string, string>): AppError {
   return new AppError(V3_MISSING_STATUS, code, message, details, headers);
 }
 

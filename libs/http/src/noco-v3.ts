@@ -7,6 +7,7 @@ const V3_MISSING: Record<string, { code: Parameters<typeof v3Missing>[0]; what?:
   ERR_TABLE_NOT_FOUND: { code: 'ERR_TABLE_NOT_FOUND' },
   ERR_COLUMN_NOT_FOUND: { code: 'ERR_FIELD_NOT_FOUND', what: ['Column', 'Field'] },
   ERR_FIELD_NOT_FOUND: { code: 'ERR_FIELD_NOT_FOUND' },
+  ERR_VIEW_NOT_FOUND: { code: 'ERR_VIEW_NOT_FOUND' },
 };
 
 /**

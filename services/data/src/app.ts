@@ -13,6 +13,7 @@ import { recordsV2Router } from './routes/records-v2.routes';
 import { linksV2Router } from './routes/links-v2.routes';
 import { recordsV3Router } from './routes/records-v3.routes';
 import { aggregatesRouter } from './routes/aggregates.routes';
+import { recordsV2BulkRouter } from './routes/records-v2-bulk.routes';
 import { dataScopes } from './domain/table-access';
 
 /** The query library's errors carry their own status and code. */
@@ -24,7 +25,7 @@ export function createApp(ports: DataPorts): Koa {
   const authorizer = contractAuthorizer(ports.baseAccess, dataScopes(ports));
   return standardServiceApp(ports, {
     routers: [
-      bulkRouter(ports, authorizer), aggregatesRouter(ports, authorizer), recordsRouter(ports, authorizer), nestedRouter(ports, authorizer),
+      bulkRouter(ports, authorizer), aggregatesRouter(ports, authorizer), recordsV2BulkRouter(ports, authorizer), recordsRouter(ports, authorizer), nestedRouter(ports, authorizer),
       recordsV2Router(ports, authorizer), linksV2Router(ports, authorizer), recordsV3Router(ports, authorizer),
       internalRouter(ports), attachmentsInternalRouter(ports),
     ],

@@ -37,13 +37,14 @@ describe('data routes: the declared permission on the named table', () => {
   });
   afterAll(async () => { await h?.stop(); });
 
-  it('declares data.read (GET) or data.write on the named table on every public data contract (v1 and v3: tableRef, v2: table id)', () => {
+  it('declares data.read (GET and the v2 bulk reads) or data.write on the named table on every public data contract (v1 and v3: tableRef, v2: table id)', () => {
     const user = Object.values(dataEndpoints).filter((e) => e.access === 'user');
-    // v1 26 (+ 4 group-by), v2 9 (+ aggregate), v3 9.
-    expect(user.length).toBe(26 + 4 + 9 + 1 + 9);
+    // v1 26 (+ 4 group-by), v2 9 (+ aggregate, 3 bulk reads, move, a link cell's copy/paste/deleteAll), v3 9.
+    expect(user.length).toBe(26 + 4 + 9 + 1 + 5 + 9);
+    const reads = (e: { method: string; path: string }) => e.method === 'GET' || /\/bulk\/(dataList|group|aggregate)$/.test(e.path);
     for (const e of user) {
       const via = e.path.startsWith('/api/v2/') ? 'table' : 'tableRef';
-      expect([e.id, e.auth.permission, e.auth.scope?.via]).toEqual([e.id, e.method === 'GET' ? 'data.read' : 'data.write', via]);
+      expect([e.id, e.auth.permission, e.auth.scope?.via]).toEqual([e.id, reads(e) ? 'data.read' : 'data.write', via]);
     }
     const id = recordsOfTable.read.auth.scope!.id({ params: { orgs: 'noco', baseName: 'b', tableName: 't', rowId: '1' }, query: undefined, body: undefined });
     expect(id).toEqual({ baseName: 'b', tableName: 't', viewName: undefined });

@@ -3,6 +3,7 @@ import * as recordsV2 from './records-v2';
 import * as linksV2 from './links-v2';
 import * as recordsV3 from './records-v3';
 import * as aggregates from './aggregates';
+import * as recordsV2Bulk from './records-v2-bulk';
 import { recordEndpointList } from './records';
 import { bulkDelete, bulkDeleteAll, bulkInsert, bulkUpdate, bulkUpdateAll, bulkUpsert } from './bulk';
 import { readRecord } from './read-record.internal';
@@ -21,6 +22,7 @@ export * from './records-v2';
 export * from './links-v2';
 export * from './records-v3';
 export * from './aggregates';
+export * from './records-v2-bulk';
 
 /** The data service's internal API; `clientOf(services, dataInternal)`. */
 export const dataInternal = { readRecord, syncHooksChanged };
@@ -37,5 +39,5 @@ export const dataEndpoints: Record<string, AnyEndpoint> = {
     ...recordEndpointList, bulkUpdateAll, bulkDeleteAll, bulkUpsert, bulkInsert, bulkUpdate, bulkDelete, readRecord, syncHooksChanged, recordExists,
     nestedList, nestedExcludedList, nestedAdd, nestedRemove,
   ].map((e) => [e.id, e])),
-  ...endpointsIn(recordsV2, linksV2, recordsV3, aggregates),
+  ...endpointsIn(recordsV2, linksV2, recordsV3, aggregates, recordsV2Bulk),
 };

@@ -53,7 +53,7 @@ export const recordCountV2 = defineEndpoint({
 
 export const recordReadV2 = defineEndpoint({
   ...common, auth: read, id: 'recordReadV2', method: 'GET', path: `${V2_TABLES}/records/{recordId}`,
-  summary: 'Read a record (v2; `fields` picks columns)', params: recordParams,
+  summary: 'Read a record (v2; `fields` picks columns; 422 ERR_INVALID_PK_VALUE for an id that is no value of the key\'s type)', params: recordParams, errors: [403, 404, 422],
   query: z.object({ fields: readQuerySchema.shape.fields }), response: recordSchema,
 });
 

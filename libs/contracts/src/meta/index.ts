@@ -10,6 +10,7 @@ import * as filters from './filters';
 import * as swagger from './swagger';
 import * as metaV2 from './meta-v2';
 import * as metaV3 from './meta-v3';
+import * as metaV3Views from './meta-v3-views';
 import { metaInternal } from './internal';
 import { baseCandidates } from './base-candidates.internal';
 
@@ -27,6 +28,7 @@ export * from './internal';
 export * from './swagger';
 export * from './meta-v2';
 export * from './meta-v3';
+export * from './meta-v3-views';
 
 /**
  * What comments and data ask meta besides `metaInternal`: a table's context by id (the one contract of
@@ -36,5 +38,5 @@ export const metaInternalEndpoints = { tableContext: metaInternal.tableContext, 
 
 /** Every endpoint of the meta service, by operation id (every contract its modules export). */
 export const metaEndpoints: Record<string, AnyEndpoint> = {
-  ...endpointsIn(bases, tables, columns, views, viewTypes, sorts, filters, indexes, swagger, metaV2, metaV3), ...endpointsIn(metaInternal, { baseCandidates }),
+  ...endpointsIn(bases, tables, columns, views, viewTypes, sorts, filters, indexes, swagger, metaV2, metaV3, metaV3Views), ...endpointsIn(metaInternal, { baseCandidates }),
 };

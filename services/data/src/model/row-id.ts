@@ -36,6 +36,17 @@ export function parseRowId(model: TableModel, rowId: string): KeyWhere | undefin
   return keyFromValues(model, parts);
 }
 
+/**
+ * NocoDB's v2 and v3 answer for a record id that is no value of a single
+ * primary key's type (`abc` for an integer key): 422 ERR_INVALID_PK_VALUE.
+ * v1 answers it as a missing record (its specification's rule).
+ */
+export function checkPkValue(model: TableModel, rowId: string): void {
+  if (model.primaryKeys.length === 1 && !parseRowId(model, rowId)) {
+    throw appError('ERR_INVALID_PK_VALUE', `Primary key value '${rowId}' is invalid for column '${model.primaryKeys[0].title}'`);
+  }
+}
+
 /** The key where of a body's primary-key values (bulk update/delete/upsert), or undefined when missing. */
 export function keyOfBody(model: TableModel, body: Record<string, unknown>): KeyWhere | undefined {
   const values = model.primaryKeys.map((pk) => body[pk.title] ?? body[pk.column_name] ?? body[pk.id]);

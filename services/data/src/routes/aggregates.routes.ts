@@ -10,7 +10,7 @@ import type { DataPorts } from '../ports';
  * repeated `aggregation[]`) and axios' spelling of an array of objects,
  * `aggregation[0][field]=…&aggregation[0][type]=…` (nocodb-sdk; NocoDB reads it through qs).
  */
-function aggregationsOf(raw: Record<string, unknown>, given: string | string[] | undefined): string[] {
+export function aggregationsOf(raw: Record<string, unknown>, given: string | string[] | undefined): string[] {
   const out = given === undefined ? [] : Array.isArray(given) ? [...given] : [given];
   const indexed = new Map<string, Record<string, unknown>>();
   for (const [key, value] of Object.entries(raw)) {

@@ -3,6 +3,7 @@ import { recordCountV2, recordCreateV2, recordDeleteV2, recordListV2, recordRead
 import { RawJson, guardedRouter, route, scopeOf, type Authorizer } from '@tabula/http';
 import { countRecords, listRecords } from '../domain/list-records';
 import { readRecord } from '../domain/read-record';
+import { checkPkValue } from '../model/row-id';
 import { insertRecordsAs } from '../domain/insert-records';
 import { updateRecordsByKey } from '../domain/update-records';
 import { bulkDeleteRecords } from '../domain/delete-records';
@@ -24,6 +25,7 @@ export function recordsV2Router(ports: DataPorts, authorizer: Authorizer): Route
   route(router, recordCountV2, (ctx) => countRecords(table(ctx), ctx.input.query));
   route(router, recordListV2, (ctx) => listRecords(ports, table(ctx), ctx.input.query));
   route(router, recordReadV2, async (ctx) => {
+    checkPkValue(table(ctx).value.handle.model, ctx.input.params.recordId);
     const answer = await readRecord(ports, table(ctx), ctx.input.params.recordId, ctx.input.query);
     return 'json' in answer ? new RawJson(answer.json) : answer.record;
   });

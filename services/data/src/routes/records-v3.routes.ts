@@ -6,6 +6,7 @@ import {
 import { RawJson, guardedRouter, nocoV3Missing, route, scopeOf, type Authorizer } from '@tabula/http';
 import { countRecords, listRecordsV3, type V3RecordPage } from '../domain/list-records';
 import { readRecordV3 } from '../domain/read-record';
+import { checkPkValue } from '../model/row-id';
 import { insertRecordsAs } from '../domain/insert-records';
 import { updateRecordsByKey } from '../domain/update-records';
 import { bulkDeleteRecords } from '../domain/delete-records';
@@ -66,6 +67,7 @@ export function recordsV3Router(ports: DataPorts, authorizer: Authorizer): Route
   });
   route(router, recordReadV3, m, async (ctx) => {
     // The database's `{"id":…,"fields":{…}}` text is sent as is (as v1's record is); else the presented record.
+    checkPkValue(table(ctx).value.handle.model, ctx.input.params.recordId);
     const answer = await readRecordV3(ports, table(ctx), ctx.input.params.recordId, ctx.input.query);
     return 'json' in answer ? new RawJson(answer.json) : answer.record;
   });

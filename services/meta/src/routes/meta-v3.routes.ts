@@ -3,7 +3,8 @@ import {
   baseCreateV3, baseDeleteV3, baseGetV3, baseListV3, baseUpdateV3, fieldCreateV3, fieldDeleteInTableV3, fieldDeleteV3, fieldGetInTableV3,
   fieldGetV3, fieldUpdateInTableV3, fieldUpdateV3, tableCreateV3, tableDeleteV3, tableGetV3, tableListV3, tableUpdateV3,
 } from '@tabula/contracts';
-import { errors, guardedRouter, nocoV3Missing, route, scopeOf, type Authorizer } from '@tabula/http';
+import type { Middleware } from 'koa';
+import { AppError, appError, errors, guardedRouter, nocoV3Missing, route, scopeOf, type Authorizer } from '@tabula/http';
 import { principalOf } from '@tabula/auth';
 import type { MetaPorts } from '../ports';
 import { listBases } from '../domain/bases/list-bases';
@@ -29,6 +30,25 @@ import { moreScopes } from '../domain/scopes/more-scopes';
 import { findBase } from '../repositories/base.repository';
 import { findTable } from '../repositories/table.repository';
 import { listColumns } from '../repositories/column.repository';
+
+/**
+ * NocoDB's v3 answer for a duplicate table or field title: 422
+ * ERR_DUPLICATE_IN_ALIAS "Duplicate table alias 'Items' at base 'p…'" (v1's
+ * use cases refuse it as 400 ERR_INVALID_REQUEST_BODY, with the duplicate in
+ * the error's details).
+ */
+const duplicateAlias: Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } catch (err) {
+    const dup = err instanceof AppError ? (err.details as { duplicateAlias?: { type: string; alias: string; tableId?: string } } | undefined)?.duplicateAlias : undefined;
+    if (!dup) throw err;
+    const { baseId, tableId } = ctx.params as { baseId?: string; tableId?: string };
+    const table = tableId ?? dup.tableId;
+    const at = dup.type === 'column' && table ? `table '${table}', base '${baseId}'` : `base '${baseId}'`;
+    throw appError('ERR_DUPLICATE_IN_ALIAS', `Duplicate ${dup.type} alias '${dup.alias}' at ${at}`);
+  }
+};
 
 const fieldNotFound = (id: string) => errors.notFound('ERR_FIELD_NOT_FOUND', `Field '${id}' not found`);
 
@@ -93,7 +113,7 @@ export function metaV3Router(ports: MetaPorts, authorizer: Authorizer): Router {
     await deleteBase(ports, scopeOf(ctx));
     return {};
   });
-  route(router, tableCreateV3, m, async (ctx) => {
+  route(router, tableCreateV3, m, duplicateAlias, async (ctx) => {
     const { body } = ctx.input;
     const created = await createTable(ports, scopeOf(ctx), {
       title: body.title, description: body.description, meta: body.meta, source_id: body.source_id,
@@ -101,7 +121,7 @@ export function metaV3Router(ports: MetaPorts, authorizer: Authorizer): Router {
     });
     return tableOf(created.id);
   });
-  route(router, tableUpdateV3, m, async (ctx) => {
+  route(router, tableUpdateV3, m, duplicateAlias, async (ctx) => {
     const scope = scopeOf<TableInScope['value']>(ctx);
     const { params, body } = ctx.input;
     inBase(scope, params.baseId, () => tableNotFound(params.tableId));
@@ -122,7 +142,7 @@ export function metaV3Router(ports: MetaPorts, authorizer: Authorizer): Router {
     await deleteTable(ports, scope);
     return {};
   });
-  route(router, fieldCreateV3, m, async (ctx) => {
+  route(router, fieldCreateV3, m, duplicateAlias, async (ctx) => {
     const scope = scopeOf<TableInScope['value']>(ctx);
     const { params, body } = ctx.input;
     inBase(scope, params.baseId, () => tableNotFound(params.tableId));
@@ -130,7 +150,7 @@ export function metaV3Router(ports: MetaPorts, authorizer: Authorizer): Router {
     return writtenField(column);
   });
   for (const endpoint of [fieldUpdateV3, fieldUpdateInTableV3] as const) {
-    route(router, endpoint, m, async (ctx) => {
+    route(router, endpoint, m, duplicateAlias, async (ctx) => {
       const scope = scopeOf<ColumnInScope['value']>(ctx);
       const params = ctx.input.params as { baseId: string; tableId?: string; fieldId: string };
       inBase(scope, params.baseId, () => fieldNotFound(params.fieldId));

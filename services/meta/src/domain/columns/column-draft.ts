@@ -31,7 +31,9 @@ export interface DraftContext {
 /** Checks a title against the table's other columns (case-insensitive, like NocoDB). */
 export function checkTitleFree(title: string, existing: ColumnRow[], selfId?: string): void {
   if (existing.some((c) => c.id !== selfId && c.title.toLowerCase() === title.toLowerCase())) {
-    throw errors.badRequest(`Duplicate column title '${title}'`);
+    // details: what NocoDB's v3 paths answer as 422 ERR_DUPLICATE_IN_ALIAS (meta-v3.routes).
+    const tableId = (existing[0] as { fk_model_id?: string } | undefined)?.fk_model_id;
+    throw errors.badRequest(`Duplicate column title '${title}'`, { duplicateAlias: { type: 'column', alias: title, tableId } });
   }
 }
 

@@ -47,7 +47,7 @@ export async function createTable(ports: MetaPorts, scope: BaseInScope, input: z
   if (!source || source.base_id !== base.id) throw errors.notFound('ERR_SOURCE_NOT_FOUND', `Source '${input.source_id}' not found`);
   const tableName = tableNameOf(input.table_name, input.title);
   const existing = await listTables(ports.db, base.id);
-  if (existing.some((t) => t.title.toLowerCase() === input.title.toLowerCase())) throw errors.badRequest(`Duplicate table title '${input.title}'`);
+  if (existing.some((t) => t.title.toLowerCase() === input.title.toLowerCase())) throw errors.badRequest(`Duplicate table title '${input.title}'`, { duplicateAlias: { type: 'table', alias: input.title } });
   const handle = ports.sources.handleOf(source);
   if (existing.some((t) => t.source_id === source.id && t.table_name.toLowerCase() === tableName.toLowerCase()) || await physicalTableExists(handle, tableName)) {
     throw errors.badRequest(`Duplicate table name '${tableName}'`);

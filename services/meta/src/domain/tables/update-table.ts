@@ -15,7 +15,7 @@ export async function updateTable(ports: MetaPorts, scope: TableInScope, input: 
   const others = (await listTables(ports.db, table.base_id)).filter((t) => t.id !== table.id);
   const patch: Partial<TableRow> = {};
   if (input.title !== undefined) {
-    if (others.some((t) => t.title.toLowerCase() === input.title!.toLowerCase())) throw errors.badRequest(`Duplicate table title '${input.title}'`);
+    if (others.some((t) => t.title.toLowerCase() === input.title!.toLowerCase())) throw errors.badRequest(`Duplicate table title '${input.title}'`, { duplicateAlias: { type: 'table', alias: input.title } });
     patch.title = input.title;
   }
   if (input.table_name !== undefined && input.table_name !== table.table_name) {
