@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { ServerResponse } from 'node:http';
-import { eventsBaseStream, eventsTableStream, eventsTicketCreate, type FeedEvent, type TableContext } from '@tabula/contracts';
+import { eventsBaseStream, eventsSocket, eventsTableStream, eventsTicketCreate, type FeedEvent, type TableContext } from '@tabula/contracts';
 import { appError, errors, guardedRouter, route, scopeOf, type Authorizer, type EndpointContext } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { RealtimePorts } from '../ports';
@@ -123,5 +123,9 @@ export function eventsRouter(ports: RealtimePorts, authorizer: Authorizer): Rout
     return '';
   });
   route(router, eventsTicketCreate, (ctx) => issueTicket(ports, scopeOf(ctx).principal as Principal, ctx.input.body));
+  // The socket is the server's `upgrade` (events.socket.ts); a plain request is told so.
+  route(router, eventsSocket, () => {
+    throw appError('ERR_UPGRADE_REQUIRED', `GET ${eventsSocket.path} is a WebSocket: send Connection: Upgrade, Upgrade: websocket`);
+  });
   return router;
 }
