@@ -94,6 +94,8 @@ describe('live feed over a WebSocket', () => {
     expect(anonymous.status).toBe(401);
     const elsewhere = await WsClient.refusal(stack.url, '/api/v1/events/nope', auth(root));
     expect(elsewhere.status).toBe(404);
+    // `?ticket=` stands in for credentials only where the contract says so (auth.ticket)
+    expect((await api.call('GET', `/api/v1/db/meta/projects?ticket=${issued.body.ticket}`)).status).toBe(401);
     const plain = await api.call('GET', '/api/v1/events/ws', { token: root.token });
     expect([plain.status, plain.body.error]).toEqual([426, 'ERR_UPGRADE_REQUIRED']);
   });
