@@ -10,8 +10,8 @@ export type EndReason = 'revoked' | 'deleted' | 'overflow' | 'shutdown';
 
 /** Where a subscription's output goes (an SSE response, or one subscription of a WebSocket). */
 export interface FeedSink {
-  /** Sends one event; false when the client's buffer is over its bound (the hub then ends the subscription). */
-  event(seq: string, event: FeedEvent): boolean;
+  /** Sends one event (`json`: its JSON text); false when the client's buffer is over its bound (the hub then ends the subscription). */
+  event(seq: string, event: FeedEvent, json: string): boolean;
   /** True while the client's unsent bytes are at the bound (a replay then waits for {@link drained}). */
   backlogged(): boolean;
   /** Resolves when the client has read its backlog (or is gone). */
@@ -93,9 +93,12 @@ export class Subscription {
 
   private send(row: FeedRow, where: CompiledWhere | undefined): void {
     if (this.closed) return;
-    const event = applyFilter({ id: row.seq, ...row.data } as FeedEvent, where, this.spec.fields);
+    // One event object and one JSON text per row, whatever the number of streams it goes to unchanged.
+    const memo = row.memo ??= { event: { id: row.seq, ...row.data } as FeedEvent };
+    const event = applyFilter(memo.event, where, this.spec.fields);
     if (!event) return;
-    if (!this.sink.event(row.seq, event)) {
+    const json = event === memo.event ? (memo.json ??= JSON.stringify(event)) : JSON.stringify(event);
+    if (!this.sink.event(row.seq, event, json)) {
       this.hub.end(this, 'overflow');
       return;
     }

@@ -153,10 +153,11 @@ export class SocketSession implements FeedSocket {
     const bound = this.ports.config.SVC_FEED_BUFFER_BYTES;
     const backlogged = () => this.ws.readyState === this.ws.OPEN && this.ws.bufferedAmount >= bound;
     return {
-      event: (_seq: string, event: FeedEvent) => {
+      event: (_seq: string, _event: FeedEvent, json: string) => {
         if (!this.active.has(id) || this.ws.readyState !== this.ws.OPEN) return true;
         if (this.ws.bufferedAmount >= bound) return false;
-        this.send({ op: 'event', subscription: id, ...event });
+        // {"op":"event","subscription":…, …the event's own fields}: the event's JSON text, made once per row, is reused.
+        this.ws.send(`{"op":"event","subscription":${JSON.stringify(id)},${json.slice(1)}`);
         return true;
       },
       backlogged,
