@@ -12,6 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import { TestApi, col } from '@tabula/testing';
 import { startStandaloneChild } from './standalone-child';
 import { dropDatabase, freshDatabase } from './records-fixture';
@@ -34,6 +35,12 @@ const fmt = (values: number[]) => `p50 ${pct(values, 50).toFixed(1)} ms  p99 ${p
 function rssKb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
   return Number(line?.replace(/\D+/g, '') ?? 0);
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** The `Title` of an event's first row, read from its JSON text without parsing it (1,000 subscribers × 200 events/s in one process). */
@@ -126,6 +133,9 @@ async function main(): Promise<void> {
 
     const commits = new Map<string, { started: number; answered: number }>();
     const writeLatency: number[] = [];
+    const serverCpu = cpuSeconds(server.child.pid as number);
+    const clientCpu = process.cpuUsage();
+    const liveStart = performance.now();
     await paced(RATE * SECONDS, 'live', (title, t) => { commits.set(title, t); writeLatency.push(t.answered - t.started); });
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline && [...commits.keys()].some((k) => (counts.get(k) ?? 0) < SUBSCRIBERS)) await new Promise((r) => setTimeout(r, 100));
@@ -139,6 +149,9 @@ async function main(): Promise<void> {
       repeated += Math.max(0, got.length - SUBSCRIBERS);
       for (const at of got) { fromAnswer.push(Math.max(0, at - t.answered)); fromStart.push(at - t.started); }
     }
+    const liveSeconds = (performance.now() - liveStart) / 1000;
+    const serverCpuUsed = cpuSeconds(server.child.pid as number) - serverCpu;
+    const clientCpuUsed = (() => { const u = process.cpuUsage(clientCpu); return (u.user + u.system) / 1e6; })();
     for (const s of streams) s.destroy();
     // The resume is measured on a quiet server: what the live phase left queued drains first.
     await new Promise((r) => setTimeout(r, 3000));
@@ -175,6 +188,7 @@ async function main(): Promise<void> {
     console.log(`  request-to-client (from the insert's start): ${fmt(fromStart)}`);
     console.log(`  events: ${commits.size} × ${SUBSCRIBERS} expected, missing ${missing}, repeated ${repeated}`);
     console.log(`  server RSS: ${before} kB before, ${idle} kB with ${SUBSCRIBERS} idle streams: ${((idle - before) / SUBSCRIBERS).toFixed(1)} kB per subscriber`);
+    console.log(`  live phase: ${liveSeconds.toFixed(1)} s wall; CPU server ${serverCpuUsed.toFixed(1)} s, subscribers + inserter (this process) ${clientCpuUsed.toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
     console.log(`  client connection resets retried: ${networkErrors}`);
     console.log(`  resume: ${replayedTitles.size - resumeOthers}/${RESUME} events replayed in ${resumeMs ? resumeMs.toFixed(0) : '(incomplete)'} ms (repeated ${resumeRepeats}, other titles ${resumeOthers})`);
   } finally {
