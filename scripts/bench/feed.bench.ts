@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { TestApi, col } from '@tabula/testing';
 import { startStandaloneChild } from './standalone-child';
 import { dropDatabase, freshDatabase } from './records-fixture';
@@ -74,6 +75,10 @@ function subscribe(url: string, headers: Record<string, string>, onEvent: (title
 }
 
 async function main(): Promise<void> {
+  // The inserter is a client with a pool, as a real one is: at most 64 connections (paced inserts queue in it when the server
+  // falls behind; their latency still counts from the moment each was due). fetch's default agent opened one connection per
+  // waiting insert, hundreds of them against a starved server, and undici gave up connecting after 10 s ("fetch failed").
+  setGlobalDispatcher(new Agent({ connections: 64, connect: { timeout: 60_000 }, headersTimeout: 600_000, bodyTimeout: 600_000 }));
   const databaseUrl = await freshDatabase('feed');
   // One user holds every stream here, so the per-user cap (default 20) is raised for the run.
   const server = await startStandaloneChild({ DATABASE_URL: databaseUrl, EVENT_BUS: 'memory', SVC_FEED_MAX_STREAMS_PER_PRINCIPAL: String(SUBSCRIBERS + 10), DB_POOL_MAX: '20' });
@@ -83,6 +88,7 @@ async function main(): Promise<void> {
     const table = await api.baseWithTable(user, { title: 'Feed', columns: [col.id(), col.text('Title')] });
     const insertUrl = `/api/v1/db/data/noco/${table.baseId}/${table.id}`;
     let networkErrors = 0;
+    const networkCauses = new Map<string, number>();
     const insert = async (title: string) => {
       const started = performance.now();
       for (let attempt = 0; ; attempt += 1) {
@@ -93,6 +99,9 @@ async function main(): Promise<void> {
           // a reset connection of the client's pool (counted and printed); the insert did not happen: try again
           if (attempt >= 2 || !String((err as Error).message).includes('fetch failed')) throw err;
           networkErrors += 1;
+          const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+          const name = cause?.code ?? cause?.message ?? 'unknown';
+          networkCauses.set(name, (networkCauses.get(name) ?? 0) + 1);
         }
       }
       return { started, answered: performance.now() };
@@ -199,7 +208,7 @@ async function main(): Promise<void> {
     console.log(`  events: ${commits.size} × ${SUBSCRIBERS} expected, missing ${missing} (never delivered), repeated ${repeated}`);
     console.log(`  server RSS: ${before} kB before, ${idle} kB with ${SUBSCRIBERS} idle streams: ${((idle - before) / SUBSCRIBERS).toFixed(1)} kB per subscriber`);
     console.log(`  live phase until the last delivery: ${liveSeconds.toFixed(1)} s wall; CPU server ${serverCpuUsed.toFixed(1)} s, subscribers + inserter (this process) ${clientCpuUsed.toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-    console.log(`  client connection resets retried: ${networkErrors}`);
+    console.log(`  client connection failures retried: ${networkErrors}${networkErrors ? ` (${[...networkCauses].map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`);
     console.log(`  resume: ${replayedTitles.size - resumeOthers}/${RESUME} events replayed in ${resumeMs ? resumeMs.toFixed(0) : '(incomplete)'} ms (repeated ${resumeRepeats}, other titles ${resumeOthers})`);
   } finally {
     await server.stop();
