@@ -1,5 +1,5 @@
 import { TestApi, col, createTestDatabase, describeWithBackend, startTestCluster, type TestCluster, type TestDatabase, type TestTable, type TestUser } from '@tabula/testing';
-import { SseClient, countBy } from './realtime.helpers';
+import { SseClient, WsClient, countBy } from './realtime.helpers';
 
 /**
  * Cluster mode: the realtime service as its own process behind the gateway.
@@ -50,6 +50,26 @@ describeWithBackend('redis', 'realtime in cluster mode (auth, meta, data, realti
     expect(titles.size).toBe(15);
     second.close();
   }, 120_000);
+
+  it('a WebSocket opens through the gateway (headers or a ticket), carries two subscriptions, and refusals travel back', async () => {
+    const other = await api.createTable(user, table.baseId, { title: 'Other', columns: [col.id(), col.text('Title')] });
+    const ws = await WsClient.open(cluster.gatewayUrl, '/api/v1/events/ws', { 'xc-auth': user.token });
+    const a = await ws.subscribe({ table_id: table.id });
+    const b = await ws.subscribe({ table_id: other.id });
+    await insert('ws');
+    await api.ok('POST', `/api/v1/db/data/noco/${table.baseId}/${other.id}`, { token: user.token, body: { Title: 'ws other' } }, 'insert');
+    await ws.until(() => ws.events(a.subscription).length === 1 && ws.events(b.subscription).length === 1, 20_000, 'one event each');
+    expect([ws.events(a.subscription)[0].rows[0].Title, ws.events(b.subscription)[0].rows[0].Title]).toEqual(['ws', 'ws other']);
+    ws.close();
+    const issued = await api.ok('POST', '/api/v1/events/tickets', { token: user.token, body: { table_id: table.id } }, 'ticket');
+    const byTicket = await WsClient.open(cluster.gatewayUrl, `/api/v1/events/ws?ticket=${issued.body.ticket}`);
+    expect((await byTicket.subscribe({ table_id: table.id })).op).toBe('subscribed');
+    byTicket.close();
+    // refused by the realtime replica (a used ticket) and by the gateway (no credential): the JSON error comes back
+    const reused = await WsClient.refusal(cluster.gatewayUrl, `/api/v1/events/ws?ticket=${issued.body.ticket}`);
+    expect([reused.status, reused.body.error]).toEqual([401, 'ERR_AUTHENTICATION_REQUIRED']);
+    expect((await WsClient.refusal(cluster.gatewayUrl, '/api/v1/events/ws')).status).toBe(401);
+  });
 
   it('a ticket opens a stream through the gateway without any header', async () => {
     const issued = await api.ok('POST', '/api/v1/events/tickets', { token: user.token, body: { base_id: table.baseId } }, 'ticket');

@@ -78,6 +78,23 @@ describe('live feed over SSE', () => {
     viaQuery.close();
   });
 
+  it('names the actor: { id, email } for a session\'s write, { token_id } for an API token\'s (records and meta events)', async () => {
+    const t = await api.createTable(root, table.baseId, { title: 'Actors', columns: [col.id(), col.text('Title')] });
+    const created = await api.ok('POST', '/api/v1/tokens', { token: root.token, body: { description: 'actor' } }, 'token');
+    const apiToken = String(created.body.token);
+    const sse = await SseClient.open(stack.url, `/api/v1/events/bases/${table.baseId}`, auth(root));
+    await api.ok('POST', recordsPath(t), { token: root.token, body: { Title: 'by session' } }, 'insert');
+    await api.ok('POST', recordsPath(t), { apiToken, body: { Title: 'by token' } }, 'insert');
+    await api.ok('POST', `/api/v1/db/meta/tables/${t.id}/columns`, { apiToken, body: { title: 'Extra', column_name: 'extra', uidt: 'SingleLineText' } }, 'add column');
+    await sse.until(() => sse.of('records.after.insert').length === 2 && sse.of('meta.column.created').length === 1, 10_000, 'two inserts and a column');
+    expect(sse.of('records.after.insert').map((e) => [e.data.rows[0].Title, e.data.actor])).toEqual([
+      ['by session', { id: root.id, email: root.email }],
+      ['by token', { token_id: created.body.id }],
+    ]);
+    expect(sse.of('meta.column.created')[0].data.actor).toEqual({ token_id: created.body.id });
+    sse.close();
+  });
+
   it('a base stream carries every table\'s records and table and column changes', async () => {
     const base = await api.createBase(root);
     const sse = await SseClient.open(stack.url, `/api/v1/events/bases/${base.id}`, auth(root));

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import WebSocket from 'ws';
 import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 
@@ -116,4 +117,87 @@ export function countBy<T>(values: T[]): Map<T, number> {
   const counts = new Map<T, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   return counts;
+}
+
+/**
+ * A WebSocket client of GET /api/v1/events/ws on a real socket (the `ws`
+ * package): keeps every message the server sent, its close code, and sends
+ * JSON messages.
+ */
+export class WsClient {
+  messages: any[] = [];
+  closeCode = 0;
+  closed = false;
+  private waiters: Array<() => void> = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => { this.messages.push(JSON.parse(data.toString())); this.notify(); });
+    ws.on('close', (code) => { this.closed = true; this.closeCode = code; this.notify(); });
+  }
+
+  /** Opens the socket at `url` (http://…) + `path`; resolves once open, or rejects with the refusal's status and body. */
+  static open(url: string, path = '/api/v1/events/ws', headers: Record<string, string> = {}): Promise<WsClient> {
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}${path}`, { headers });
+    const client = new WsClient(ws);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(client));
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => { body += c; });
+        res.on('end', () => reject(Object.assign(new Error(`refused: ${res.statusCode} ${body}`), { status: res.statusCode, body: body ? JSON.parse(body) : undefined })));
+      });
+      ws.once('error', (err) => reject(err));
+    });
+  }
+
+  /** The refusal of an Upgrade (status and JSON body), or fails when the socket opened. */
+  static async refusal(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+    try {
+      const opened = await WsClient.open(url, path, headers);
+      opened.close();
+    } catch (err) {
+      const e = err as { status?: number; body?: unknown };
+      if (e.status) return { status: e.status, body: e.body };
+      throw err;
+    }
+    throw new Error('the socket opened');
+  }
+
+  send(message: unknown): void {
+    this.ws.send(JSON.stringify(message));
+  }
+
+  /** Sends a subscribe and waits for its answer (`subscribed` or `error`, matched by `ref`). */
+  async subscribe(message: Record<string, unknown>): Promise<any> {
+    const ref = `r${Math.random().toString(36).slice(2)}`;
+    this.send({ op: 'subscribe', ...message, ref });
+    await this.until(() => this.messages.some((m) => m.ref === ref), 10_000, `the answer to ${JSON.stringify(message)}`);
+    return this.messages.find((m) => m.ref === ref);
+  }
+
+  /** Event messages of one subscription. */
+  events(subscription: string): any[] {
+    return this.messages.filter((m) => m.op === 'event' && m.subscription === subscription);
+  }
+
+  close(): void { this.ws.close(); }
+
+  async until(check: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!check()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`WS: timed out waiting for ${what}; got ${JSON.stringify(this.messages.map((m) => [m.op, m.subscription, m.id ?? m.reason ?? m.error]))} closed=${this.closed}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 200));
+        this.waiters.push(() => { clearTimeout(timer); resolve(); });
+      });
+    }
+  }
+
+  private notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
 }

@@ -64,6 +64,8 @@ export const live = {
   newUser: (): Promise<string> => Promise.reject(new Error('the stack is not started')),
   upload: (_auth: { token?: string; apiToken?: string }, _path?: string): Promise<{ status: number; body: any }> => Promise.reject(new Error('the stack is not started')),
   pgConnection: (): Record<string, unknown> => ({}),
+  /** Opens GET /api/v1/events/ws as a caller and subscribes to A's table: 200 with the answer once the socket opened, else the refusal. */
+  socket: (_auth: { token?: string; apiToken?: string }): Promise<{ status: number; body: any }> => Promise.reject(new Error('the stack is not started')),
 };
 const fresh = (param: string, kind: string) => async (caller: Caller) => ({ [param]: await live.make(kind, caller) });
 const tag = () => randomBytes(4).toString('hex');
@@ -277,6 +279,8 @@ export const ROUTE_CALLS: Record<string, RouteCall> = {
   integrationTypeGet: {},
   // realtime: streams answer their status and headers (TestApi.call stops reading a 200 event stream)
   eventsTicketCreate: { body: () => ({ table_id: ids.table }) },
+  // a WebSocket: a real handshake (a plain GET answers 426); "allowed" is a socket that opened, its subscription then checked on its own
+  eventsSocket: { send: (auth) => live.socket(auth) },
 };
 
 /** A hook posting to the test's own receiver (local hooks allowed in this stack). */

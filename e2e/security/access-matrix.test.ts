@@ -11,6 +11,7 @@ import {
 } from './access-matrix.table';
 import { expectedOutcome, KIND_OF } from './access-matrix.expect';
 import { matrixFixture } from './access-matrix.fixture';
+import { WsClient } from '../realtime.helpers';
 
 /**
  * The access matrix (issue 28): EVERY public contract × every kind of
@@ -256,6 +257,20 @@ beforeAll(async () => {
     own.cookie[`${c} v2`] = await f.refreshCookie(spare.email);
   }
   live.pgConnection = f.pgConnection;
+  live.socket = async (auth) => {
+    const headers: Record<string, string> = auth.apiToken ? { 'xc-token': auth.apiToken } : auth.token ? { 'xc-auth': auth.token } : {};
+    let ws: WsClient;
+    try {
+      ws = await WsClient.open(s.url, '/api/v1/events/ws', headers);
+    } catch (err) {
+      const refused = err as { status?: number; body?: unknown };
+      if (refused.status) return { status: refused.status, body: refused.body };
+      throw err;
+    }
+    const answer = await ws.subscribe({ table_id: ids.table });
+    ws.close();
+    return { status: 200, body: answer };
+  };
   live.upload = (auth, path) => f.uploadAs(auth, undefined, path);
   live.make = (kind, caller) => f.make(kind, as, caller);
   live.newUser = async () => (await s.signUp('invitee', { promote: false })).email;

@@ -17,3 +17,4 @@ export * from './net';
 export * from './nul-guard';
 export * from './noco-v3';
 export * from './replicas';
+export * from './upgrade';

@@ -1,5 +1,6 @@
 import inject from 'light-my-request';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { errors } from './app-error';
 import { currentRequestContext } from './request-context';
 import { pathWithQuery, type ServiceClient, type ServiceName, type ServiceRequest, type ServiceResponse } from './service-client';
@@ -7,18 +8,28 @@ import { pathWithQuery, type ServiceClient, type ServiceName, type ServiceReques
 /** A Node request handler, e.g. `koaApp.callback()`. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** A Node `upgrade` listener: an HTTP Upgrade (WebSocket) request and its raw socket. */
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
 /**
  * Standalone mode: services live in this process; a call is dispatched straight
  * into the target app's handler (no socket), with the same headers an HTTP call carries.
  */
 export class LocalServiceClient implements ServiceClient {
   private readonly handlers = new Map<ServiceName, RequestHandler>();
+  private readonly upgrades = new Map<ServiceName, UpgradeHandler>();
 
   constructor(private readonly identityHeader: () => string) {}
 
-  /** Registers a service's handler once its app is built. */
-  register(service: ServiceName, handler: RequestHandler): void {
+  /** Registers a service's handler once its app is built (and its Upgrade handler, when it serves WebSockets). */
+  register(service: ServiceName, handler: RequestHandler, upgrade?: UpgradeHandler): void {
     this.handlers.set(service, handler);
+    if (upgrade) this.upgrades.set(service, upgrade);
+  }
+
+  /** The registered Upgrade handler of a service, if it runs in this process and serves WebSockets. */
+  upgradeOf(service: ServiceName): UpgradeHandler | undefined {
+    return this.upgrades.get(service);
   }
 
   /** The registered handler of a service, if it runs in this process. */

@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
+import type { UpgradeHandler } from '@tabula/http';
 import { loadConfig } from '@tabula/config';
 import { runMigrations } from '@tabula/db';
 import { createLogger, createServiceMetrics, logFormatFrom, type ServiceMetrics } from '@tabula/telemetry';
@@ -17,6 +18,8 @@ export interface PreparedService<P extends CommonPorts = CommonPorts> {
   ports: P;
   /** What serves HTTP: the definition's requestHandler, else the app's callback. */
   handler: RequestListener;
+  /** The definition's upgradeHandler (WebSockets), if any. */
+  upgrade?: UpgradeHandler;
   metrics: ServiceMetrics;
   start(): Promise<Worker[]>;
 }
@@ -47,6 +50,7 @@ export async function prepareService<C, P extends CommonPorts>(
     app,
     ports,
     handler: definition.requestHandler ? definition.requestHandler(app, ports) : app.callback(),
+    upgrade: definition.upgradeHandler?.(app, ports),
     metrics,
     start: async () => (definition.start ? definition.start(ports) : []),
   };

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { Migration } from '@tabula/db';
 import type { EventBus } from '@tabula/events';
-import type { RequestHandler, ServiceClient, ServiceName } from '@tabula/http';
+import type { RequestHandler, ServiceClient, ServiceName, UpgradeHandler } from '@tabula/http';
 import type { Logger, ServiceMetrics } from '@tabula/telemetry';
 import type { BaseAccess } from '@tabula/auth';
 import type { PlatformConfig } from './platform-config';
@@ -28,6 +28,8 @@ export interface CommonPorts {
   jwtSecret: string;
   /** Standalone only: the in-process handler of a service (the gateway dispatches to it). */
   localHandler?: (service: ServiceName) => RequestHandler | undefined;
+  /** Standalone only: the in-process Upgrade handler of a service (the gateway hands WebSockets to it). */
+  localUpgrade?: (service: ServiceName) => UpgradeHandler | undefined;
 }
 
 /** Something running in the background (consumer, relay, scheduler) to stop on shutdown. */
@@ -51,6 +53,8 @@ export interface ServiceDefinition<C = unknown, P extends CommonPorts = CommonPo
   createApp(ports: P): Koa;
   /** The HTTP handler serving the app (default `app.callback()`): a service may put a direct path in front of its Koa app. */
   requestHandler?(app: Koa, ports: P): RequestListener;
+  /** The server's `upgrade` listener (WebSockets: contracts with `transport: 'websocket'`); none: Upgrade requests are refused. */
+  upgradeHandler?(app: Koa, ports: P): UpgradeHandler;
   start?(ports: P): Promise<Worker[]>;
 }
 

@@ -53,7 +53,7 @@ export async function runServiceProcess<C, P extends CommonPorts>(definition: Se
     startup = (async () => {
       await provisionTopics(shared.bus);
       const prepared = await prepareService(definition, shared, process.env);
-      server = await listen(prepared.handler, platform.PORT, platform.HOST);
+      server = await listen(prepared.handler, platform.PORT, platform.HOST, prepared.upgrade);
       workers.push(await startAccessInvalidation(shared), ...(await prepared.start()));
       const metricsServer = await startMetricsServer(platform, [prepared.metrics], logger);
       if (metricsServer) workers.push(metricsServer);

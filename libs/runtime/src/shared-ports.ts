@@ -55,15 +55,17 @@ export function buildSharedPorts(input: SharedPortsInput): SharedPorts & { close
   const sign = identitySigner(internalSecret);
   let services: ServiceClient;
   let localHandler: SharedPorts['localHandler'];
+  let localUpgrade: SharedPorts['localUpgrade'];
   if (input.local) {
     services = input.local;
     const local = input.local;
     localHandler = (name) => local.handlerOf(name);
+    localUpgrade = (name) => local.upgradeOf(name);
   } else {
     services = new HttpServiceClient(serviceUrls(platform), () => sign(servicePrincipal(input.caller)));
   }
   return {
-    platform, db, dataDb, bus, services, localHandler, internalSecret, jwtSecret,
+    platform, db, dataDb, bus, services, localHandler, localUpgrade, internalSecret, jwtSecret,
     baseAccess: new BaseAccess(roleLookupOf(services)),
     async close() {
       await bus.close();

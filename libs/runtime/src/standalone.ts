@@ -79,7 +79,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     const prepared = [];
     for (const definition of options.definitions) {
       const service = await prepareService(definition, shared, env);
-      local.register(service.name, service.handler);
+      local.register(service.name, service.handler, service.upgrade);
       prepared.push(service);
       preparedMetrics.push(service.metrics);
     }
@@ -94,7 +94,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   }
   const gateway = local.handlerOf('gateway');
   if (!gateway) throw new Error('standalone needs the gateway definition');
-  const server = await listen(gateway, platform.PORT, platform.HOST);
+  const server = await listen(gateway, platform.PORT, platform.HOST, local.upgradeOf('gateway'));
   const metricsServer = await startMetricsServer(platform, preparedMetrics, logger);
   if (metricsServer) workers.push(metricsServer);
   const address = server.address();

@@ -4,7 +4,7 @@ import { errors } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import { IDENTITY_HEADER } from '@tabula/auth';
 import { requestRoute } from '@tabula/telemetry';
-import { matchRoute } from './route-table';
+import { matchRoute, type RouteRule } from './route-table';
 import { enforceBodyLimit } from './body-limit';
 import { readCredential } from './credentials';
 import type { Authenticator } from './authenticator';
@@ -39,7 +39,7 @@ async function resolvePrincipal(deps: DispatchDeps, headers: Parameters<typeof r
 }
 
 /** True when the query carries a non-empty `ticket`. */
-function hasTicket(url: string | undefined): boolean {
+export function hasTicket(url: string | undefined): boolean {
   const query = url?.indexOf('?') ?? -1;
   return query >= 0 && !!new URLSearchParams((url as string).slice(query + 1)).get('ticket');
 }
@@ -75,20 +75,32 @@ export async function dispatchRequest(deps: DispatchDeps, req: IncomingMessage, 
   if (!rule) throw errors.notFound('ERR_NOT_FOUND', `Route ${method} ${edge.path} not found`);
   const limit = rule.service === 'storage' ? deps.config.SVC_GATEWAY_MAX_UPLOAD_BYTES : deps.config.SVC_GATEWAY_MAX_BODY_BYTES;
   enforceBodyLimit(req, res, limit);
-  const headers = req.headers;
-  delete headers[IDENTITY_HEADER];
-  // A realtime stream opened with `?ticket=` (EventSource sends no headers): the realtime service checks the ticket.
-  const byTicket = rule.service === 'realtime' && hasTicket(req.url);
-  const principal = await resolvePrincipal(deps, headers, rule.access === 'required' && !byTicket);
-  if (principal) headers[IDENTITY_HEADER] = deps.sign(principal);
-  headers['x-request-id'] = edge.requestId;
-  headers[CLIENT_IP_HEADER] = edge.ip;
+  const principal = await admit(deps, req, rule, edge);
   if (principal && SESSION_CHANGING.test(edge.path)) {
     res.once('finish', () => {
       if (res.statusCode < 300) deps.authenticator.invalidate(principal.id);
     });
   }
   onHandOver?.();
-  await deps.dispatcher.dispatch(rule.service, req, res);
+  await deps.dispatcher.dispatch(rule.service, req, res, { stream: rule.endpoint?.transport === 'stream' });
   return requestRoute(req) ?? `${rule.service}:unrouted`;
+}
+
+/**
+ * Authenticates a request by its route's contract and puts the gateway-signed
+ * identity (never a client-sent one), the request id and the client address
+ * on it. A contract declaring `auth.ticket` admits a request carrying
+ * `?ticket=` without credentials (EventSource and browsers' WebSocket send no
+ * headers): the owning service redeems the ticket. Throws 401 when
+ * credentials are required and missing or refused.
+ */
+export async function admit(deps: DispatchDeps, req: IncomingMessage, rule: RouteRule, edge: EdgeRequest): Promise<Principal | undefined> {
+  const headers = req.headers;
+  delete headers[IDENTITY_HEADER];
+  const byTicket = rule.endpoint?.auth.ticket === true && hasTicket(req.url);
+  const principal = await resolvePrincipal(deps, headers, rule.access === 'required' && !byTicket);
+  if (principal) headers[IDENTITY_HEADER] = deps.sign(principal);
+  headers['x-request-id'] = edge.requestId;
+  headers[CLIENT_IP_HEADER] = edge.ip;
+  return principal;
 }

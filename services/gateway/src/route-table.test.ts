@@ -18,6 +18,20 @@ describe('the gateway route table, generated from the contracts', () => {
     expect(routed().length).toBeGreaterThan(100);
   });
 
+  it('carries how a route travels and whether a ticket stands in for credentials from its contract (no service is special)', () => {
+    const special = routed().filter((e) => e.transport || e.auth.ticket).map((e) => {
+      const rule = matchRoute(e.method, concrete(e));
+      return [e.id, rule?.endpoint?.transport, rule?.endpoint?.auth.ticket];
+    });
+    expect(special).toEqual([
+      ['eventsTableStream', 'stream', true], ['eventsBaseStream', 'stream', true], ['eventsSocket', 'websocket', true],
+    ]);
+    // a ticket is only for signed-in callers' endpoints
+    expect(() => defineEndpoint({
+      id: 'x', method: 'GET', path: '/api/v1/x', service: 'meta', auth: { callers: PUBLIC, ticket: true }, summary: 'x', tags: [], response: z.string(),
+    })).toThrow(/needs no ticket/);
+  });
+
   it('never dispatches internal or gateway-owned paths, nor unknown ones', () => {
     for (const e of allEndpoints().filter((x) => x.access === 'internal')) expect(matchRoute(e.method, concrete(e))).toBeUndefined();
     expect(matchRoute('GET', '/api/v1/health')).toBeUndefined();

@@ -3,6 +3,7 @@ import { defineService, serviceUrls } from '@tabula/runtime';
 import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { createApp } from './app';
 import { edgeHandler } from './edge-handler';
+import { upgradeHandler } from './upgrade-handler';
 import type { GatewayPorts } from './ports';
 import { Authenticator } from './authenticator';
 import { HttpDispatcher, LocalDispatcher } from './dispatcher';
@@ -17,7 +18,7 @@ export const gatewayService = defineService<GatewayConfig, GatewayPorts>({
   configSchema: gatewayConfigSchema,
   buildPorts(common, config) {
     const dispatcher = common.localHandler
-      ? new LocalDispatcher(common.localHandler)
+      ? new LocalDispatcher(common.localHandler, common.localUpgrade)
       : new HttpDispatcher(serviceUrls(common.platform), common.logger);
     return {
       ...common, config, dispatcher,
@@ -28,6 +29,7 @@ export const gatewayService = defineService<GatewayConfig, GatewayPorts>({
   },
   createApp,
   requestHandler: edgeHandler,
+  upgradeHandler: (_app, ports) => upgradeHandler(ports),
   async start(ports) {
     // Every gateway replica needs every invalidation (per-process delivery).
     const authEvents = await authEventsConsumer.start(ports);

@@ -18,9 +18,9 @@ async function listen(server: http.Server | net.Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** A gateway-like front server that hands every request to the dispatcher for service 'data'. */
+/** A gateway-like front server that hands every request to the dispatcher for service 'data' (paths under /stream as a `transport: 'stream'` route). */
 async function front(dispatcher: HttpDispatcher): Promise<{ url: string; server: http.Server }> {
-  const server = http.createServer((req, res) => void dispatcher.dispatch('data', req, res));
+  const server = http.createServer((req, res) => void dispatcher.dispatch('data', req, res, { stream: req.url?.startsWith('/stream') }));
   return { url: await listen(server), server };
 }
 
@@ -92,6 +92,20 @@ describe('HttpDispatcher (cluster proxy)', () => {
     expect(await res.json()).toMatchObject({ error: 'ERR_GATEWAY_TIMEOUT' });
     expect(log.lines[0]).toMatchObject({ fields: { request_id: 'rid-slow', status: 504, code: 'UND_ERR_HEADERS_TIMEOUT' } });
     upstream.closeAllConnections();
+  });
+
+  it('a stream route (its contract\'s transport) has no body timeout; any other body is cut after the timeout', async () => {
+    const upstream = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': ping\n\n');
+      setTimeout(() => res.end('data: late\n\n'), 2500);
+    });
+    servers.push(upstream);
+    const { url } = await setup(await listen(upstream), 300);
+    const streamed = await fetch(`${url}/stream/x`);
+    expect(await streamed.text()).toBe(': ping\n\ndata: late\n\n');
+    const plain = await fetch(`${url}/x`);
+    await expect(plain.text()).rejects.toThrow();
   });
 
   it('passes the service answer through unchanged, errors included', async () => {

@@ -1,8 +1,11 @@
+import type { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { defineService, type CommonPorts } from '@tabula/runtime';
 import { metaInternalEndpoints } from '@tabula/contracts';
 import { clientOf } from '@tabula/http';
 import { realtimeConfigSchema, type RealtimeConfig } from './config';
-import { createApp } from './app';
+import { createApp, realtimeAuthorizer } from './app';
+import { socketUpgradeHandler } from './routes/events.socket';
 import { REALTIME_SCHEMA, type RealtimePorts } from './ports';
 import { migrations } from '../migrations';
 import { FeedHub } from './domain/feed-hub';
@@ -22,6 +25,18 @@ export function buildRealtimePorts(common: CommonPorts, config: RealtimeConfig):
   return { ...common, config, meta, hub };
 }
 
+/** Ends this process's streams and sockets as soon as the server a request came in on starts closing (shutdown). */
+function closingWatcher(ports: RealtimePorts): (req: IncomingMessage) => void {
+  const watched = new WeakSet<object>();
+  return (req) => {
+    const server = (req.socket as { server?: EventEmitter }).server;
+    if (server && !watched.has(server)) {
+      watched.add(server);
+      server.once('closing', () => ports.hub.endAll());
+    }
+  };
+}
+
 /**
  * The realtime service: the live change feed (docs/realtime.md). A shared
  * consumer appends record and meta events to the feed log; every replica's
@@ -38,14 +53,19 @@ export const realtimeService = defineService<RealtimeConfig, RealtimePorts>({
   /** The app's handler, which also ends this process's streams as soon as the server starts closing (shutdown). */
   requestHandler(app, ports) {
     const handle = app.callback();
-    const watched = new WeakSet<object>();
+    const watch = closingWatcher(ports);
     return (req, res) => {
-      const server = (req.socket as { server?: import('node:events').EventEmitter }).server;
-      if (server && !watched.has(server)) {
-        watched.add(server);
-        server.once('closing', () => ports.hub.endAll());
-      }
+      watch(req);
       void handle(req, res);
+    };
+  },
+  /** WebSockets (GET /api/v1/events/ws); their streams end with the others on shutdown. */
+  upgradeHandler(_app, ports) {
+    const upgrade = socketUpgradeHandler(ports, realtimeAuthorizer(ports));
+    const watch = closingWatcher(ports);
+    return (req, socket, head) => {
+      watch(req);
+      upgrade(req, socket, head);
     };
   },
   async start(ports) {

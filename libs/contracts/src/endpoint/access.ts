@@ -82,6 +82,13 @@ export interface EndpointAuth<I = any> {
   permission?: Permission | readonly Permission[];
   /** Where the permission is checked; required for base permissions and `self`. */
   scope?: ScopeRule<I>;
+  /**
+   * A single-use `?ticket=` may stand in for the credentials (browsers'
+   * EventSource and WebSocket send no headers): the gateway passes a request
+   * carrying one without credentials, and the owning service redeems it (its
+   * principal is the caller). Only for `USERS` endpoints with a transport.
+   */
+  ticket?: boolean;
 }
 
 /** No credentials needed (sign-in, health, signed download links). */
@@ -149,6 +156,7 @@ export function checkAuth(id: string, path: string, auth: EndpointAuth): void {
     }
   }
   if (permissionsOf(auth).length > 0 && auth.callers.includes('anonymous')) throw new Error(`endpoint ${id}: a public endpoint cannot need a permission`);
+  if (auth.ticket && auth.callers.includes('anonymous')) throw new Error(`endpoint ${id}: a public endpoint needs no ticket`);
   // A scope without a permission would load a resource for anyone: say what is needed on it.
   if (auth.scope && permissionsOf(auth).length === 0) throw new Error(`endpoint ${id}: a scope needs a permission (at least base.read)`);
 }

@@ -47,6 +47,15 @@ export interface Endpoint<
   response: R;
   /** Response content type when not JSON (e.g. `text/html` for a docs page). */
   responseContentType?: string;
+  /**
+   * How the answer travels when it is no plain request and response:
+   * `stream`, a response without end (Server-Sent Events: proxies pass it
+   * through unbuffered, with no body timeout); `websocket`, an HTTP Upgrade
+   * the gateway hands to the service's socket (a plain request answers 426).
+   */
+  transport?: 'stream' | 'websocket';
+  /** A WebSocket's messages: what the client sends, what the server sends (`x-websocket-messages` in the OpenAPI document). */
+  messages?: { client: z.ZodType; server: z.ZodType };
   /** Success status (200 unless said). */
   status?: number;
   /** Error statuses this endpoint answers, besides 400/401/500. */

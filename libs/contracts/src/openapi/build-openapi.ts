@@ -13,9 +13,9 @@ export interface OpenApiInfo {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No content', 206: 'Partial content', 302: 'Redirect', 400: 'Bad request',
+  101: 'Switching protocols (WebSocket)', 200: 'OK', 201: 'Created', 204: 'No content', 206: 'Partial content', 302: 'Redirect', 400: 'Bad request',
   401: 'Authentication required', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict', 413: 'Payload too large',
-  422: 'Unprocessable', 429: 'Too many requests', 500: 'Internal error', 503: 'Service unavailable',
+  422: 'Unprocessable', 426: 'Upgrade required', 429: 'Too many requests', 500: 'Internal error', 503: 'Service unavailable',
 };
 
 /** Responses may carry more fields than a contract lists (NocoDB shapes are open): drop `additionalProperties: false`. */
@@ -80,14 +80,17 @@ function security(endpoint: AnyEndpoint): JsonSchema[] | undefined {
 
 /** The access declaration as the docs show it (`x-tabula-access`). */
 function accessNote(endpoint: AnyEndpoint): JsonSchema {
-  const { callers, permission, scope } = endpoint.auth;
-  return { callers: [...callers], ...(permission ? { permission: typeof permission === 'string' ? permission : [...permission] } : {}), ...(scope ? { scope: scope.via } : {}) };
+  const { callers, permission, scope, ticket } = endpoint.auth;
+  return {
+    callers: [...callers], ...(permission ? { permission: typeof permission === 'string' ? permission : [...permission] } : {}), ...(scope ? { scope: scope.via } : {}),
+    ...(ticket ? { ticket: true } : {}), ...(endpoint.transport ? { transport: endpoint.transport } : {}),
+  };
 }
 
 function operation(endpoint: AnyEndpoint): JsonSchema {
   const ok = endpoint.status ?? 200;
   const responses: Record<string, JsonSchema> = {
-    [ok]: ok === 204 ? { description: STATUS_TEXT[204] } : {
+    [ok]: ok === 204 || ok === 101 ? { description: STATUS_TEXT[ok] } : {
       description: STATUS_TEXT[ok] ?? 'OK',
       content: { [endpoint.responseContentType ?? 'application/json']: { schema: jsonSchemaOf(endpoint.response, 'output'), ...(endpoint.example?.response !== undefined ? { example: endpoint.example.response } : {}) } },
     },
@@ -101,6 +104,8 @@ function operation(endpoint: AnyEndpoint): JsonSchema {
     parameters: parameters(endpoint), responses, security: security(endpoint), 'x-tabula-access': accessNote(endpoint),
   };
   if (endpoint.description) op.description = endpoint.description;
+  // A WebSocket's messages, each way (OpenAPI has no words for them).
+  if (endpoint.messages) op['x-websocket-messages'] = { client: jsonSchemaOf(endpoint.messages.client, 'input'), server: jsonSchemaOf(endpoint.messages.server, 'output') };
   if (endpoint.body) {
     const contentType = endpoint.bodyContentType ?? 'application/json';
     op.requestBody = {

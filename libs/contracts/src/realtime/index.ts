@@ -44,7 +44,7 @@ const streamDescription = 'A Server-Sent Events stream (`Accept: text/event-stre
 /** GET /api/v1/events/tables/{tableId}: one table's record changes, live. */
 export const eventsTableStream = defineEndpoint({
   id: 'eventsTableStream', method: 'GET', path: '/api/v1/events/tables/{tableId}', service: 'realtime',
-  auth: { callers: USERS, permission: 'data.read', scope: { via: 'table', id: (i) => i.params.tableId } },
+  auth: { callers: USERS, permission: 'data.read', scope: { via: 'table', id: (i) => i.params.tableId }, ticket: true }, transport: 'stream',
   summary: 'Live record changes of a table (Server-Sent Events)', tags: ['Realtime'], description: streamDescription,
   params: z.object({ tableId: feedId }), query: feedQuery,
   response: z.string(), responseContentType: 'text/event-stream', errors: [403, 404, 429],
@@ -54,7 +54,7 @@ export const eventsTableStream = defineEndpoint({
 /** GET /api/v1/events/bases/{baseId}: every table's record changes of a base, with table and column changes. */
 export const eventsBaseStream = defineEndpoint({
   id: 'eventsBaseStream', method: 'GET', path: '/api/v1/events/bases/{baseId}', service: 'realtime',
-  auth: { callers: USERS, permission: 'data.read', scope: { via: 'base', id: (i) => i.params.baseId } },
+  auth: { callers: USERS, permission: 'data.read', scope: { via: 'base', id: (i) => i.params.baseId }, ticket: true }, transport: 'stream',
   summary: 'Live record, table and column changes of a base (Server-Sent Events)', tags: ['Realtime'], description: streamDescription,
   params: z.object({ baseId: feedId }), query: feedQuery,
   response: z.string(), responseContentType: 'text/event-stream', errors: [403, 404, 429],
@@ -73,5 +73,55 @@ export const eventsTicketCreate = defineEndpoint({
   example: { request: { table_id: 'm1' }, response: { ticket: 'tk_0123456789abcdef', expires_at: '2026-01-01T00:01:00.000Z' } },
 });
 
+/** What a WebSocket client sends: subscribe to a table or base (optionally filtered, resumed), or unsubscribe. */
+export const feedSocketClientMessage = z.discriminatedUnion('op', [
+  z.object({
+    op: z.literal('subscribe'),
+    table_id: feedId.optional(), base_id: feedId.optional(),
+    where: z.string().max(10_000).optional().describe('Records `where` language, as on the SSE streams'),
+    fields: z.union([z.string(), z.array(z.string())]).optional().describe('Field titles sent in rows'),
+    last_event_id: z.string().max(64).optional().describe('Resume after this event id'),
+    ref: z.string().max(64).optional().describe('Echoed in the answer (`subscribed` or `error`), to match it with its request'),
+  }).strict().refine((m) => (m.table_id === undefined) !== (m.base_id === undefined), { message: 'Give exactly one of table_id and base_id' }),
+  z.object({ op: z.literal('unsubscribe'), subscription: z.string().min(1).max(64), ref: z.string().max(64).optional() }).strict(),
+]);
+export type FeedSocketClientMessage = z.infer<typeof feedSocketClientMessage>;
+
+/** What the server sends on a WebSocket. */
+export const feedSocketServerMessage = z.union([
+  z.object({ op: z.literal('subscribed'), subscription: z.string(), ref: z.string().optional() }),
+  z.object({ op: z.literal('unsubscribed'), subscription: z.string(), ref: z.string().optional() }),
+  feedEventSchema.extend({ op: z.literal('event'), subscription: z.string() }).describe('One event: the same object as an SSE event\'s data, with op and subscription'),
+  z.object({ op: z.literal('reset'), subscription: z.string() }).describe('The resume id is older than the retained log: reload'),
+  z.object({
+    op: z.literal('closed'), subscription: z.string(), reason: z.enum(['revoked', 'deleted', 'overflow', 'reconnect']),
+    last_event_id: z.string().nullable(),
+  }).describe('The server ended a subscription (access ended, the table or base was deleted, a slow consumer, a restart: resume with last_event_id)'),
+  z.object({
+    op: z.literal('error'), ref: z.string().optional(), subscription: z.string().optional(), status: z.number(),
+    error: z.string(), message: z.string(), msg: z.string(),
+  }).describe('A refused message: 400 bad message, 404 missing (or another tenant\'s) table or base, 403, 429 beyond the cap'),
+]);
+export type FeedSocketServerMessage = z.infer<typeof feedSocketServerMessage>;
+
+/** GET /api/v1/events/ws: a WebSocket carrying many table and base subscriptions. */
+export const eventsSocket = defineEndpoint({
+  id: 'eventsSocket', method: 'GET', path: '/api/v1/events/ws', service: 'realtime',
+  // Who may open the socket; each subscription is then checked as its stream would be (data.read on its base).
+  auth: { callers: USERS, ticket: true }, transport: 'websocket',
+  summary: 'Live changes of many tables and bases over one WebSocket', tags: ['Realtime'],
+  description: 'An HTTP Upgrade to a WebSocket (a plain request answers 426). Authenticated as the streams: `xc-auth`, `xc-token` or `Authorization: Bearer`, or `?ticket=` '
+    + '(POST /api/v1/events/tickets; the ticket authenticates the socket, each subscription is checked on its own). '
+    + 'Client messages: `{"op":"subscribe","table_id"|"base_id","where"?,"fields"?,"last_event_id"?,"ref"?}` → `{"op":"subscribed","subscription"}`, then '
+    + '`{"op":"event","subscription",…FeedEvent}`; `{"op":"unsubscribe","subscription"}` → `{"op":"unsubscribed"}`. A subscription of a table or base the caller may not read '
+    + 'answers `{"op":"error","status":404}` like a missing one; subscriptions count against SVC_FEED_MAX_STREAMS_PER_PRINCIPAL (429). When access ends: '
+    + '`{"op":"closed","reason":"revoked"|"deleted"}`; a sign-out or revoked token closes the socket (code 4001). A slow client (SVC_FEED_BUFFER_BYTES unsent) '
+    + 'gets `closed` with reason `overflow` and its last delivered id for each subscription, and the socket closes (code 4008). See docs/realtime.md.',
+  query: z.object({ ticket: z.string().max(128).optional().describe('Single-use ticket (browsers\' WebSocket sends no headers)') }).strict(),
+  response: z.string(), status: 101, errors: [404, 426, 429],
+  messages: { client: feedSocketClientMessage, server: feedSocketServerMessage },
+  example: { response: '' },
+});
+
 /** The realtime service's public endpoints. */
-export const realtimeEndpoints = { eventsTableStream, eventsBaseStream, eventsTicketCreate };
+export const realtimeEndpoints = { eventsTableStream, eventsBaseStream, eventsTicketCreate, eventsSocket };

@@ -47,7 +47,8 @@ export interface RecordsChange {
 function message(handle: TableHandle, stage: 'before' | 'after', change: RecordsChange, eventId: string = randomUUID(), withRows = true) {
   const type = `records.${stage}.${KIND[change.op]}`;
   const table = handle.model.context.table;
-  const user = change.principal?.kind === 'user' ? { id: change.principal.id, email: change.principal.email ?? '' } : undefined;
+  const p = change.principal;
+  const user = p?.kind === 'user' ? { id: p.id, email: p.email ?? '', tokenId: p.via === 'api-token' ? p.tokenId ?? '' : '' } : undefined;
   const payload = encodeEvent(RecordsChangedSchema, {
     eventId, type, operation: OPERATIONS[change.op], baseId: handle.baseId, sourceId: handle.source.id,
     tableId: handle.tableId, tableTitle: table.title, user, rowsJson: withRows ? recordsJson(change.rows) : '',

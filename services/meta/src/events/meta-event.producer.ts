@@ -17,7 +17,8 @@ const ACTIONS: Record<MetaAction, ChangeAction> = {
 };
 
 function actorOf(principal?: Principal) {
-  return principal?.kind === 'user' ? { id: principal.id, email: principal.email ?? '' } : undefined;
+  if (principal?.kind !== 'user') return undefined;
+  return { id: principal.id, email: principal.email ?? '', tokenId: principal.via === 'api-token' ? principal.tokenId ?? '' : '' };
 }
 
 /** Enqueues `meta.base.<action>` (key: base id) in the caller's transaction. */

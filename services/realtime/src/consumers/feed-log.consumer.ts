@@ -9,7 +9,9 @@ import { appendFeedEvents, type FeedAppend } from '../repositories/feed.reposito
 
 const ACTIONS: Record<number, string> = { [ChangeAction.CREATED]: 'created', [ChangeAction.UPDATED]: 'updated', [ChangeAction.DELETED]: 'deleted' };
 
-function actorOf(user: Actor | undefined): { id: string; email: string } | Record<string, never> {
+/** Who made the change: `{ token_id }` for a write authenticated by an API token, the user `{ id, email }` for a session, `{}` for the system. */
+function actorOf(user: Actor | undefined): { id: string; email: string } | { token_id: string } | Record<string, never> {
+  if (user?.tokenId) return { token_id: user.tokenId };
   return user?.id ? { id: user.id, email: user.email } : {};
 }
 

@@ -10,8 +10,8 @@ export type EndReason = 'revoked' | 'deleted' | 'overflow' | 'shutdown';
 
 /** Where a subscription's output goes (an SSE response, or one subscription of a WebSocket). */
 export interface FeedSink {
-  /** Sends one event; false when the client's buffer is over its bound (the hub then ends the subscription). */
-  event(seq: string, event: FeedEvent): boolean;
+  /** Sends one event (`json`: its JSON text); false when the client's buffer is over its bound (the hub then ends the subscription). */
+  event(seq: string, event: FeedEvent, json: string): boolean;
   /** True while the client's unsent bytes are at the bound (a replay then waits for {@link drained}). */
   backlogged(): boolean;
   /** Resolves when the client has read its backlog (or is gone). */
@@ -93,14 +93,26 @@ export class Subscription {
 
   private send(row: FeedRow, where: CompiledWhere | undefined): void {
     if (this.closed) return;
-    const event = applyFilter({ id: row.seq, ...row.data } as FeedEvent, where, this.spec.fields);
+    // One event object and one JSON text per row, whatever the number of streams it goes to unchanged.
+    const memo = row.memo ??= { event: { id: row.seq, ...row.data } as FeedEvent };
+    const event = applyFilter(memo.event, where, this.spec.fields);
     if (!event) return;
-    if (!this.sink.event(row.seq, event)) {
+    const json = event === memo.event ? (memo.json ??= JSON.stringify(event)) : JSON.stringify(event);
+    if (!this.sink.event(row.seq, event, json)) {
       this.hub.end(this, 'overflow');
       return;
     }
     this.lastSent = row.seq;
   }
+}
+
+/** A WebSocket as the hub sees it: whose it is, and how it ends when its credential goes or the process stops. */
+export interface FeedSocket {
+  readonly principal: Principal;
+  /** The credential it was opened with is gone (sign-out, password change, revoked token, deleted user). */
+  revoke(): void;
+  /** The process is stopping: the client reconnects elsewhere. */
+  shutdown(): void;
 }
 
 /** Settings of a hub. */
@@ -133,6 +145,7 @@ export class FeedHub {
   private readonly byBase = new Map<string, Set<Subscription>>();
   private readonly byPrincipal = new Map<string, Set<Subscription>>();
   private readonly heartbeatSinks = new Set<{ ping(): boolean; sub: Subscription }>();
+  private readonly sockets = new Set<FeedSocket>();
   private readonly whereCache = new Map<string, Promise<CompiledWhere | undefined>>();
   private seen = '0';
   private reading: Promise<void> | undefined;
@@ -165,6 +178,22 @@ export class FeedHub {
   /** Ends every stream (`event: reconnect`: the client resumes with its last id, on another replica). */
   endAll(): void {
     for (const set of [...this.byPrincipal.values()]) for (const sub of [...set]) this.end(sub, 'shutdown');
+    for (const socket of [...this.sockets]) socket.shutdown();
+    this.sockets.clear();
+  }
+
+  /** A WebSocket of this process (its subscriptions are opened one by one with {@link open}). */
+  addSocket(socket: FeedSocket): void {
+    this.sockets.add(socket);
+  }
+
+  removeSocket(socket: FeedSocket): void {
+    this.sockets.delete(socket);
+  }
+
+  /** How many streams (SSE streams and WebSocket subscriptions) a principal holds in this process. */
+  countOf(principal: Principal): number {
+    return this.byPrincipal.get(principalKey(principal))?.size ?? 0;
   }
 
   async stop(): Promise<void> {
@@ -238,10 +267,11 @@ export class FeedHub {
 
   /** Sign-out, password change, deletion (every session credential of the user) or a revoked token (that token). */
   principalInvalidated(userId: string, tokenId: string | undefined, everyCredential: boolean): void {
-    for (const sub of [...(this.byPrincipal.get(userId) ?? [])]) {
-      const p = sub.spec.principal;
-      const hit = tokenId ? p.tokenId === tokenId : everyCredential || p.via !== 'api-token';
-      if (hit) this.end(sub, 'revoked');
+    const hit = (p: Principal) => p.id === userId && (tokenId ? p.tokenId === tokenId : everyCredential || p.via !== 'api-token');
+    for (const sub of [...(this.byPrincipal.get(userId) ?? [])]) if (hit(sub.spec.principal)) this.end(sub, 'revoked');
+    // A socket opened with that credential closes too: it could otherwise subscribe again.
+    for (const socket of [...this.sockets]) {
+      if (hit(socket.principal)) { this.sockets.delete(socket); socket.revoke(); }
     }
   }
 

@@ -21,6 +21,8 @@ export interface FeedRow {
   base_id: string;
   table_id: string;
   data: Omit<FeedEvent, 'id'>;
+  /** Not stored: the event and its JSON, made once and shared by every stream the row goes to unfiltered. */
+  memo?: { event: FeedEvent; json?: string };
 }
 
 const feed = (db: Knex) => db.withSchema(REALTIME_SCHEMA).table('feed');

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { ServerResponse } from 'node:http';
-import { eventsBaseStream, eventsTableStream, eventsTicketCreate, type FeedEvent, type TableContext } from '@tabula/contracts';
+import { eventsBaseStream, eventsSocket, eventsTableStream, eventsTicketCreate, type FeedEvent, type TableContext } from '@tabula/contracts';
 import { appError, errors, guardedRouter, route, scopeOf, type Authorizer, type EndpointContext } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { RealtimePorts } from '../ports';
@@ -35,22 +35,29 @@ function assertTicketScope(ctx: { state: Record<string, unknown> }, kind: 'table
   if (grant && (grant.scope_kind !== kind || grant.scope_id !== id)) throw errors.unauthorized('The ticket was issued for another stream');
 }
 
-/** SSE framing of one event: `id:`, `event:`, `data:` (one line of JSON). */
-export function sseFrame(seq: string, event: FeedEvent): string {
-  return `id: ${seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+/** SSE framing of one event: `id:`, `event:`, `data:` (one line of JSON: `json`, the event's JSON text). */
+export function sseFrame(seq: string, event: FeedEvent, json = JSON.stringify(event)): string {
+  return `id: ${seq}\nevent: ${event.type}\ndata: ${json}\n\n`;
 }
 
 /** A sink writing SSE frames to a response, closing it when the client's buffer passes `bound` bytes. */
 function sseSink(res: ServerResponse, bound: number): FeedSink & { ping(): boolean } {
+  let corked = false;
   const write = (text: string): boolean => {
     if (res.destroyed || res.writableEnded) return true;
     // Bounded: nothing more is queued once the unsent bytes reach the bound (at most bound + one event are held).
     if (res.writableLength >= bound) return false;
+    // The frames written in one tick (a page of the log) leave in one write.
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(() => { corked = false; res.uncork(); });
+    }
     res.write(text);
     return true;
   };
   return {
-    event: (seq, event) => write(sseFrame(seq, event)),
+    event: (seq, event, json) => write(sseFrame(seq, event, json)),
     backlogged: () => !res.destroyed && !res.writableEnded && res.writableLength >= bound,
     drained: () => new Promise<void>((resolve) => {
       const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
@@ -123,5 +130,9 @@ export function eventsRouter(ports: RealtimePorts, authorizer: Authorizer): Rout
     return '';
   });
   route(router, eventsTicketCreate, (ctx) => issueTicket(ports, scopeOf(ctx).principal as Principal, ctx.input.body));
+  // The socket is the server's `upgrade` (events.socket.ts); a plain request is told so.
+  route(router, eventsSocket, () => {
+    throw appError('ERR_UPGRADE_REQUIRED', `GET ${eventsSocket.path} is a WebSocket: send Connection: Upgrade, Upgrade: websocket`);
+  });
   return router;
 }

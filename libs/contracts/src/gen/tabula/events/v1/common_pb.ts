@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tabula/events/v1/common.proto.
  */
 export const file_tabula_events_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("Ch10YWJ1bGEvZXZlbnRzL3YxL2NvbW1vbi5wcm90bxIQdGFidWxhLmV2ZW50cy52MSIiCgVBY3RvchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCSp+CgxDaGFuZ2VBY3Rpb24SHQoZQ0hBTkdFX0FDVElPTl9VTlNQRUNJRklFRBAAEhkKFUNIQU5HRV9BQ1RJT05fQ1JFQVRFRBABEhkKFUNIQU5HRV9BQ1RJT05fVVBEQVRFRBACEhkKFUNIQU5HRV9BQ1RJT05fREVMRVRFRBADYgZwcm90bzM");
+  fileDesc("Ch10YWJ1bGEvZXZlbnRzL3YxL2NvbW1vbi5wcm90bxIQdGFidWxhLmV2ZW50cy52MSI0CgVBY3RvchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCgh0b2tlbl9pZBgDIAEoCSp+CgxDaGFuZ2VBY3Rpb24SHQoZQ0hBTkdFX0FDVElPTl9VTlNQRUNJRklFRBAAEhkKFUNIQU5HRV9BQ1RJT05fQ1JFQVRFRBABEhkKFUNIQU5HRV9BQ1RJT05fVVBEQVRFRBACEhkKFUNIQU5HRV9BQ1RJT05fREVMRVRFRBADYgZwcm90bzM");
 
 /**
  * The user whose request caused the event. Empty for system actions.
@@ -31,6 +31,13 @@ export type Actor = Message<"tabula.events.v1.Actor"> & {
    * @generated from field: string email = 2;
    */
   email: string;
+
+  /**
+   * The API token the request was authenticated with (its id); empty for a session (JWT).
+   *
+   * @generated from field: string token_id = 3;
+   */
+  tokenId: string;
 };
 
 /**

@@ -1,0 +1,213 @@
+import type { Duplex } from 'node:stream';
+import type { RawData, WebSocket } from 'ws';
+import { z } from 'zod';
+import {
+  eventsBaseStream, eventsTableStream, feedSocketClientMessage,
+  type FeedEvent, type FeedSocketClientMessage, type FeedSocketServerMessage, type TableContext,
+} from '@tabula/contracts';
+import { appError, callerKindOf, errorBody, toAppError, type AppError, type Authorizer } from '@tabula/http';
+import type { Principal } from '@tabula/auth';
+import type { RealtimePorts } from '../ports';
+import { checkWhereSyntax, compileWhere, parseFields } from './feed-filter';
+import { columnMetas } from './stream-scope';
+import { TooManyStreams, type EndReason, type FeedSink, type FeedSocket, type Subscription } from './feed-hub';
+
+/** Close codes of the socket (4000–4999: the application's own). */
+export const SOCKET_CLOSE = { revoked: 4001, overflow: 4008, shutdown: 1012 } as const;
+
+type Subscribe = Extract<FeedSocketClientMessage, { op: 'subscribe' }>;
+
+/**
+ * One WebSocket of the feed: many subscriptions (tables and bases), each
+ * authorized as its SSE stream would be, counted against the principal's cap
+ * and served by the hub like a stream. Messages are handled in order (answers
+ * come in the order asked); a subscription's replay runs beside the others.
+ * The socket's unsent bytes are bounded (SVC_FEED_BUFFER_BYTES): past the
+ * bound every subscription ends with its last delivered id and the socket
+ * closes (4008). A revoked credential closes it (4001).
+ */
+export class SocketSession implements FeedSocket {
+  /** Subscriptions the client holds: opening (replaying) or live. */
+  private readonly active = new Map<string, Subscription | undefined>();
+  private next = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private over = false;
+  private overflowing = false;
+  private pinger: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ports: RealtimePorts,
+    private readonly authorizer: Authorizer,
+    private readonly ws: WebSocket,
+    private readonly raw: Duplex,
+    readonly principal: Principal,
+  ) {}
+
+  start(): void {
+    this.ports.hub.addSocket(this);
+    this.ws.on('message', (data, isBinary) => {
+      this.queue = this.queue.then(() => this.handle(data, isBinary)).catch((err: unknown) => this.ports.logger.warn({ err }, 'feed socket: message failed'));
+    });
+    this.ws.on('close', () => this.forget());
+    this.ws.on('error', () => this.ws.terminate());
+    // A ping frame every SVC_FEED_HEARTBEAT_MS keeps proxies from closing a quiet socket.
+    this.pinger = setInterval(() => { if (this.ws.readyState === this.ws.OPEN) this.ws.ping(); }, this.ports.config.SVC_FEED_HEARTBEAT_MS);
+    this.pinger.unref();
+  }
+
+  revoke(): void {
+    this.endEvery('revoked');
+    this.close(SOCKET_CLOSE.revoked, 'access revoked');
+  }
+
+  shutdown(): void {
+    this.endEvery('shutdown');
+    this.close(SOCKET_CLOSE.shutdown, 'restarting: reconnect with last_event_id');
+  }
+
+  private async handle(data: RawData, isBinary: boolean): Promise<void> {
+    if (this.over) return;
+    let parsed: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      parsed = JSON.parse(data.toString());
+    } catch {
+      this.error(undefined, undefined, appError('ERR_INVALID_REQUEST_BODY', 'A message is one JSON object (text frame)'));
+      return;
+    }
+    const ref = typeof parsed === 'object' && parsed !== null && typeof (parsed as { ref?: unknown }).ref === 'string' ? (parsed as { ref: string }).ref : undefined;
+    const message = feedSocketClientMessage.safeParse(parsed);
+    if (!message.success) {
+      this.error(ref, undefined, appError('ERR_INVALID_REQUEST_BODY', `Invalid message: ${z.prettifyError(message.error)}`));
+      return;
+    }
+    if (message.data.op === 'unsubscribe') {
+      this.unsubscribe(message.data.subscription, ref);
+      return;
+    }
+    try {
+      await this.subscribe(message.data);
+    } catch (err) {
+      this.error(ref, undefined, err instanceof TooManyStreams
+        ? appError('ERR_TOO_MANY_REQUESTS', `At most ${this.ports.config.SVC_FEED_MAX_STREAMS_PER_PRINCIPAL} concurrent streams per user`)
+        : toAppError(err, []));
+    }
+  }
+
+  /** Authorizes as the SSE stream of that table or base would be, then opens it; `subscribed` precedes any event. */
+  private async subscribe(message: Subscribe): Promise<void> {
+    const { ports, principal } = this;
+    const endpoint = message.table_id !== undefined ? eventsTableStream : eventsBaseStream;
+    const input = message.table_id !== undefined
+      ? { params: { tableId: message.table_id }, query: {}, body: undefined }
+      : { params: { baseId: message.base_id }, query: {}, body: undefined };
+    if (!endpoint.auth.callers.includes(callerKindOf(principal) as never)) throw await this.authorizer.refuse(endpoint, principal, input);
+    const scope = await this.authorizer.authorize(endpoint, principal, input);
+    const whereText = message.where === '' ? undefined : message.where;
+    const fields = parseFields(message.fields);
+    const baseId = scope.baseId as string;
+    let spec;
+    if (message.table_id !== undefined) {
+      const table = scope.value as TableContext;
+      const where = whereText ? compileWhere(whereText, columnMetas(table)) : undefined;
+      spec = { principal, kind: 'table' as const, scopeId: table.table.id, baseId, where, whereText, fields, lastEventId: message.last_event_id };
+    } else {
+      checkWhereSyntax(whereText);
+      spec = { principal, kind: 'base' as const, scopeId: baseId, baseId, whereText, fields, lastEventId: message.last_event_id };
+    }
+    if (this.over) return;
+    this.next += 1;
+    const id = `s${this.next}`;
+    const opening = ports.hub.open(spec, this.sink(id), () => {
+      this.active.set(id, undefined);
+      this.send({ op: 'subscribed', subscription: id, ...(message.ref !== undefined ? { ref: message.ref } : {}) });
+    });
+    // open() registers (and calls back: `subscribed`) or refuses the cap before its first await: no `subscribed`, the refusal is the answer.
+    if (!this.active.has(id)) {
+      await opening;
+      return;
+    }
+    void opening.then((sub) => {
+      if (this.active.has(id) && !this.over) this.active.set(id, sub);
+      else ports.hub.drop(sub);
+    }, (err: unknown) => {
+      if (!this.active.delete(id)) return;
+      ports.logger.warn({ err }, 'feed socket: replay failed');
+      this.send({ op: 'closed', subscription: id, reason: 'reconnect', last_event_id: spec.lastEventId ?? null });
+    });
+  }
+
+  private unsubscribe(id: string, ref: string | undefined): void {
+    if (!this.active.has(id)) {
+      this.error(ref, id, appError('ERR_NOT_FOUND', `No subscription '${id}' on this socket`));
+      return;
+    }
+    const sub = this.active.get(id);
+    this.active.delete(id);
+    if (sub) this.ports.hub.drop(sub);
+    this.send({ op: 'unsubscribed', subscription: id, ...(ref !== undefined ? { ref } : {}) });
+  }
+
+  /** What the hub writes for one subscription. */
+  private sink(id: string): FeedSink {
+    const bound = this.ports.config.SVC_FEED_BUFFER_BYTES;
+    const backlogged = () => this.ws.readyState === this.ws.OPEN && this.ws.bufferedAmount >= bound;
+    return {
+      event: (_seq: string, _event: FeedEvent, json: string) => {
+        if (!this.active.has(id) || this.ws.readyState !== this.ws.OPEN) return true;
+        if (this.ws.bufferedAmount >= bound) return false;
+        // {"op":"event","subscription":…, …the event's own fields}: the event's JSON text, made once per row, is reused.
+        this.ws.send(`{"op":"event","subscription":${JSON.stringify(id)},${json.slice(1)}`);
+        return true;
+      },
+      backlogged,
+      drained: () => new Promise<void>((resolve) => {
+        const done = () => { this.raw.off('drain', done); this.raw.off('close', done); resolve(); };
+        this.raw.once('drain', done);
+        this.raw.once('close', done);
+      }),
+      reset: () => { if (this.active.has(id)) this.send({ op: 'reset', subscription: id }); },
+      end: (reason: EndReason, lastId: string | undefined) => {
+        if (!this.active.has(id)) return;
+        this.active.delete(id);
+        this.send({ op: 'closed', subscription: id, reason: reason === 'shutdown' ? 'reconnect' : reason, last_event_id: lastId ?? null });
+        if (reason === 'overflow') this.overflow();
+      },
+    };
+  }
+
+  /** A slow client: every subscription ends with its last delivered id, then the socket closes. */
+  private overflow(): void {
+    if (this.overflowing) return;
+    this.overflowing = true;
+    this.endEvery('overflow');
+    this.close(SOCKET_CLOSE.overflow, 'slow consumer: resume with last_event_id');
+  }
+
+  private endEvery(reason: EndReason): void {
+    for (const sub of [...this.active.values()]) if (sub) this.ports.hub.end(sub, reason);
+  }
+
+  private close(code: number, reason: string): void {
+    this.forget();
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
+  }
+
+  /** The socket is gone (or going): its subscriptions leave the hub. */
+  private forget(): void {
+    if (this.over) return;
+    this.over = true;
+    clearInterval(this.pinger);
+    this.ports.hub.removeSocket(this);
+    for (const sub of this.active.values()) if (sub) this.ports.hub.drop(sub);
+    this.active.clear();
+  }
+
+  private error(ref: string | undefined, subscription: string | undefined, error: AppError): void {
+    this.send({ op: 'error', ...(ref !== undefined ? { ref } : {}), ...(subscription !== undefined ? { subscription } : {}), status: error.status, ...errorBody(error) } as FeedSocketServerMessage);
+  }
+
+  private send(message: FeedSocketServerMessage): void {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(message));
+  }
+}
