@@ -1,0 +1,168 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Column, Row } from '../api';
+import type { RowStore } from '../rows';
+import { cellText, isEditable } from '../columns';
+import { CellEditor } from './CellEditor';
+
+const ROW_HEIGHT = 34;
+const COL_WIDTH = 180;
+const HEAD_WIDTH = 84;
+
+export interface GridProps {
+  store: RowStore;
+  columns: Column[];
+  pk: string;
+  editable: boolean;
+  version: number;
+  active: { row: number; col: number };
+  setActive: (a: { row: number; col: number }) => void;
+  onExpand: (row: Row) => void;
+  onCommit: (row: Row, column: Column, value: unknown) => Promise<void>;
+}
+
+/**
+ * The spreadsheet grid: DOM rows (readable by screen readers and axe) of which
+ * only those in view exist (TanStack Virtual), ARIA grid semantics with the
+ * active cell as `aria-activedescendant`, keyboard like a spreadsheet: arrows,
+ * Tab / Shift-Tab, Home / End, Ctrl-Home / Ctrl-End, PageUp / PageDown, Enter
+ * or typing to edit, Esc to cancel, Delete to clear, Space to toggle a checkbox.
+ */
+export function Grid({ store, columns, pk, editable, active, setActive, onExpand, onCommit }: GridProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const [editing, setEditing] = useState<{ initial?: string } | null>(null);
+  const total = Math.max(0, store.total);
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+
+  // Fetch the pages of the rows in view (and only those).
+  useEffect(() => { store.ensure(first, last); }, [store, first, last, total]);
+
+  const move = (row: number, col: number) => {
+    const next = { row: clamp(row, 0, total - 1), col: clamp(col, 0, columns.length - 1) };
+    setActive(next);
+    setEditing(null);
+    virtualizer.scrollToIndex(next.row, { align: 'auto' });
+    const left = HEAD_WIDTH + next.col * COL_WIDTH;
+    const el = scroller.current;
+    if (el) {
+      if (left < el.scrollLeft + HEAD_WIDTH) el.scrollLeft = left - HEAD_WIDTH;
+      else if (left + COL_WIDTH > el.scrollLeft + el.clientWidth) el.scrollLeft = left + COL_WIDTH - el.clientWidth;
+    }
+  };
+
+  const column = columns[active.col];
+  const row = store.row(active.row);
+  const canEdit = (c: Column | undefined) => editable && !!c && isEditable(c);
+
+  const startEdit = (initial?: string) => {
+    if (!row || !canEdit(column)) return;
+    if (column.uidt === 'Checkbox') { void onCommit(row, column, !row[column.title]); return; }
+    setEditing({ initial });
+  };
+
+  const finishEdit = (value: unknown, committed: boolean, step?: { row: number; col: number }) => {
+    setEditing(null);
+    if (committed && row && column && value !== row[column.title]) void onCommit(row, column, value);
+    if (step) move(active.row + step.row, active.col + step.col);
+    gridRef.current?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (editing) return; // the editor handles its own keys
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
+    const ctrl = event.ctrlKey || event.metaKey;
+    const keys: Record<string, () => void> = {
+      ArrowUp: () => move(active.row - 1, active.col),
+      ArrowDown: () => move(active.row + 1, active.col),
+      ArrowLeft: () => move(active.row, active.col - 1),
+      ArrowRight: () => move(active.row, active.col + 1),
+      Tab: () => move(active.row, active.col + (event.shiftKey ? -1 : 1)),
+      Home: () => move(ctrl ? 0 : active.row, 0),
+      End: () => move(ctrl ? total - 1 : active.row, columns.length - 1),
+      PageUp: () => move(active.row - page, active.col),
+      PageDown: () => move(active.row + page, active.col),
+      Enter: () => startEdit(),
+      F2: () => startEdit(),
+      ' ': () => { if (column?.uidt === 'Checkbox') startEdit(); else if (row) onExpand(row); },
+      Delete: () => { if (row && canEdit(column) && column.uidt !== 'Checkbox') void onCommit(row, column, null); },
+      Backspace: () => { if (row && canEdit(column) && column.uidt !== 'Checkbox') void onCommit(row, column, null); },
+    };
+    const action = keys[event.key];
+    if (action) {
+      // Tab leaves the grid at its edges, as it should for keyboard users.
+      if (event.key === 'Tab' && ((event.shiftKey && active.col === 0) || (!event.shiftKey && active.col === columns.length - 1))) return;
+      event.preventDefault();
+      action();
+    } else if (event.key.length === 1 && !ctrl && !event.altKey && canEdit(column) && column.uidt !== 'Checkbox' && column.uidt !== 'SingleSelect') {
+      event.preventDefault();
+      startEdit(event.key);
+    }
+  };
+
+  const width = HEAD_WIDTH + columns.length * COL_WIDTH;
+  const activeId = total > 0 ? `cell-${active.row}-${active.col}` : undefined;
+  return (
+    <div className="grid-scroller" ref={scroller} data-testid="grid-scroller" data-pages-fetched={store.fetched} data-total={store.total}>
+      <div ref={gridRef} role="grid" aria-label="Records" aria-rowcount={total + 1} aria-colcount={columns.length + 1} aria-readonly={!editable}
+        aria-activedescendant={editing ? undefined : activeId} tabIndex={0} onKeyDown={onKeyDown} className="grid" style={{ width }}>
+        <div role="row" aria-rowindex={1} className="grid-row grid-head">
+          <div role="columnheader" aria-colindex={1} className="cell head-cell row-head">#</div>
+          {columns.map((c, i) => (
+            <div role="columnheader" aria-colindex={i + 2} key={c.id} className="cell head-cell" title={c.uidt}>
+              <span className="col-title">{c.title}</span> <span className="col-type">{c.uidt}</span>
+            </div>
+          ))}
+        </div>
+        <div className="grid-body" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const r = store.row(item.index);
+            return (
+              <div role="row" aria-rowindex={item.index + 2} key={item.key} className={`grid-row${item.index === active.row ? ' active-row' : ''}`}
+                style={{ transform: `translateY(${item.start}px)` }} data-row={item.index}>
+                <div role="rowheader" aria-colindex={1} className="cell row-head">
+                  <span className="row-num">{item.index + 1}</span>
+                  {r && <button type="button" tabIndex={-1} className="expand" aria-label={`Expand row ${item.index + 1}`} onClick={() => onExpand(r)}>⤢</button>}
+                </div>
+                {columns.map((c, ci) => {
+                  const isActive = item.index === active.row && ci === active.col;
+                  const value = r?.[c.title];
+                  return (
+                    <div role="gridcell" aria-colindex={ci + 2} id={`cell-${item.index}-${ci}`} key={c.id} aria-selected={isActive}
+                      aria-readonly={!canEdit(c)} className={`cell type-${c.uidt}${isActive ? ' active' : ''}`}
+                      onMouseDown={() => { if (!isActive) { setActive({ row: item.index, col: ci }); setEditing(null); } }}
+                      onClick={() => { if (isActive && c.uidt === 'Checkbox' && r && canEdit(c)) void onCommit(r, c, !r[c.title]); }}
+                      onDoubleClick={() => { setActive({ row: item.index, col: ci }); if (r && canEdit(c) && c.uidt !== 'Checkbox') setEditing({}); }}>
+                      {isActive && editing && r ? (
+                        <CellEditor column={c} value={value} initial={editing.initial} label={`${c.title}, row ${item.index + 1}`} onDone={finishEdit} />
+                      ) : r ? <CellValue column={c} value={value} /> : <span className="loading-cell" aria-hidden="true" />}
+                    </div>
+                  );
+                })}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {store.total === 0 && <p className="empty">No rows.</p>}
+      {store.error && <p className="error" role="alert">{store.error}</p>}
+    </div>
+  );
+}
+
+/** A cell's value as text: markup in a value is shown, never interpreted. */
+function CellValue({ column, value }: { column: Column; value: unknown }) {
+  if (column.uidt === 'Checkbox') return <span className="check" aria-label={value ? 'checked' : 'not checked'}>{value ? '✓' : ''}</span>;
+  if (column.uidt === 'SingleSelect' && value) {
+    const option = column.colOptions?.options?.find((o) => o.title === value);
+    return <span className="chip" data-colour={option?.color ?? ''}>{String(value)}</span>;
+  }
+  return <span className="text">{cellText(column, value)}</span>;
+}
+
+function clamp(n: number, min: number, max: number): number {
+  return Math.max(min, Math.min(max, n));
+}

@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { ApiError, bases, records, tables, views, type Column, type Row, type Table, type View } from '../api';
+import { navigate } from '../router';
+import { RowStore } from '../rows';
+import { followTable, type LiveStatus } from '../live';
+import { canComment, canEditData, canEditSchema } from '../roles';
+import { Grid } from '../grid/Grid';
+import { FilterBuilder, SortBuilder, buildSort, buildWhere, type FilterDraft, type SortDraft } from '../grid/Builders';
+import { AddColumnDialog } from '../grid/AddColumnDialog';
+import { ExpandedRecord } from '../grid/ExpandedRecord';
+import type { Me } from '../App';
+
+/** A table's grid: columns from meta, rows paged on demand, live, with filter, sort and search saved into the view. */
+export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: string; me: Me }) {
+  const [table, setTable] = useState<Table | null>(null);
+  const [role, setRole] = useState<string | null>(null);
+  const [error, setError] = useState('');
+  const [filters, setFilters] = useState<FilterDraft[]>([]);
+  const [sorts, setSorts] = useState<SortDraft[]>([]);
+  const [search, setSearch] = useState('');
+  const [panel, setPanel] = useState<'' | 'filter' | 'sort' | 'column'>('');
+  const [expanded, setExpanded] = useState<Row | null>(null);
+  const [live, setLive] = useState<LiveStatus>('connecting');
+  const [active, setActive] = useState<{ row: number; col: number }>({ row: 0, col: 0 });
+
+  const loadTable = useCallback(async () => {
+    const t = await tables.get(tableId);
+    setTable(t);
+    return t;
+  }, [tableId]);
+
+  useEffect(() => {
+    loadTable().then((t) => {
+      const view = defaultView(t);
+      const byId = new Map((t.columns ?? []).map((c) => [c.id, c]));
+      setFilters((view?.filters ?? []).flatMap((f) => (byId.has(f.fk_column_id) ? [{ column: byId.get(f.fk_column_id)!.title, op: f.comparison_op, value: f.value == null ? '' : String(f.value) }] : [])));
+      setSorts((view?.sorts ?? []).flatMap((s) => (byId.has(s.fk_column_id) ? [{ column: byId.get(s.fk_column_id)!.title, direction: s.direction }] : [])));
+      setSearch(typeof view?.meta?.search === 'string' ? view.meta.search : '');
+    }, (e: ApiError) => setError(e.message));
+    bases.myRole(baseId, me.email).then(setRole, () => setRole('viewer'));
+  }, [baseId, loadTable, me.email]);
+
+  const columns = useMemo(() => (table?.columns ?? []).filter((c) => !c.system).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)), [table]);
+  const pk = useMemo(() => (table?.columns ?? []).find((c) => c.pk)?.title ?? 'Id', [table]);
+  const display = useMemo(() => columns.find((c) => c.pv) ?? columns.find((c) => !c.pk), [columns]);
+  const where = useMemo(() => buildWhere(columns, filters, search, display), [columns, filters, search, display]);
+  const sort = useMemo(() => buildSort(sorts), [sorts]);
+  const store = useMemo(() => (table ? new RowStore(tableId, { where, sort }, pk) : null), [table, tableId, where, sort, pk]);
+
+  useEffect(() => {
+    if (!store) return;
+    return followTable(tableId, {
+      onStatus: setLive,
+      onReset: () => store.refresh(),
+      onRecords: (event) => {
+        if (event.type === 'records.after.update') {
+          for (const row of event.rows) store.patch(row[pk], row);
+        } else {
+          store.refresh();
+        }
+      },
+    });
+  }, [store, tableId, pk]);
+
+  const editable = role !== null && canEditData(role);
+  const schemaEditable = role !== null && canEditSchema(role);
+  const view = table ? defaultView(table) : undefined;
+
+  const saveView = async (nextFilters: FilterDraft[], nextSorts: SortDraft[], nextSearch: string) => {
+    setFilters(nextFilters);
+    setSorts(nextSorts);
+    setSearch(nextSearch);
+    if (!view || !table || !schemaEditable) return;
+    // The view keeps them (view APIs): the next visit, and other clients of the view, see the same rows.
+    try {
+      const byTitle = new Map(columns.map((c) => [c.title, c]));
+      for (const f of view.filters ?? []) await views.removeFilter(f.id);
+      for (const f of nextFilters) {
+        const column = byTitle.get(f.column);
+        if (column) await views.addFilter(view.id, { fk_column_id: column.id, comparison_op: f.op, value: f.value, ...(isDate(column) ? { comparison_sub_op: 'exactDate' } : {}) } as never);
+      }
+      for (const s of view.sorts ?? []) await views.removeSort(s.id);
+      for (const s of nextSorts) {
+        const column = byTitle.get(s.column);
+        if (column) await views.addSort(view.id, { fk_column_id: column.id, direction: s.direction });
+      }
+      await views.update(view.id, { meta: { ...(view.meta ?? {}), search: nextSearch } });
+      await loadTable();
+    } catch (e) {
+      setError(`The view was not saved: ${(e as Error).message}`);
+    }
+  };
+
+  const addRow = async () => {
+    if (!store) return;
+    try {
+      await records.create(tableId, {});
+      store.refresh();
+      const last = Math.max(0, store.total);
+      setActive({ row: last, col: 0 });
+    } catch (e) { setError((e as Error).message); }
+  };
+
+  const deleteRow = async (row: Row | undefined) => {
+    if (!store || !row) return;
+    if (!confirm(`Delete row ${String(row[pk])}?`)) return;
+    try { await records.remove(tableId, [{ [pk]: row[pk] }]); store.refresh(); } catch (e) { setError((e as Error).message); }
+  };
+
+  if (error && !table) return <p className="error" role="alert">{error}</p>;
+  if (!table || !store || role === null) return <p>Loading…</p>;
+
+  return (
+    <section className="grid-page" aria-labelledby="table-title">
+      <div className="toolbar" role="toolbar" aria-label="Table tools">
+        <a href={`/bases/${baseId}`} onClick={(e) => { e.preventDefault(); navigate(`/bases/${baseId}`); }}>← Tables</a>
+        <h1 id="table-title">{table.title}</h1>
+        <span className={`live live-${live}`} role="status" aria-label={`Live updates: ${live}`}>{live === 'live' ? '● live' : `○ ${live}`}</span>
+        <span className="spacer" />
+        <label className="search">Search<input type="search" value={search} onChange={(e) => setSearch(e.target.value)} onBlur={() => void saveView(filters, sorts, search)} /></label>
+        <button type="button" aria-expanded={panel === 'filter'} onClick={() => setPanel(panel === 'filter' ? '' : 'filter')}>Filter{filters.length ? ` (${filters.length})` : ''}</button>
+        <button type="button" aria-expanded={panel === 'sort'} onClick={() => setPanel(panel === 'sort' ? '' : 'sort')}>Sort{sorts.length ? ` (${sorts.length})` : ''}</button>
+        {schemaEditable && <button type="button" onClick={() => setPanel('column')}>Add column</button>}
+        {editable && <button type="button" className="primary" onClick={() => void addRow()}>Add row</button>}
+        {editable && <button type="button" className="danger" onClick={() => void deleteRow(store.row(active.row))}>Delete row</button>}
+      </div>
+      {error && <p className="error" role="alert">{error} <button type="button" onClick={() => setError('')}>Dismiss</button></p>}
+      {panel === 'filter' && <FilterBuilder columns={columns} initial={filters} onApply={(f) => { void saveView(f, sorts, search); setPanel(''); }} onClose={() => setPanel('')} />}
+      {panel === 'sort' && <SortBuilder columns={columns} initial={sorts} onApply={(s) => { void saveView(filters, s, search); setPanel(''); }} onClose={() => setPanel('')} />}
+      {panel === 'column' && <AddColumnDialog onClose={() => setPanel('')} onCreate={async (c) => { await tables.addColumn(tableId, c); setPanel(''); await loadTable(); }} />}
+      <GridWithStore store={store} columns={columns} pk={pk} editable={editable} active={active} setActive={setActive}
+        onExpand={setExpanded} onError={setError} tableId={tableId} whereText={where} />
+      {expanded && (
+        <ExpandedRecord tableId={tableId} columns={columns} pk={pk} row={expanded} editable={editable} commentable={canComment(role)}
+          onClose={() => setExpanded(null)} onSaved={(row) => { store.patch(row[pk], row); }} />
+      )}
+    </section>
+  );
+}
+
+function GridWithStore(props: { store: RowStore; columns: Column[]; pk: string; editable: boolean; active: { row: number; col: number };
+  setActive: (a: { row: number; col: number }) => void; onExpand: (row: Row) => void; onError: (m: string) => void; tableId: string; whereText: string }) {
+  const { store } = props;
+  // Re-render on every store change (pages arriving, edits, live events).
+  const version = useSyncExternalStore((l) => store.subscribe(l), () => store.version);
+  const commit = async (row: Row, column: Column, value: unknown) => {
+    const key = row[props.pk];
+    const before = row[column.title];
+    store.patch(key, { [column.title]: value });
+    try {
+      await records.update(props.tableId, { [props.pk]: key, [column.title]: value });
+    } catch (e) {
+      store.patch(key, { [column.title]: before });
+      props.onError((e as Error).message);
+    }
+  };
+  return <Grid {...props} version={version} onCommit={commit} />;
+}
+
+function defaultView(table: Table): View | undefined {
+  return table.views?.find((v) => v.is_default) ?? table.views?.[0];
+}
+
+function isDate(column: Column): boolean {
+  return column.uidt === 'Date' || column.uidt === 'DateTime';
+}
