@@ -89,7 +89,7 @@ export function ExpandedRecord({ tableId, columns, pk, row: initial, editable, c
                     const href = f.signedUrl ?? (f.signedPath ? `/${f.signedPath.replace(/^\/+/, '')}` : undefined);
                     return (
                       <li key={i}>
-                        {href && f.mimetype?.startsWith('image/') && <img src={href} alt={f.title ?? 'attachment'} className="thumb" />}
+                        {href && f.mimetype?.startsWith('image/') && <img src={href} alt={`Preview of ${f.title ?? 'attachment'}`} className="thumb" />}
                         {href ? <a href={href} download={f.title}>{f.title ?? 'file'}</a> : <span>{f.title ?? 'file'}</span>}
                       </li>
                     );

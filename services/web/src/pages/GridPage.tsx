@@ -40,7 +40,7 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
     bases.myRole(baseId, me.email).then(setRole, () => setRole('viewer'));
   }, [baseId, loadTable, me.email]);
 
-  const columns = useMemo(() => (table?.columns ?? []).filter((c) => !c.system).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)), [table]);
+  const columns = useMemo(() => (table?.columns ?? []).filter((c) => !c.system && !c.pk).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)), [table]);
   const pk = useMemo(() => (table?.columns ?? []).find((c) => c.pk)?.title ?? 'Id', [table]);
   const display = useMemo(() => columns.find((c) => c.pv) ?? columns.find((c) => !c.pk), [columns]);
   const where = useMemo(() => buildWhere(columns, filters, search, display), [columns, filters, search, display]);
