@@ -127,7 +127,7 @@ function columnBody(column: { title: string; uidt: string; options?: string[] })
 }
 
 export const views = {
-  addFilter: (viewId: string, filter: { fk_column_id: string; comparison_op: string; value: string }) => api('POST', `${META}/views/${viewId}/filters`, { body: filter }),
+  addFilter: (viewId: string, filter: { fk_column_id: string; comparison_op: string; value: string; comparison_sub_op?: string }) => api('POST', `${META}/views/${viewId}/filters`, { body: filter }),
   removeFilter: (filterId: string) => api('DELETE', `${META}/filters/${filterId}`),
   addSort: (viewId: string, sort: { fk_column_id: string; direction: string }) => api('POST', `${META}/views/${viewId}/sorts`, { body: sort }),
   removeSort: (sortId: string) => api('DELETE', `${META}/sorts/${sortId}`),

@@ -64,31 +64,34 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
 
   const editable = role !== null && canEditData(role);
   const schemaEditable = role !== null && canEditSchema(role);
-  const view = table ? defaultView(table) : undefined;
 
-  const saveView = async (nextFilters: FilterDraft[], nextSorts: SortDraft[], nextSearch: string) => {
+  // Saves run one after another, each on the view as the server has it now (not as this page last read it).
+  const saving = useRef<Promise<void>>(Promise.resolve());
+  const saveView = (nextFilters: FilterDraft[], nextSorts: SortDraft[], nextSearch: string) => {
     setFilters(nextFilters);
     setSorts(nextSorts);
     setSearch(nextSearch);
-    if (!view || !table || !schemaEditable) return;
-    // The view keeps them (view APIs): the next visit, and other clients of the view, see the same rows.
-    try {
-      const byTitle = new Map(columns.map((c) => [c.title, c]));
-      for (const f of view.filters ?? []) await views.removeFilter(f.id);
-      for (const f of nextFilters) {
-        const column = byTitle.get(f.column);
-        if (column) await views.addFilter(view.id, { fk_column_id: column.id, comparison_op: f.op, value: f.value, ...(isDate(column) ? { comparison_sub_op: 'exactDate' } : {}) } as never);
+    if (!table || !schemaEditable) return;
+    saving.current = saving.current.then(async () => {
+      try {
+        const current = defaultView(await tables.get(tableId));
+        if (!current) return;
+        const byTitle = new Map(columns.map((c) => [c.title, c]));
+        for (const f of current.filters ?? []) await views.removeFilter(f.id);
+        for (const f of nextFilters) {
+          const column = byTitle.get(f.column);
+          if (column) await views.addFilter(current.id, { fk_column_id: column.id, comparison_op: f.op, value: f.value, ...(isDate(column) ? { comparison_sub_op: 'exactDate' } : {}) });
+        }
+        for (const s of current.sorts ?? []) await views.removeSort(s.id);
+        for (const s of nextSorts) {
+          const column = byTitle.get(s.column);
+          if (column) await views.addSort(current.id, { fk_column_id: column.id, direction: s.direction });
+        }
+        if ((current.meta?.search ?? '') !== nextSearch) await views.update(current.id, { meta: { ...(current.meta ?? {}), search: nextSearch } });
+      } catch (e) {
+        setError(`The view was not saved: ${(e as Error).message}`);
       }
-      for (const s of view.sorts ?? []) await views.removeSort(s.id);
-      for (const s of nextSorts) {
-        const column = byTitle.get(s.column);
-        if (column) await views.addSort(view.id, { fk_column_id: column.id, direction: s.direction });
-      }
-      await views.update(view.id, { meta: { ...(view.meta ?? {}), search: nextSearch } });
-      await loadTable();
-    } catch (e) {
-      setError(`The view was not saved: ${(e as Error).message}`);
-    }
+    });
   };
 
   const addRow = async () => {
@@ -117,7 +120,7 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
         <h1 id="table-title">{table.title}</h1>
         <span className={`live live-${live}`} role="status" aria-label={`Live updates: ${live}`}>{live === 'live' ? '● live' : `○ ${live}`}</span>
         <span className="spacer" />
-        <label className="search">Search<input type="search" value={search} onChange={(e) => setSearch(e.target.value)} onBlur={() => void saveView(filters, sorts, search)} /></label>
+        <label className="search">Search<input type="search" value={search} onChange={(e) => setSearch(e.target.value)} onBlur={() => saveView(filters, sorts, search)} /></label>
         <button type="button" aria-expanded={panel === 'filter'} onClick={() => setPanel(panel === 'filter' ? '' : 'filter')}>Filter{filters.length ? ` (${filters.length})` : ''}</button>
         <button type="button" aria-expanded={panel === 'sort'} onClick={() => setPanel(panel === 'sort' ? '' : 'sort')}>Sort{sorts.length ? ` (${sorts.length})` : ''}</button>
         {schemaEditable && <button type="button" onClick={() => setPanel('column')}>Add column</button>}
@@ -125,8 +128,8 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
         {editable && <button type="button" className="danger" onClick={() => void deleteRow(store.row(active.row))}>Delete row</button>}
       </div>
       {error && <p className="error" role="alert">{error} <button type="button" onClick={() => setError('')}>Dismiss</button></p>}
-      {panel === 'filter' && <FilterBuilder columns={columns} initial={filters} onApply={(f) => { void saveView(f, sorts, search); setPanel(''); }} onClose={() => setPanel('')} />}
-      {panel === 'sort' && <SortBuilder columns={columns} initial={sorts} onApply={(s) => { void saveView(filters, s, search); setPanel(''); }} onClose={() => setPanel('')} />}
+      {panel === 'filter' && <FilterBuilder columns={columns} initial={filters} onApply={(f) => { saveView(f, sorts, search); setPanel(''); }} onClose={() => setPanel('')} />}
+      {panel === 'sort' && <SortBuilder columns={columns} initial={sorts} onApply={(s) => { saveView(filters, s, search); setPanel(''); }} onClose={() => setPanel('')} />}
       {panel === 'column' && <AddColumnDialog onClose={() => setPanel('')} onCreate={async (c) => { await tables.addColumn(tableId, c); setPanel(''); await loadTable(); }} />}
       <GridWithStore store={store} columns={columns} pk={pk} editable={editable} active={active} setActive={setActive}
         onExpand={setExpanded} onError={setError} tableId={tableId} whereText={where} />
