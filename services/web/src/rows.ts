@@ -10,6 +10,8 @@ export const PAGE_SIZE = 100;
 export class RowStore {
   private pages = new Map<number, Row[]>();
   private loading = new Set<number>();
+  /** Pages shown until their fresh copy arrives (after a refresh): rows never blank out, editors stay open. */
+  private stale = new Set<number>();
   private generation = 0;
   private readonly listeners = new Set<() => void>();
   /** Rows in the table (with the current filter); -1 until the first page answers. */
@@ -43,7 +45,7 @@ export class RowStore {
     this.visible = [first, last];
     const end = this.total < 0 ? 0 : Math.min(last, this.total - 1);
     for (let page = Math.floor(Math.max(0, first) / PAGE_SIZE); page <= Math.floor(Math.max(0, end) / PAGE_SIZE); page++) {
-      if (!this.pages.has(page) && !this.loading.has(page)) void this.fetchPage(page);
+      if ((!this.pages.has(page) || this.stale.has(page)) && !this.loading.has(page)) void this.fetchPage(page);
     }
   }
 
@@ -55,6 +57,7 @@ export class RowStore {
       const result = await records.page(this.tableId, { offset: page * PAGE_SIZE, limit: PAGE_SIZE, ...this.query });
       if (generation !== this.generation) return;
       this.pages.set(page, result.list);
+      this.stale.delete(page);
       const grew = this.total !== result.pageInfo.totalRows;
       this.total = result.pageInfo.totalRows;
       this.error = '';
@@ -67,13 +70,20 @@ export class RowStore {
     }
   }
 
-  /** Drops every page and fetches the visible ones again (after inserts and deletes: rows shift). */
+  /**
+   * Fetches the visible pages again (after inserts and deletes: rows shift),
+   * showing the current ones meanwhile; the others are dropped (fetched when shown).
+   */
   refresh(): void {
     this.generation++;
-    this.pages.clear();
     this.loading.clear();
-    this.notify();
-    this.ensure(...this.visible);
+    const [first, last] = this.visible;
+    const keep = (page: number) => page >= Math.floor(first / PAGE_SIZE) && page <= Math.floor(last / PAGE_SIZE);
+    for (const page of [...this.pages.keys()]) {
+      if (keep(page)) this.stale.add(page);
+      else this.pages.delete(page);
+    }
+    this.ensure(first, last);
   }
 
   /** Merges fields into the loaded row with this primary key (an edit, a live update). */

@@ -1,18 +1,24 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
 import type { Column } from '../api';
 import { isNumeric, parseInput } from '../columns';
 
 type Step = { row: number; col: number };
 
 /** The editor of one cell, by type: text, number, date, date-time, single select. */
-export function CellEditor({ column, value, initial, label, onDone }: {
-  column: Column; value: unknown; initial?: string; label: string;
+export function CellEditor({ column, value, typed, label, onDone }: {
+  column: Column; value: unknown; label: string;
+  /** What was typed to start this edit (and while it was mounting): replaces the value; null: edit the value. */
+  typed: MutableRefObject<string | null>;
   onDone: (value: unknown, committed: boolean, step?: Step) => void;
 }) {
-  const [text, setText] = useState(initial ?? (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)));
+  const [text, setText] = useState(typed.current ?? (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)));
   const ref = useRef<HTMLInputElement & HTMLSelectElement>(null);
   const done = useRef(false);
-  useEffect(() => { ref.current?.focus(); }, []);
+  useLayoutEffect(() => {
+    if (typed.current !== null) setText(typed.current);
+    typed.current = null;
+    ref.current?.focus();
+  }, [typed]);
   const finish = (committed: boolean, step?: Step) => {
     if (done.current) return;
     done.current = true;

@@ -32,6 +32,8 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
   const scroller = useRef<HTMLDivElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState<{ initial?: string } | null>(null);
+  // Characters typed after an edit started by typing and before its editor has focus (fast typists, scripted input).
+  const typed = useRef<string | null>(null);
   const total = Math.max(0, store.total);
   const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   const items = virtualizer.getVirtualItems();
@@ -44,6 +46,7 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
   const move = (row: number, col: number) => {
     const next = { row: clamp(row, 0, total - 1), col: clamp(col, 0, columns.length - 1) };
     setActive(next);
+    typed.current = null;
     setEditing(null);
     virtualizer.scrollToIndex(next.row, { align: 'auto' });
     const left = HEAD_WIDTH + next.col * COL_WIDTH;
@@ -61,10 +64,12 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
   const startEdit = (initial?: string) => {
     if (!row || !canEdit(column)) return;
     if (column.uidt === 'Checkbox') { void onCommit(row, column, !row[column.title]); return; }
+    typed.current = initial ?? null;
     setEditing({ initial });
   };
 
   const finishEdit = (value: unknown, committed: boolean, step?: { row: number; col: number }) => {
+    typed.current = null;
     setEditing(null);
     if (committed && row && column && value !== row[column.title]) void onCommit(row, column, value);
     if (step) move(active.row + step.row, active.col + step.col);
@@ -72,6 +77,11 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (typed.current !== null) {
+      // The editor is on its way: keep what is typed meanwhile for it.
+      if (event.key.length === 1) { typed.current += event.key; event.preventDefault(); }
+      return;
+    }
     if (editing) return; // the editor handles its own keys
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
     const ctrl = event.ctrlKey || event.metaKey;
@@ -137,7 +147,7 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
                       onClick={() => { if (isActive && c.uidt === 'Checkbox' && r && canEdit(c)) void onCommit(r, c, !r[c.title]); }}
                       onDoubleClick={() => { setActive({ row: item.index, col: ci }); if (r && canEdit(c) && c.uidt !== 'Checkbox') setEditing({}); }}>
                       {isActive && editing && r ? (
-                        <CellEditor column={c} value={value} initial={editing.initial} label={`${c.title}, row ${item.index + 1}`} onDone={finishEdit} />
+                        <CellEditor column={c} value={value} typed={typed} label={`${c.title}, row ${item.index + 1}`} onDone={finishEdit} />
                       ) : r ? <CellValue column={c} value={value} /> : <span className="loading-cell" aria-hidden="true" />}
                     </div>
                   );
