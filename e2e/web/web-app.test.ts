@@ -121,7 +121,7 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByRole('heading', { name: 'Bases' }).waitFor();
     await page.getByText('No bases yet.').waitFor();
-    token = await page.evaluate(() => localStorage.getItem('tabula-token') ?? '');
+    token = await page.evaluate(() => (globalThis as any).localStorage.getItem('tabula-token') ?? '');
     expect(token).not.toBe('');
     expect(page.url()).not.toContain(token);
     await checkAxe('bases');
@@ -245,7 +245,7 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     await dialog.getByLabel('Attach files').setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: tinyPng() });
     const image = dialog.getByRole('img', { name: 'Preview of pixel.png' });
     await image.waitFor();
-    await poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
+    await poll(() => image.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(2);
     await dialog.getByLabel('New comment').fill('Looks <b>good</b>');
     await dialog.getByRole('button', { name: 'Comment' }).click();
     await dialog.getByText('Looks <b>good</b>').waitFor();
@@ -261,7 +261,7 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     try {
       const peer = await newPage(other);
       await peer.goto(server.url);
-      await peer.evaluate((t) => localStorage.setItem('tabula-token', t), token);
+      await peer.evaluate((t) => (globalThis as any).localStorage.setItem('tabula-token', t), token);
       const started = Date.now();
       await peer.goto(gridUrl);
       await grid(peer).waitFor();
@@ -326,7 +326,7 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     try {
       const p = await newPage(phone);
       await p.goto(server.url);
-      await p.evaluate((t) => localStorage.setItem('tabula-token', t), token);
+      await p.evaluate((t) => (globalThis as any).localStorage.setItem('tabula-token', t), token);
       await p.goto(gridUrl);
       // Rows now (Qty > 20, Qty descending): From elsewhere (99), Edited live (50), Task 4 (40), Task 3 (30).
       await p.getByRole('button', { name: 'Expand row 3' }).tap();
@@ -429,6 +429,6 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
   it('signs out', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to Tabula' }).waitFor();
-    expect(await page.evaluate(() => localStorage.getItem('tabula-token'))).toBeNull();
+    expect(await page.evaluate(() => (globalThis as any).localStorage.getItem('tabula-token'))).toBeNull();
   });
 });

@@ -92,7 +92,8 @@ export async function axe(page: Page, name: string): Promise<AxeSummary> {
   // Evaluated by the test driver: the app's CSP refuses inline script tags (as it should).
   await page.evaluate(source);
   const result = await page.evaluate(async () => {
-    const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    const browser = globalThis as any;
+    const r = await browser.axe.run(browser.document, { resultTypes: ['violations'] });
     return {
       violations: r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, targets: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')) })),
       passes: r.passes.length, incomplete: r.incomplete.length,

@@ -28,7 +28,7 @@ export interface GridProps {
  * Tab / Shift-Tab, Home / End, Ctrl-Home / Ctrl-End, PageUp / PageDown, Enter
  * or typing to edit, Esc to cancel, Delete to clear, Space to toggle a checkbox.
  */
-export function Grid({ store, columns, pk, editable, active, setActive, onExpand, onCommit }: GridProps) {
+export function Grid({ store, columns, editable, active, setActive, onExpand, onCommit }: GridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState<{ initial?: string } | null>(null);
@@ -168,7 +168,7 @@ function CellValue({ column, value }: { column: Column; value: unknown }) {
   if (column.uidt === 'Checkbox') return <span className="check" aria-label={value ? 'checked' : 'not checked'}>{value ? '✓' : ''}</span>;
   if (column.uidt === 'SingleSelect' && value) {
     const option = column.colOptions?.options?.find((o) => o.title === value);
-    return <span className="chip" data-colour={option?.color ?? ''}>{String(value)}</span>;
+    return <span className="chip" style={option?.color ? { background: option.color } : undefined}>{String(value)}</span>;
   }
   return <span className="text">{cellText(column, value)}</span>;
 }
