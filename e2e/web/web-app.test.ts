@@ -259,6 +259,13 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
   it('a second browser sees a cell edit and a new row live (change feed)', async () => {
     const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
+      // Keeps the page's EventSources reachable from the test (to drop one below).
+      await other.addInitScript(() => {
+        const scope = globalThis as any;
+        const Native = scope.EventSource;
+        scope.__streams = [];
+        scope.EventSource = class extends Native { constructor(url: string, init?: unknown) { super(url, init); scope.__streams.push(this); } };
+      });
       const peer = await newPage(other);
       await peer.goto(server.url);
       await peer.evaluate((t) => (globalThis as any).localStorage.setItem('tabula-token', t), token);
@@ -282,6 +289,21 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
       await server.call('POST', `/api/v2/tables/${tableId}/records`, token, { Title: 'From elsewhere', Qty: 99 });
       await poll(() => cell(0, 0, peer).textContent(), { timeout: 10_000 }).toBe('From elsewhere');
       expect(await rowCount(peer)).toBe(before + 1);
+      // A dropped stream: an update made while it is down is replayed when the app reopens it (a new ticket and
+      // last_event_id; an update is applied from the event alone, no page is refetched). The drop: the test closes
+      // the EventSource (no event reaches the app), then fires its error event, as a lost connection does.
+      const streams: string[] = [];
+      peer.on('request', (r) => { if (r.url().includes('/api/v1/events/tables/')) streams.push(r.url()); });
+      await peer.evaluate(() => (globalThis as any).__streams.at(-1).close());
+      await server.call('PATCH', `/api/v2/tables/${tableId}/records`, token, { Id: 6, Title: 'While offline' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await cell(0, 0, peer).textContent()).toBe('From elsewhere');
+      await peer.evaluate(() => (globalThis as any).__streams.at(-1).dispatchEvent(new Event('error')));
+      await poll(() => cell(0, 0, peer).textContent()).toBe('While offline');
+      await peer.getByRole('status', { name: 'Live updates: live' }).waitFor();
+      expect(streams.length).toBe(1);
+      expect(new URL(streams[0]).searchParams.get('last_event_id')).toMatch(/^\d+$/);
+      expect(streams[0]).not.toContain(token);
     } finally {
       await other.close();
     }
@@ -304,7 +326,7 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
       expect(await viewer.getByRole('button', { name: 'Create table' }).count()).toBe(0);
       expect(await viewer.getByRole('button', { name: 'Delete' }).count()).toBe(0);
       await viewer.getByRole('link', { name: 'Tasks' }).click();
-      await poll(() => cell(0, 0, viewer).textContent()).toBe('From elsewhere');
+      await poll(() => cell(0, 0, viewer).textContent()).toBe('While offline');
       for (const name of ['Add row', 'Delete row', 'Add column']) expect(await viewer.getByRole('button', { name }).count()).toBe(0);
       expect(await grid(viewer).getAttribute('aria-readonly')).toBe('true');
       await cell(0, 0, viewer).dblclick();
@@ -328,7 +350,7 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
       await p.goto(server.url);
       await p.evaluate((t) => (globalThis as any).localStorage.setItem('tabula-token', t), token);
       await p.goto(gridUrl);
-      // Rows now (Qty > 20, Qty descending): From elsewhere (99), Edited live (50), Task 4 (40), Task 3 (30).
+      // Rows now (Qty > 20, Qty descending): While offline (99), Edited live (50), Task 4 (40), Task 3 (30).
       await p.getByRole('button', { name: 'Expand row 3' }).tap();
       const dialog = p.getByRole('dialog');
       await dialog.waitFor();
@@ -346,6 +368,36 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     } finally {
       await phone.close();
     }
+  });
+
+  it('deletes a row; renames a table; creates, renames and deletes a base', async () => {
+    page.on('dialog', (d) => void (d.type() === 'prompt' ? d.accept(promptAnswer) : d.accept()));
+    let promptAnswer = '';
+    await page.goto(gridUrl);
+    await poll(() => cell(3, 0).textContent()).toBe('Task 3');
+    await cell(3, 0).click();
+    await page.getByRole('button', { name: 'Delete row' }).click();
+    await poll(() => rowCount()).toBe(3);
+    expect((await server.call('GET', `/api/v2/tables/${tableId}/records?where=(Title,eq,Task 3)`, token)).body.list).toEqual([]);
+    await page.getByRole('link', { name: '← Tables' }).click();
+    promptAnswer = 'Tasks renamed';
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('link', { name: 'Tasks renamed' }).waitFor();
+    await page.getByRole('link', { name: '← Bases' }).click();
+    await page.getByLabel('New base').fill('Scratch');
+    await page.getByRole('button', { name: 'Create base' }).click();
+    await page.getByRole('heading', { name: /Scratch/ }).waitFor();
+    await page.getByRole('link', { name: '← Bases' }).click();
+    const scratch = page.getByRole('listitem').filter({ hasText: 'Scratch' });
+    promptAnswer = 'Scratch renamed';
+    await scratch.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('link', { name: 'Scratch renamed' }).waitFor();
+    await screenshot(page, 'bases', 'the bases page: Projects and the renamed Scratch base');
+    await page.getByRole('listitem').filter({ hasText: 'Scratch renamed' }).getByRole('button', { name: 'Delete' }).click();
+    await poll(() => page.getByRole('link', { name: 'Scratch renamed' }).count()).toBe(0);
+    const list = await server.call('GET', '/api/v1/db/meta/projects', token);
+    expect(list.body.list.map((b: { title: string }) => b.title)).toEqual(['Projects']);
+    page.removeAllListeners('dialog');
   });
 
   it('scrolls a 100,000-row table end to end fetching only the pages in view, no blank rows lingering', async () => {
@@ -377,9 +429,9 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     for (const at of stops) {
       await scroller.evaluate((el, f) => { el.scrollTop = (el.scrollHeight - el.clientHeight) * f; }, at);
       const jumped = Date.now();
-      await poll(async () => (await p.locator('.grid-body .loading-cell').count()) === 0 && (await rowCount(p)) > 0).toBe(true);
-      const first = Number(await p.locator('.grid-body [role="row"]').first().getAttribute('data-row'));
-      expect(first).toBeGreaterThan(ROWS * at - 100);
+      const firstRow = async () => Number(await p.locator('.grid-body [role="row"]').first().getAttribute('data-row'));
+      await poll(async () => (await firstRow()) > ROWS * at - 100 && (await p.locator('.grid-body .loading-cell').count()) === 0).toBe(true);
+      const first = await firstRow();
       expect(await p.locator(`[data-row="${first + 5}"] [role="gridcell"]`).first().textContent()).toBe(`Row ${first + 6}`);
       console.log(`scroll to ${at * 100}%: rows from ${first + 1} filled ${Date.now() - jumped} ms after the jump`);
     }

@@ -108,18 +108,23 @@ export const bases = {
 export const tables = {
   list: (baseId: string) => api<{ list: Table[] }>('GET', `${META}/projects/${baseId}/tables`).then((r) => r.list),
   create: (baseId: string, title: string, columns: { title: string; uidt: string; options?: string[] }[]) =>
-    api<Table>('POST', `${META}/projects/${baseId}/tables`, { body: { title, table_name: title, columns: columns.map(columnBody) } }),
+    api<Table>('POST', `${META}/projects/${baseId}/tables`, { body: { title, table_name: identifier(title), columns: columns.map(columnBody) } }),
   get: (id: string) => api<Table>('GET', `${META}/tables/${id}`),
-  rename: (id: string, title: string) => api('PATCH', `${META}/tables/${id}`, { body: { title, table_name: title } }),
+  rename: (id: string, title: string) => api('PATCH', `${META}/tables/${id}`, { body: { title } }),
   remove: (id: string) => api('DELETE', `${META}/tables/${id}`),
   addColumn: (tableId: string, column: { title: string; uidt: string; options?: string[] }) => api('POST', `${META}/tables/${tableId}/columns`, { body: columnBody(column) }),
   removeColumn: (columnId: string) => api('DELETE', `${META}/columns/${columnId}`),
 };
 
+/** A table or column name the database accepts, from a title (the title keeps what the user typed). */
+function identifier(title: string): string {
+  return title.normalize('NFKD').replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'table';
+}
+
 const COLOURS = ['#cfdffe', '#d0f1fd', '#c2f5e9', '#ffdaf6', '#ffdce5', '#fee2d5', '#ffeab6', '#d1f7c4', '#ede2fe', '#eeeeee'];
 
 function columnBody(column: { title: string; uidt: string; options?: string[] }): Record<string, unknown> {
-  const body: Record<string, unknown> = { title: column.title, column_name: column.title, uidt: column.uidt };
+  const body: Record<string, unknown> = { title: column.title, column_name: identifier(column.title), uidt: column.uidt };
   if (column.options && (column.uidt === 'SingleSelect' || column.uidt === 'MultiSelect')) {
     body.colOptions = { options: column.options.map((title, i) => ({ title, color: COLOURS[i % COLOURS.length] })) };
   }
