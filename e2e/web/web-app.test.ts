@@ -236,6 +236,15 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     await page.reload();
     await poll(async () => [await rowCount(), await cell(0, 0).textContent()]).toEqual([3, 'Task 5']);
     expect(await page.getByRole('button', { name: /^Filter/ }).textContent()).toBe('Filter (1)');
+    // Search (the display column, within the filter), saved into the view's meta when the box is left.
+    await page.getByLabel('Search').fill('Task 4');
+    await poll(async () => [await rowCount(), await cell(0, 0).textContent()]).toEqual([1, 'Task 4']);
+    await page.getByLabel('Search').blur();
+    await poll(async () => (await server.call('GET', `/api/v1/db/meta/tables/${tableId}`, token)).body.views[0].meta?.search).toBe('Task 4');
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Search').blur();
+    await poll(() => rowCount()).toBe(3);
+    await poll(async () => (await server.call('GET', `/api/v1/db/meta/tables/${tableId}`, token)).body.views[0].meta?.search).toBe('');
   });
 
   it('expands a record: attaches an image (previewed) and comments', async () => {

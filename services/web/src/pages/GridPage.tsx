@@ -47,20 +47,35 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
   const sort = useMemo(() => buildSort(sorts), [sorts]);
   const store = useMemo(() => (table ? new RowStore(tableId, { where, sort }, pk) : null), [table, tableId, where, sort, pk]);
 
+  // One stream per table (not per filter): events go to whatever row store is current.
+  const current = useRef<RowStore | null>(null);
+  current.current = store;
+  const ready = store !== null;
   useEffect(() => {
-    if (!store) return;
+    if (!ready) return;
     return followTable(tableId, {
       onStatus: setLive,
-      onReset: () => store.refresh(),
+      onReset: () => current.current?.refresh(),
       onRecords: (event) => {
+        const rows = current.current;
+        if (!rows) return;
         if (event.type === 'records.after.update') {
-          for (const row of event.rows) store.patch(row[pk], row);
+          for (const row of event.rows) rows.patch(row[pk], row);
         } else {
-          store.refresh();
+          rows.refresh();
         }
       },
     });
-  }, [store, tableId, pk]);
+  }, [ready, tableId, pk]);
+
+  // The search box filters as one types, a moment after the last key (one query, not one per key).
+  const [searchInput, setSearchInput] = useState('');
+  useEffect(() => { setSearchInput(search); }, [search]);
+  useEffect(() => {
+    if (searchInput === search) return;
+    const timer = setTimeout(() => setSearch(searchInput), 250);
+    return () => clearTimeout(timer);
+  }, [searchInput, search]);
 
   const editable = role !== null && canEditData(role);
   const schemaEditable = role !== null && canEditSchema(role);
@@ -120,7 +135,7 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
         <h1 id="table-title">{table.title}</h1>
         <span className={`live live-${live}`} role="status" aria-label={`Live updates: ${live}`}>{live === 'live' ? '● live' : `○ ${live}`}</span>
         <span className="spacer" />
-        <label className="search">Search<input type="search" value={search} onChange={(e) => setSearch(e.target.value)} onBlur={() => saveView(filters, sorts, search)} /></label>
+        <label className="search">Search<input type="search" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} onBlur={() => saveView(filters, sorts, searchInput)} /></label>
         <button type="button" aria-expanded={panel === 'filter'} onClick={() => setPanel(panel === 'filter' ? '' : 'filter')}>Filter{filters.length ? ` (${filters.length})` : ''}</button>
         <button type="button" aria-expanded={panel === 'sort'} onClick={() => setPanel(panel === 'sort' ? '' : 'sort')}>Sort{sorts.length ? ` (${sorts.length})` : ''}</button>
         {schemaEditable && <button type="button" onClick={() => setPanel('column')}>Add column</button>}
