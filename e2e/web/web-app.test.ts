@@ -409,6 +409,35 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     page.removeAllListeners('dialog');
   });
 
+  it('copies a Shift-selected range as tab-separated text, pastes a block (rows past the end added), undoes it', async () => {
+    await page.goto(gridUrl);
+    // Rows (Qty > 20, Qty descending): While offline (99), Edited live (50), Task 4 (phone) (41).
+    await poll(() => cell(2, 0).textContent()).toBe('Task 4 (phone)');
+    await cell(0, 0).click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowRight');
+    expect(await page.locator('[role="gridcell"][aria-selected="true"]').count()).toBe(4);
+    const clipboard = (kind: 'copy' | 'paste', text = '') => page.evaluate(([k, t]) => {
+      const scope = globalThis as any;
+      const data = new scope.DataTransfer();
+      if (t) data.setData('text/plain', t);
+      scope.document.querySelector('[role="grid"]').dispatchEvent(new scope.ClipboardEvent(k, { clipboardData: data, bubbles: true, cancelable: true }));
+      return data.getData('text/plain') as string;
+    }, [kind, text] as const);
+    expect(await clipboard('copy')).toBe('While offline\t99\nEdited live\t50');
+    await cell(1, 0).click();
+    await clipboard('paste', 'Pasted 1\t60\nPasted 2\t61\nPasted 3\t62\n');
+    const titles = async () => (await server.call('GET', `/api/v2/tables/${tableId}/records?sort=Id&fields=Title,Qty`, token)).body.list.map((r: any) => `${r.Title}:${r.Qty}`);
+    // By id: record 4 was row 3 (Task 4), record 5 row 2 (Edited live).
+    await poll(titles).toEqual(['Task 1:10', 'Task 2:20', 'Pasted 2:61', 'Pasted 1:60', 'While offline:99', 'Pasted 3:62']);
+    await poll(() => rowCount()).toBe(4);
+    await screenshot(page, 'pasted', 'a three-row block pasted at row 2: two rows overwritten, one added past the end');
+    await grid().focus();
+    await page.keyboard.press('Control+z');
+    await poll(titles).toEqual(['Task 1:10', 'Task 2:20', 'Task 4 (phone):41', 'Edited live:50', 'While offline:99']);
+    await poll(() => rowCount()).toBe(3);
+  });
+
   it('scrolls a 100,000-row table end to end fetching only the pages in view, no blank rows lingering', async () => {
     const big = await server.call('POST', `/api/v1/db/meta/projects/${baseId}/tables`, token, {
       title: 'Big', table_name: 'Big', columns: [{ title: 'Title', column_name: 'Title', uidt: 'SingleLineText' }, { title: 'N', column_name: 'N', uidt: 'Number' }],

@@ -143,8 +143,8 @@ export const records = {
   page: (tableId: string, query: { offset: number; limit: number; where?: string; sort?: string }) =>
     api<Page>('GET', `/api/v2/tables/${tableId}/records`, { query }),
   get: (tableId: string, id: unknown) => api<Row>('GET', `/api/v2/tables/${tableId}/records/${encodeURIComponent(String(id))}`),
-  create: (tableId: string, row: Row) => api<{ Id: unknown } | Record<string, unknown>>('POST', `/api/v2/tables/${tableId}/records`, { body: row }),
-  update: (tableId: string, row: Row) => api('PATCH', `/api/v2/tables/${tableId}/records`, { body: row }),
+  create: (tableId: string, row: Row | Row[]) => api<Row | Row[]>('POST', `/api/v2/tables/${tableId}/records`, { body: row }),
+  update: (tableId: string, row: Row | Row[]) => api('PATCH', `/api/v2/tables/${tableId}/records`, { body: row }),
   remove: (tableId: string, keys: Row[]) => api('DELETE', `/api/v2/tables/${tableId}/records`, { body: keys }),
 };
 

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Column, Row } from '../api';
 import type { RowStore } from '../rows';
-import { cellText, isEditable } from '../columns';
+import { cellText, isEditable, parseInput } from '../columns';
 import { CellEditor } from './CellEditor';
 
 const ROW_HEIGHT = 34;
@@ -19,6 +19,23 @@ export interface GridProps {
   setActive: (a: { row: number; col: number }) => void;
   onExpand: (row: Row) => void;
   onCommit: (row: Row, column: Column, value: unknown) => Promise<void>;
+  /** A paste: updates of loaded rows, rows to add past the end, and the cells as they were (undo). */
+  onCommitBlock: (updates: Row[], inserts: Row[], befores: { key: unknown; title: string; before: unknown }[]) => Promise<void>;
+  onUndo: () => Promise<void>;
+}
+
+/** A value as copied text (tab-separated rows): the raw value, not its display. */
+function copyText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.replace(/[\t\r\n]+/g, ' ');
+}
+
+/** Tab-separated text (a spreadsheet's clipboard) as rows of cells. */
+export function parseTsv(text: string): string[][] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => line.split('\t'));
 }
 
 /**
@@ -28,10 +45,12 @@ export interface GridProps {
  * Tab / Shift-Tab, Home / End, Ctrl-Home / Ctrl-End, PageUp / PageDown, Enter
  * or typing to edit, Esc to cancel, Delete to clear, Space to toggle a checkbox.
  */
-export function Grid({ store, columns, editable, active, setActive, onExpand, onCommit }: GridProps) {
+export function Grid({ store, columns, pk, editable, active, setActive, onExpand, onCommit, onCommitBlock, onUndo }: GridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState<{ initial?: string } | null>(null);
+  // The other corner of a Shift-selected range (null: just the active cell).
+  const [anchor, setAnchor] = useState<{ row: number; col: number } | null>(null);
   // Characters typed after an edit started by typing and before its editor has focus (fast typists, scripted input).
   const typed = useRef<string | null>(null);
   const total = Math.max(0, store.total);
@@ -43,8 +62,9 @@ export function Grid({ store, columns, editable, active, setActive, onExpand, on
   // Fetch the pages of the rows in view (and only those).
   useEffect(() => { store.ensure(first, last); }, [store, first, last, total]);
 
-  const move = (row: number, col: number) => {
+  const move = (row: number, col: number, extend = false) => {
     const next = { row: clamp(row, 0, total - 1), col: clamp(col, 0, columns.length - 1) };
+    setAnchor(extend ? (anchor ?? active) : null);
     setActive(next);
     typed.current = null;
     setEditing(null);
@@ -85,14 +105,16 @@ export function Grid({ store, columns, editable, active, setActive, onExpand, on
     if (editing) return; // the editor handles its own keys
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
     const ctrl = event.ctrlKey || event.metaKey;
+    const shift = event.shiftKey;
+    if (ctrl && event.key.toLowerCase() === 'z' && editable) { event.preventDefault(); void onUndo(); return; }
     const keys: Record<string, () => void> = {
-      ArrowUp: () => move(active.row - 1, active.col),
-      ArrowDown: () => move(active.row + 1, active.col),
-      ArrowLeft: () => move(active.row, active.col - 1),
-      ArrowRight: () => move(active.row, active.col + 1),
+      ArrowUp: () => move(active.row - 1, active.col, shift),
+      ArrowDown: () => move(active.row + 1, active.col, shift),
+      ArrowLeft: () => move(active.row, active.col - 1, shift),
+      ArrowRight: () => move(active.row, active.col + 1, shift),
       Tab: () => move(active.row, active.col + (event.shiftKey ? -1 : 1)),
-      Home: () => move(ctrl ? 0 : active.row, 0),
-      End: () => move(ctrl ? total - 1 : active.row, columns.length - 1),
+      Home: () => move(ctrl ? 0 : active.row, 0, shift),
+      End: () => move(ctrl ? total - 1 : active.row, columns.length - 1, shift),
       PageUp: () => move(active.row - page, active.col),
       PageDown: () => move(active.row + page, active.col),
       Enter: () => startEdit(),
@@ -113,12 +135,55 @@ export function Grid({ store, columns, editable, active, setActive, onExpand, on
     }
   };
 
+  const corner = anchor ?? active;
+  const range = { top: Math.min(corner.row, active.row), bottom: Math.max(corner.row, active.row), left: Math.min(corner.col, active.col), right: Math.max(corner.col, active.col) };
+  const inRange = (r: number, c: number) => r >= range.top && r <= range.bottom && c >= range.left && c <= range.right;
+
+  /** Copies the selected range as tab-separated text (rows not loaded copy as blank). */
+  const onCopy = (event: ClipboardEvent<HTMLDivElement>) => {
+    if (editing) return;
+    const lines: string[] = [];
+    for (let r = range.top; r <= range.bottom; r++) {
+      const row = store.row(r);
+      lines.push(columns.slice(range.left, range.right + 1).map((c) => copyText(row?.[c.title])).join('\t'));
+    }
+    event.clipboardData.setData('text/plain', lines.join('\n'));
+    event.preventDefault();
+  };
+
+  /** Pastes tab-separated text at the range's top-left cell: rows past the last are added (one bulk insert). */
+  const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
+    if (editing || !editable) return;
+    event.preventDefault();
+    const block = parseTsv(event.clipboardData.getData('text/plain'));
+    const updates: Row[] = [];
+    const inserts: Row[] = [];
+    const befores: { key: unknown; title: string; before: unknown }[] = [];
+    block.forEach((cells, i) => {
+      const r = range.top + i;
+      const fields: Row = {};
+      cells.forEach((text, j) => {
+        const column = columns[range.left + j];
+        if (!column || !isEditable(column)) return;
+        fields[column.title] = column.uidt === 'Checkbox' ? ['true', '1', '✓', 'yes'].includes(text.trim().toLowerCase()) : parseInput(column, text);
+      });
+      if (Object.keys(fields).length === 0) return;
+      if (r >= total) { inserts.push(fields); return; }
+      const row = store.row(r);
+      if (!row) return;
+      for (const title of Object.keys(fields)) befores.push({ key: row[pk], title, before: row[title] });
+      updates.push({ [pk]: row[pk], ...fields });
+    });
+    if (updates.length || inserts.length) void onCommitBlock(updates, inserts, befores);
+  };
+
   const width = HEAD_WIDTH + columns.length * COL_WIDTH;
   const activeId = total > 0 ? `cell-${active.row}-${active.col}` : undefined;
   return (
     <div className="grid-scroller" ref={scroller} data-testid="grid-scroller" data-pages-fetched={store.fetched} data-total={store.total}>
       <div ref={gridRef} role="grid" aria-label="Records" aria-rowcount={total + 1} aria-colcount={columns.length + 1} aria-readonly={!editable}
-        aria-activedescendant={editing ? undefined : activeId} tabIndex={0} onKeyDown={onKeyDown} className="grid" style={{ width }}>
+        aria-activedescendant={editing ? undefined : activeId} aria-multiselectable={true} tabIndex={0} onKeyDown={onKeyDown}
+        onCopy={onCopy} onPaste={onPaste} className="grid" style={{ width }}>
         <div role="row" aria-rowindex={1} className="grid-row grid-head">
           <div role="columnheader" aria-colindex={1} className="cell head-cell row-head">#</div>
           {columns.map((c, i) => (
@@ -139,11 +204,15 @@ export function Grid({ store, columns, editable, active, setActive, onExpand, on
                 </div>
                 {columns.map((c, ci) => {
                   const isActive = item.index === active.row && ci === active.col;
+                  const selected = inRange(item.index, ci);
                   const value = r?.[c.title];
                   return (
-                    <div role="gridcell" aria-colindex={ci + 2} id={`cell-${item.index}-${ci}`} key={c.id} aria-selected={isActive}
-                      aria-readonly={!canEdit(c)} className={`cell type-${c.uidt}${isActive ? ' active' : ''}`}
-                      onMouseDown={() => { if (!isActive) { setActive({ row: item.index, col: ci }); setEditing(null); } }}
+                    <div role="gridcell" aria-colindex={ci + 2} id={`cell-${item.index}-${ci}`} key={c.id} aria-selected={selected}
+                      aria-readonly={!canEdit(c)} className={`cell type-${c.uidt}${isActive ? ' active' : ''}${selected && !isActive ? ' in-range' : ''}`}
+                      onMouseDown={(e) => {
+                        if (e.shiftKey) { setAnchor(anchor ?? active); setActive({ row: item.index, col: ci }); setEditing(null); }
+                        else if (!isActive) { setAnchor(null); setActive({ row: item.index, col: ci }); setEditing(null); }
+                      }}
                       onClick={() => { if (isActive && c.uidt === 'Checkbox' && r && canEdit(c)) void onCommit(r, c, !r[c.title]); }}
                       onDoubleClick={() => { setActive({ row: item.index, col: ci }); if (r && canEdit(c) && c.uidt !== 'Checkbox') setEditing({}); }}>
                       {isActive && editing && r ? (

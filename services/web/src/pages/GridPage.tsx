@@ -156,23 +156,67 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
   );
 }
 
+/** One undoable change: cells as they were (written back) and rows a paste added (deleted). */
+interface UndoStep { cells: { key: unknown; title: string; before: unknown }[]; added: unknown[] }
+
 function GridWithStore(props: { store: RowStore; columns: Column[]; pk: string; editable: boolean; active: { row: number; col: number };
   setActive: (a: { row: number; col: number }) => void; onExpand: (row: Row) => void; onError: (m: string) => void; tableId: string; whereText: string }) {
-  const { store } = props;
+  const { store, pk, tableId } = props;
   // Re-render on every store change (pages arriving, edits, live events).
   const version = useSyncExternalStore((l) => store.subscribe(l), () => store.version);
+  const undo = useRef<UndoStep[]>([]);
+  const remember = (step: UndoStep) => { undo.current.push(step); if (undo.current.length > 100) undo.current.shift(); };
+
   const commit = async (row: Row, column: Column, value: unknown) => {
-    const key = row[props.pk];
+    const key = row[pk];
     const before = row[column.title];
     store.patch(key, { [column.title]: value });
     try {
-      await records.update(props.tableId, { [props.pk]: key, [column.title]: value });
+      await records.update(tableId, { [pk]: key, [column.title]: value });
+      remember({ cells: [{ key, title: column.title, before }], added: [] });
     } catch (e) {
       store.patch(key, { [column.title]: before });
       props.onError((e as Error).message);
     }
   };
-  return <Grid {...props} version={version} onCommit={commit} />;
+
+  /** Writes a block of cells (a paste): existing rows in one bulk update, rows past the end in one bulk insert. */
+  const commitBlock = async (updates: Row[], inserts: Row[], befores: UndoStep['cells']) => {
+    try {
+      if (updates.length) {
+        for (const u of updates) store.patch(u[pk], u);
+        await records.update(tableId, updates);
+      }
+      let added: unknown[] = [];
+      if (inserts.length) {
+        const created = await records.create(tableId, inserts);
+        added = (Array.isArray(created) ? created : [created]).map((c: Row) => c[pk]);
+      }
+      remember({ cells: befores, added });
+      if (inserts.length) store.refresh();
+    } catch (e) {
+      store.refresh();
+      props.onError((e as Error).message);
+    }
+  };
+
+  const undoLast = async () => {
+    const step = undo.current.pop();
+    if (!step) return;
+    try {
+      const byKey = new Map<unknown, Row>();
+      for (const c of step.cells) byKey.set(c.key, { ...(byKey.get(c.key) ?? { [pk]: c.key }), [c.title]: c.before });
+      const rows = [...byKey.values()];
+      for (const r of rows) store.patch(r[pk], r);
+      if (rows.length) await records.update(tableId, rows);
+      if (step.added.length) { await records.remove(tableId, step.added.map((key) => ({ [pk]: key }))); store.refresh(); }
+    } catch (e) {
+      store.refresh();
+      props.onError(`Undo failed: ${(e as Error).message}`);
+    }
+  };
+
+  return <Grid {...props} version={version} onCommit={commit} onCommitBlock={commitBlock} onUndo={undoLast} />;
 }
 
 function defaultView(table: Table): View | undefined {
