@@ -438,6 +438,29 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     await poll(() => rowCount()).toBe(3);
   });
 
+  it('hides a field in the view, shows it again, deletes a column', async () => {
+    page.on('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: /^Fields/ }).click();
+    await page.getByLabel('Show Contact').click(); // the box follows the view once saved
+    await poll(() => page.getByRole('columnheader', { name: /^Contact\b/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Fields/ }).textContent()).toBe('Fields (1 hidden)');
+    const contactShown = async () => {
+      const meta = (await server.call('GET', `/api/v1/db/meta/tables/${tableId}`, token)).body;
+      const contact = meta.columns.find((c: any) => c.title === 'Contact');
+      return meta.views[0].columns.find((vc: any) => vc.fk_column_id === contact.id).show;
+    };
+    expect(await contactShown()).toBe(false);
+    await screenshot(page, 'fields', 'the fields panel: Contact hidden from the view');
+    await page.getByLabel('Show Contact').click();
+    await page.getByRole('columnheader', { name: /^Contact\b/ }).waitFor();
+    expect(await contactShown()).toBe(true);
+    await page.getByRole('button', { name: 'Delete Contact' }).click();
+    await poll(() => page.getByRole('columnheader', { name: /^Contact\b/ }).count()).toBe(0);
+    const meta = (await server.call('GET', `/api/v1/db/meta/tables/${tableId}`, token)).body;
+    expect(meta.columns.map((c: any) => c.title)).not.toContain('Contact');
+    page.removeAllListeners('dialog');
+  });
+
   it('scrolls a 100,000-row table end to end fetching only the pages in view, no blank rows lingering', async () => {
     const big = await server.call('POST', `/api/v1/db/meta/projects/${baseId}/tables`, token, {
       title: 'Big', table_name: 'Big', columns: [{ title: 'Title', column_name: 'Title', uidt: 'SingleLineText' }, { title: 'N', column_name: 'N', uidt: 'Number' }],

@@ -75,7 +75,8 @@ export interface Column {
 }
 export interface ViewFilter { id: string; fk_column_id: string; comparison_op: string; value: unknown; }
 export interface ViewSort { id: string; fk_column_id: string; direction: 'asc' | 'desc'; }
-export interface View { id: string; title: string; is_default?: boolean; sorts?: ViewSort[]; filters?: ViewFilter[]; meta?: Record<string, unknown>; }
+export interface ViewColumn { id: string; fk_column_id: string; show: boolean; }
+export interface View { id: string; title: string; is_default?: boolean; columns?: ViewColumn[]; sorts?: ViewSort[]; filters?: ViewFilter[]; meta?: Record<string, unknown>; }
 export interface Table { id: string; title: string; table_name: string; base_id: string; columns?: Column[]; views?: View[]; }
 export type Row = Record<string, unknown>;
 export interface Page { list: Row[]; pageInfo: { totalRows: number } }
@@ -137,6 +138,7 @@ export const views = {
   addSort: (viewId: string, sort: { fk_column_id: string; direction: string }) => api('POST', `${META}/views/${viewId}/sorts`, { body: sort }),
   removeSort: (sortId: string) => api('DELETE', `${META}/sorts/${sortId}`),
   update: (viewId: string, body: Record<string, unknown>) => api('PATCH', `${META}/views/${viewId}`, { body }),
+  showColumn: (viewId: string, columnId: string, show: boolean) => api('PATCH', `${META}/views/${viewId}/columns/${columnId}`, { body: { show } }),
 };
 
 export const records = {

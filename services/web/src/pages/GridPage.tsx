@@ -18,7 +18,7 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
   const [filters, setFilters] = useState<FilterDraft[]>([]);
   const [sorts, setSorts] = useState<SortDraft[]>([]);
   const [search, setSearch] = useState('');
-  const [panel, setPanel] = useState<'' | 'filter' | 'sort' | 'column'>('');
+  const [panel, setPanel] = useState<'' | 'filter' | 'sort' | 'column' | 'fields'>('');
   const [expanded, setExpanded] = useState<Row | null>(null);
   const [live, setLive] = useState<LiveStatus>('connecting');
   const [active, setActive] = useState<{ row: number; col: number }>({ row: 0, col: 0 });
@@ -40,7 +40,10 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
     bases.myRole(baseId, me.email).then(setRole, () => setRole('viewer'));
   }, [baseId, loadTable, me.email]);
 
-  const columns = useMemo(() => (table?.columns ?? []).filter((c) => !c.system && !c.pk).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)), [table]);
+  const allColumns = useMemo(() => (table?.columns ?? []).filter((c) => !c.system && !c.pk).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)), [table]);
+  // Fields hidden in the view (view columns with show: false) stay out of the grid.
+  const hidden = useMemo(() => new Set(((table && defaultView(table)?.columns) ?? []).filter((vc) => vc.show === false).map((vc) => vc.fk_column_id)), [table]);
+  const columns = useMemo(() => allColumns.filter((c) => !hidden.has(c.id)), [allColumns, hidden]);
   const pk = useMemo(() => (table?.columns ?? []).find((c) => c.pk)?.title ?? 'Id', [table]);
   const display = useMemo(() => columns.find((c) => c.pv) ?? columns.find((c) => !c.pk), [columns]);
   const where = useMemo(() => buildWhere(columns, filters, search, display), [columns, filters, search, display]);
@@ -125,6 +128,10 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
     try { await records.remove(tableId, [{ [pk]: row[pk] }]); store.refresh(); } catch (e) { setError((e as Error).message); }
   };
 
+  const run = async (action: () => Promise<unknown>) => {
+    try { await action(); } catch (e) { setError((e as Error).message); }
+  };
+
   if (error && !table) return <p className="error" role="alert">{error}</p>;
   if (!table || !store || role === null) return <p>Loading…</p>;
 
@@ -138,6 +145,7 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
         <label className="search">Search<input type="search" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} onBlur={() => saveView(filters, sorts, searchInput)} /></label>
         <button type="button" aria-expanded={panel === 'filter'} onClick={() => setPanel(panel === 'filter' ? '' : 'filter')}>Filter{filters.length ? ` (${filters.length})` : ''}</button>
         <button type="button" aria-expanded={panel === 'sort'} onClick={() => setPanel(panel === 'sort' ? '' : 'sort')}>Sort{sorts.length ? ` (${sorts.length})` : ''}</button>
+        {schemaEditable && <button type="button" aria-expanded={panel === 'fields'} onClick={() => setPanel(panel === 'fields' ? '' : 'fields')}>Fields{hidden.size ? ` (${hidden.size} hidden)` : ''}</button>}
         {schemaEditable && <button type="button" onClick={() => setPanel('column')}>Add column</button>}
         {editable && <button type="button" className="primary" onClick={() => void addRow()}>Add row</button>}
         {editable && <button type="button" className="danger" onClick={() => void deleteRow(store.row(active.row))}>Delete row</button>}
@@ -145,6 +153,19 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
       {error && <p className="error" role="alert">{error} <button type="button" onClick={() => setError('')}>Dismiss</button></p>}
       {panel === 'filter' && <FilterBuilder columns={columns} initial={filters} onApply={(f) => { saveView(f, sorts, search); setPanel(''); }} onClose={() => setPanel('')} />}
       {panel === 'sort' && <SortBuilder columns={columns} initial={sorts} onApply={(s) => { saveView(filters, s, search); setPanel(''); }} onClose={() => setPanel('')} />}
+      {panel === 'fields' && (
+        <div className="panel" role="region" aria-label="Fields">
+          <ul className="field-list">
+            {allColumns.map((c) => (
+              <li key={c.id} className="inline">
+                <label className="check-label"><input type="checkbox" checked={!hidden.has(c.id)} onChange={(e) => void run(async () => { const view = defaultView(table); if (view) await views.showColumn(view.id, c.id, e.target.checked); await loadTable(); })} /> Show {c.title}</label>
+                <button type="button" className="danger" onClick={() => { if (confirm(`Delete the column "${c.title}" and its values?`)) void run(async () => { await tables.removeColumn(c.id); await loadTable(); }); }}>Delete {c.title}</button>
+              </li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => setPanel('')}>Close</button>
+        </div>
+      )}
       {panel === 'column' && <AddColumnDialog onClose={() => setPanel('')} onCreate={async (c) => { await tables.addColumn(tableId, c); setPanel(''); await loadTable(); }} />}
       <GridWithStore store={store} columns={columns} pk={pk} editable={editable} active={active} setActive={setActive}
         onExpand={setExpanded} onError={setError} tableId={tableId} whereText={where} />
