@@ -145,7 +145,7 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
         <label className="search">Search<input type="search" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} onBlur={() => saveView(filters, sorts, searchInput)} /></label>
         <button type="button" aria-expanded={panel === 'filter'} onClick={() => setPanel(panel === 'filter' ? '' : 'filter')}>Filter{filters.length ? ` (${filters.length})` : ''}</button>
         <button type="button" aria-expanded={panel === 'sort'} onClick={() => setPanel(panel === 'sort' ? '' : 'sort')}>Sort{sorts.length ? ` (${sorts.length})` : ''}</button>
-        {schemaEditable && <button type="button" aria-expanded={panel === 'fields'} onClick={() => setPanel(panel === 'fields' ? '' : 'fields')}>Fields{hidden.size ? ` (${hidden.size} hidden)` : ''}</button>}
+        {schemaEditable && <button type="button" aria-expanded={panel === 'fields'} onClick={() => setPanel(panel === 'fields' ? '' : 'fields')}>Fields{columns.length < allColumns.length ? ` (${allColumns.length - columns.length} hidden)` : ''}</button>}
         {schemaEditable && <button type="button" onClick={() => setPanel('column')}>Add column</button>}
         {editable && <button type="button" className="primary" onClick={() => void addRow()}>Add row</button>}
         {editable && <button type="button" className="danger" onClick={() => void deleteRow(store.row(active.row))}>Delete row</button>}
