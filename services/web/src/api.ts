@@ -3,6 +3,8 @@
  * other client uses; contracts: libs/contracts). The session token lives in
  * memory and localStorage and goes only in the `xc-auth` header, never in a URL.
  */
+import { isSelectUidt } from '../../../libs/query/src/column/uidt-catalogue';
+
 const TOKEN_KEY = 'tabula-token';
 let token: string | null = readStoredToken();
 const listeners = new Set<() => void>();
@@ -126,7 +128,7 @@ const COLOURS = ['#cfdffe', '#d0f1fd', '#c2f5e9', '#ffdaf6', '#ffdce5', '#fee2d5
 
 function columnBody(column: { title: string; uidt: string; options?: string[] }): Record<string, unknown> {
   const body: Record<string, unknown> = { title: column.title, column_name: identifier(column.title), uidt: column.uidt };
-  if (column.options && (column.uidt === 'SingleSelect' || column.uidt === 'MultiSelect')) {
+  if (column.options && isSelectUidt(column.uidt)) {
     body.colOptions = { options: column.options.map((title, i) => ({ title, color: COLOURS[i % COLOURS.length] })) };
   }
   return body;

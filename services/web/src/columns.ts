@@ -1,4 +1,8 @@
 import type { Column } from './api';
+// The one catalogue of column types (libs/query): a pure module, bundled into the app as it is.
+import { isSelectUidt, uidtEntry } from '../../../libs/query/src/column/uidt-catalogue';
+
+export { isSelectUidt };
 
 /** Column types offered when creating a column (the API's `uidt`s). */
 export const COLUMN_TYPES = [
@@ -21,15 +25,19 @@ export const COLUMN_TYPES = [
   { uidt: 'JSON', label: 'JSON' },
 ] as const;
 
-/** Types the UI never writes (computed by the server or by the system). */
-const READ_ONLY = new Set(['ID', 'Formula', 'Lookup', 'Rollup', 'Links', 'LinkToAnotherRecord', 'CreatedTime', 'LastModifiedTime', 'CreatedBy', 'LastModifiedBy', 'AutoNumber', 'Barcode', 'QrCode', 'Button', 'Count', 'ForeignKey', 'Order']);
-
+/** A cell the grid edits: stored by the user (not virtual, system or automatic); attachments go through the expanded record. */
 export function isEditable(column: Column): boolean {
-  return !column.pk && !column.system && !READ_ONLY.has(column.uidt) && column.uidt !== 'Attachment';
+  const entry = uidtEntry(column.uidt);
+  return !column.pk && !column.system && !!entry && entry.kind === 'physical' && !entry.auto && column.uidt !== 'Attachment';
 }
 
 export function isNumeric(column: Column): boolean {
-  return ['Number', 'Decimal', 'Currency', 'Percent', 'Rating', 'Duration', 'Year'].includes(column.uidt);
+  return uidtEntry(column.uidt)?.compare === 'number';
+}
+
+export function isDateColumn(column: Column): boolean {
+  const compare = uidtEntry(column.uidt)?.compare;
+  return compare === 'date' || compare === 'datetime';
 }
 
 /** A cell's value as text (React renders it as text: markup in a value stays text). */
@@ -61,6 +69,6 @@ export function operatorsFor(column: Column): { op: string; label: string; unary
   if (column.uidt === 'Checkbox') return [{ op: 'checked', label: 'is checked', unary: true }, { op: 'notchecked', label: 'is not checked', unary: true }];
   if (isNumeric(column)) return [{ op: 'eq', label: '=' }, { op: 'neq', label: '≠' }, { op: 'gt', label: '>' }, { op: 'ge', label: '≥' }, { op: 'lt', label: '<' }, { op: 'le', label: '≤' }, ...blank];
   if (column.uidt === 'SingleSelect') return [{ op: 'eq', label: 'is' }, { op: 'neq', label: 'is not' }, ...blank];
-  if (column.uidt === 'Date' || column.uidt === 'DateTime') return [{ op: 'eq', label: 'is' }, { op: 'lt', label: 'is before' }, { op: 'gt', label: 'is after' }, ...blank];
+  if (isDateColumn(column)) return [{ op: 'eq', label: 'is' }, { op: 'lt', label: 'is before' }, { op: 'gt', label: 'is after' }, ...blank];
   return [{ op: 'like', label: 'contains' }, { op: 'nlike', label: 'does not contain' }, { op: 'eq', label: 'is' }, { op: 'neq', label: 'is not' }, ...blank];
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api';
-import { COLUMN_TYPES } from '../columns';
+import { COLUMN_TYPES, isSelectUidt } from '../columns';
 
 /** Adds a column: name, type, options for selects; the server's message is shown when it refuses. */
 export function AddColumnDialog({ onClose, onCreate }: { onClose: () => void; onCreate: (c: { title: string; uidt: string; options?: string[] }) => Promise<void> }) {
@@ -23,7 +23,7 @@ export function AddColumnDialog({ onClose, onCreate }: { onClose: () => void; on
         <label>Column type<select name="column-type" value={uidt} onChange={(e) => setUidt(e.target.value)}>
           {COLUMN_TYPES.map((t) => <option key={t.uidt} value={t.uidt}>{t.label}</option>)}
         </select></label>
-        {(uidt === 'SingleSelect' || uidt === 'MultiSelect') && <label>Options (comma-separated)<input name="column-options" value={options} onChange={(e) => setOptions(e.target.value)} /></label>}
+        {isSelectUidt(uidt) && <label>Options (comma-separated)<input name="column-options" value={options} onChange={(e) => setOptions(e.target.value)} /></label>}
         <button type="submit" className="primary">Save column</button>
         <button type="button" onClick={onClose}>Cancel</button>
       </form>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Column } from '../api';
-import { operatorsFor } from '../columns';
+import { isDateColumn, operatorsFor } from '../columns';
 
 export interface FilterDraft { column: string; op: string; value: string; }
 export interface SortDraft { column: string; direction: 'asc' | 'desc'; }
@@ -25,7 +25,7 @@ export function buildWhere(columns: Column[], filters: FilterDraft[], search: st
     if (!op) continue;
     if (op.unary) terms.push(`(${column.title},${op.op})`);
     else if (f.op === 'like' || f.op === 'nlike') terms.push(`(${column.title},${op.op},%${term(f.value)}%)`);
-    else if (column.uidt === 'Date' || column.uidt === 'DateTime') terms.push(`(${column.title},${op.op},exactDate,${term(f.value)})`);
+    else if (isDateColumn(column)) terms.push(`(${column.title},${op.op},exactDate,${term(f.value)})`);
     else terms.push(`(${column.title},${op.op},${term(f.value)})`);
   }
   if (search.trim() && display) terms.push(`(${display.title},like,%${term(search)}%)`);

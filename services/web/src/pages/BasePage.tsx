@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiError, bases, tables, type Base, type Table } from '../api';
 import { navigate } from '../router';
-import { COLUMN_TYPES } from '../columns';
+import { COLUMN_TYPES, isSelectUidt } from '../columns';
 import type { Me } from '../App';
 import { canEditSchema } from '../roles';
 
@@ -65,7 +65,7 @@ export function BasePage({ baseId, me }: { baseId: string; me: Me }) {
                 <label>Type<select value={column.uidt} onChange={(e) => setColumn(i, { uidt: e.target.value })}>
                   {COLUMN_TYPES.map((t) => <option key={t.uidt} value={t.uidt}>{t.label}</option>)}
                 </select></label>
-                {(column.uidt === 'SingleSelect' || column.uidt === 'MultiSelect') && (
+                {isSelectUidt(column.uidt) && (
                   <label>Options (comma-separated)<input value={column.options} onChange={(e) => setColumn(i, { options: e.target.value })} /></label>
                 )}
                 <button type="button" aria-label={`Remove column ${i + 1}`} onClick={() => setColumns(columns.filter((_, j) => j !== i))}>✕</button>

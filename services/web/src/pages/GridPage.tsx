@@ -4,6 +4,7 @@ import { navigate } from '../router';
 import { RowStore } from '../rows';
 import { followTable, type LiveStatus } from '../live';
 import { canComment, canEditData, canEditSchema } from '../roles';
+import { isDateColumn } from '../columns';
 import { Grid } from '../grid/Grid';
 import { FilterBuilder, SortBuilder, buildSort, buildWhere, type FilterDraft, type SortDraft } from '../grid/Builders';
 import { AddColumnDialog } from '../grid/AddColumnDialog';
@@ -98,7 +99,7 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
         for (const f of current.filters ?? []) await views.removeFilter(f.id);
         for (const f of nextFilters) {
           const column = byTitle.get(f.column);
-          if (column) await views.addFilter(current.id, { fk_column_id: column.id, comparison_op: f.op, value: f.value, ...(isDate(column) ? { comparison_sub_op: 'exactDate' } : {}) });
+          if (column) await views.addFilter(current.id, { fk_column_id: column.id, comparison_op: f.op, value: f.value, ...(isDateColumn(column) ? { comparison_sub_op: 'exactDate' } : {}) });
         }
         for (const s of current.sorts ?? []) await views.removeSort(s.id);
         for (const s of nextSorts) {
@@ -244,6 +245,4 @@ function defaultView(table: Table): View | undefined {
   return table.views?.find((v) => v.is_default) ?? table.views?.[0];
 }
 
-function isDate(column: Column): boolean {
-  return column.uidt === 'Date' || column.uidt === 'DateTime';
-}
+
