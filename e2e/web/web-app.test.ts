@@ -438,7 +438,7 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     await poll(() => rowCount()).toBe(3);
   });
 
-  it('hides a field in the view, shows it again, deletes a column', async () => {
+  it('hides a field in the view, shows it again, deletes a column, adds a formula column (a bad one: the server message)', async () => {
     page.on('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: /^Fields/ }).click();
     await page.getByLabel('Show Contact').click(); // the box follows the view once saved
@@ -458,6 +458,18 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     await poll(() => page.getByRole('columnheader', { name: /^Contact\b/ }).count()).toBe(0);
     const meta = (await server.call('GET', `/api/v1/db/meta/tables/${tableId}`, token)).body;
     expect(meta.columns.map((c: any) => c.title)).not.toContain('Contact');
+    // A formula column: the server's validation message is shown for a bad formula; a good one computes.
+    await page.getByRole('button', { name: 'Add column' }).click();
+    await page.getByLabel('Column name').fill('Double');
+    await page.getByLabel('Column type').selectOption({ label: 'Formula' });
+    await page.getByLabel(/^Formula/).fill('{Qty} * ');
+    await page.getByRole('button', { name: 'Save column' }).click();
+    await page.getByRole('region', { name: 'Add column' }).getByRole('alert').waitFor();
+    expect(await page.getByRole('region', { name: 'Add column' }).getByRole('alert').textContent()).toMatch(/formula|position/i);
+    await page.getByLabel(/^Formula/).fill('{Qty} * 2');
+    await page.getByRole('button', { name: 'Save column' }).click();
+    await page.getByRole('columnheader', { name: /^Double\b/ }).waitFor();
+    await poll(() => cell(0, 6).textContent()).toBe('198');
     page.removeAllListeners('dialog');
   });
 

@@ -115,7 +115,7 @@ export const tables = {
   get: (id: string) => api<Table>('GET', `${META}/tables/${id}`),
   rename: (id: string, title: string) => api('PATCH', `${META}/tables/${id}`, { body: { title } }),
   remove: (id: string) => api('DELETE', `${META}/tables/${id}`),
-  addColumn: (tableId: string, column: { title: string; uidt: string; options?: string[] }) => api('POST', `${META}/tables/${tableId}/columns`, { body: columnBody(column) }),
+  addColumn: (tableId: string, column: { title: string; uidt: string; options?: string[]; formula?: string }) => api('POST', `${META}/tables/${tableId}/columns`, { body: columnBody(column) }),
   removeColumn: (columnId: string) => api('DELETE', `${META}/columns/${columnId}`),
 };
 
@@ -126,8 +126,9 @@ function identifier(title: string): string {
 
 const COLOURS = ['#cfdffe', '#d0f1fd', '#c2f5e9', '#ffdaf6', '#ffdce5', '#fee2d5', '#ffeab6', '#d1f7c4', '#ede2fe', '#eeeeee'];
 
-function columnBody(column: { title: string; uidt: string; options?: string[] }): Record<string, unknown> {
+function columnBody(column: { title: string; uidt: string; options?: string[]; formula?: string }): Record<string, unknown> {
   const body: Record<string, unknown> = { title: column.title, column_name: identifier(column.title), uidt: column.uidt };
+  if (column.uidt === 'Formula') body.formula_raw = column.formula ?? '';
   if (column.options && isSelectUidt(column.uidt)) {
     body.colOptions = { options: column.options.map((title, i) => ({ title, color: COLOURS[i % COLOURS.length] })) };
   }

@@ -23,6 +23,7 @@ export const COLUMN_TYPES = [
   { uidt: 'Rating', label: 'Rating' },
   { uidt: 'Attachment', label: 'Attachment' },
   { uidt: 'JSON', label: 'JSON' },
+  { uidt: 'Formula', label: 'Formula' },
 ] as const;
 
 /** A cell the grid edits: stored by the user (not virtual, system or automatic); attachments go through the expanded record. */
