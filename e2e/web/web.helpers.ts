@@ -79,6 +79,8 @@ let shot = 0;
 /** Saves a numbered screenshot and remembers its description (printed at the end). */
 export const screenshots: { file: string; description: string }[] = [];
 export async function screenshot(page: Page, name: string, description: string): Promise<void> {
+  // A run's folder holds that run's screenshots only.
+  if (shot === 0) rmSync(SHOTS, { recursive: true, force: true });
   mkdirSync(SHOTS, { recursive: true });
   shot += 1;
   const file = path.join(SHOTS, `${String(shot).padStart(2, '0')}-${name}.png`);
