@@ -7,6 +7,9 @@ import { systemRoutes } from './routes/system.routes';
 import { docsRoutes } from './routes/docs.routes';
 import { dispatchMiddleware } from './dispatch.middleware';
 import { clientAddressMiddleware, pathGuardMiddleware } from './edge.middleware';
+import { webAppMiddleware } from './routes/web.routes';
+import { WebAssets, webDir } from './adapters/web-assets';
+import { matchRoute } from './route-table';
 
 /**
  * CORS: an origin listed in `SVC_CORS_ORIGINS` may send credentialed requests
@@ -27,8 +30,15 @@ function corsMiddleware(origins: string[]): Koa.Middleware {
   });
 }
 
-/** Builds the gateway app: client address, path guard, CORS, health/version, then route-table dispatch. */
+/** Builds the gateway app: client address, path guard, CORS, health/version, the web app's pages, then route-table dispatch. */
 export function createApp(ports: GatewayPorts): Koa {
+  const web = webAppMiddleware(new WebAssets(webDir(ports.config.SVC_WEB_DIR)), (method, path) => matchRoute(method, path) !== undefined);
+  const dispatch = dispatchMiddleware({
+    authenticator: ports.authenticator,
+    dispatcher: ports.dispatcher,
+    sign: ports.sign,
+    config: ports.config,
+  });
   const app = createServiceApp({
     name: 'gateway',
     logger: ports.logger,
@@ -40,12 +50,7 @@ export function createApp(ports: GatewayPorts): Koa {
     accessLog: ports.platform.SVC_ACCESS_LOG,
     // The gateway's port is the public one: scrapers use METRICS_PORT unless this is switched on.
     serveMetrics: ports.platform.SVC_METRICS_PUBLIC,
-    fallback: dispatchMiddleware({
-      authenticator: ports.authenticator,
-      dispatcher: ports.dispatcher,
-      sign: ports.sign,
-      config: ports.config,
-    }),
+    fallback: (ctx, next) => web(ctx, () => dispatch(ctx, next)),
   });
   // Forwarded headers are believed only from trusted proxies (clientAddressMiddleware), never by Koa itself.
   app.proxy = false;

@@ -18,6 +18,8 @@ export const gatewayConfigSchema = z.object({
   }),
   /** API requests take the gateway's direct path (edge-handler.ts) instead of its Koa app; off: everything through Koa. */
   SVC_GATEWAY_DIRECT_PATH: envBoolean(true),
+  /** Folder of the built web app (index.html and assets/); default: dist/web (docs/web.md). */
+  SVC_WEB_DIR: z.string().min(1).optional(),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

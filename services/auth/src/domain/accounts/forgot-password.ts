@@ -19,6 +19,11 @@ export async function forgotPassword(ports: AuthPorts, input: { email: string; c
   ports.tasks.run('reset-mail', () => sendResetMail(ports, email));
 }
 
+/**
+ * The link opens the web app's reset page (services/web), which posts the new
+ * password to `POST /api/v1/auth/password/reset/{token}`. The token is in the
+ * fragment: browsers never send it to a server (access logs, Referer).
+ */
 async function sendResetMail(ports: AuthPorts, email: string): Promise<void> {
   const user = await findUserByEmail(ports.db, email);
   if (!user) return;
@@ -28,6 +33,6 @@ async function sendResetMail(ports: AuthPorts, email: string): Promise<void> {
   await ports.mailer.send({
     to: user.email,
     subject: 'Password reset',
-    text: `Someone asked to reset the password of your Tabula account.\n\nReset link (valid 1 hour, usable once): ${site}/api/v1/auth/password/reset/${token}\n\nReset token: ${token}\n\nIf this was not you, ignore this message.`,
+    text: `Someone asked to reset the password of your Tabula account.\n\nReset link (valid 1 hour, usable once): ${site}/reset-password#${token}\n\nReset token: ${token}\n\nIf this was not you, ignore this message.`,
   });
 }
