@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { UpgradeHandler } from '@tabula/http';
 import type { Logger } from '@tabula/telemetry';
-import { stopTelemetry } from '@tabula/telemetry';
+import { stopTelemetry, tracedListener } from '@tabula/telemetry';
 
 /** Listens and resolves with the server once it accepts connections. `upgrade`: its WebSocket handshakes (none: refused). */
 export function listen(handler: http.RequestListener, port: number, host: string, upgrade?: UpgradeHandler): Promise<http.Server> {
   // Node's 16 KiB default refuses (431) a comment count of 1000 long row ids, which the spec allows.
-  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, handler);
+  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, tracedListener(handler));
   if (upgrade) server.on('upgrade', upgrade);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
