@@ -8,7 +8,7 @@
  * run by the tests, whose tables keep NocoDB's answers).
  *
  *   NOCODB_URL=http://127.0.0.1:8090 NOCODB_EMAIL=… NOCODB_PASSWORD=… TABULA_URL=http://127.0.0.1:8080 \
- *     npx tsx scripts/compat/depth-compare.ts [formulas|filters|rollups …]
+ *     npx tsx scripts/compat/depth-compare.ts [types|formulas|filters|rollups …]
  *
  * FORMULAS='["ADD({Num}, 1)"]' compares those formulas instead of the built-in list.
  *
@@ -160,13 +160,82 @@ async function rollupValues(side: Side & { base?: string }): Promise<Record<stri
   return out;
 }
 
+/** Column types: one table of every type, one row written as a NocoDB client writes it, each cell read back. */
+export const TYPE_COLUMNS: Record<string, unknown>[] = [
+  { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true },
+  { column_name: 'title', title: 'Title', uidt: 'SingleLineText' },
+  { column_name: 'dec', title: 'Decimal', uidt: 'Decimal', meta: { precision: 4 } },
+  { column_name: 'pct', title: 'Percent', uidt: 'Percent' },
+  { column_name: 'dur', title: 'Duration', uidt: 'Duration', meta: { duration: 0 } },
+  { column_name: 'rat', title: 'Rating', uidt: 'Rating' },
+  { column_name: 'yr', title: 'Year', uidt: 'Year' },
+  { column_name: 'tm', title: 'Time', uidt: 'Time' },
+  { column_name: 'cur', title: 'Currency', uidt: 'Currency' },
+  { column_name: 'geo', title: 'GeoData', uidt: 'GeoData' },
+  { column_name: 'gm', title: 'Geometry', uidt: 'Geometry' },
+  { column_name: 'js', title: 'JSON', uidt: 'JSON' },
+  { column_name: 'uu', title: 'UUID', uidt: 'UUID' },
+  { column_name: 'us', title: 'User', uidt: 'User' },
+  { column_name: 'att', title: 'Attachment', uidt: 'Attachment' },
+];
+
+/** The values written (row 1; row 2 is empty); `User` is the signed-in user's e-mail. */
+const typeRow = (email: string): Record<string, unknown> => ({
+  Title: 'a b', Decimal: 1.23456, Percent: 33.5, Duration: 3661, Rating: 3, Year: 2024, Time: '10:20:30', Currency: 9.999,
+  GeoData: '50.1;8.6', Geometry: 'POINT(1 2)', JSON: { a: [1] }, User: email,
+  Attachment: [{ url: 'https://example.org/a.png', title: 'a.png', mimetype: 'image/png' }],
+});
+
+/** Masks what differs by nature between two servers (ids, times, uuids) so equal shapes compare equal. */
+function masked(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value ?? null, (k, v) => {
+    if (k === 'id' && typeof v === 'string') return '<id>';
+    if (typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(v)) return '<uuid>';
+    return v;
+  }));
+}
+
+async function typeValues(side: Side & { base?: string }, email: string): Promise<Record<string, string>> {
+  const made = await call(side, 'POST', `/api/v2/meta/bases/${side.base}/tables`, { title: 'Types', table_name: 'types', columns: TYPE_COLUMNS });
+  if (made.status >= 300) throw new Error(`${side.name}: types ${made.status} ${JSON.stringify(made.body)}`);
+  const t = made.body.id as string;
+  const idOf = (title: string) => (made.body.columns as { id: string; title: string }[]).find((c) => c.title === title)!.id;
+  const out: Record<string, string> = {};
+  for (const c of [
+    { title: 'CreatedBy', uidt: 'CreatedBy' }, { title: 'LastModifiedBy', uidt: 'LastModifiedBy' },
+    { title: 'QrCode', uidt: 'QrCode', fk_qr_value_column_id: idOf('Title') },
+    { title: 'Barcode', uidt: 'Barcode', fk_barcode_value_column_id: idOf('Title') },
+    { title: 'Button', uidt: 'Button', type: 'url', label: 'Go', formula_raw: "CONCAT('https://x.org/', {Title})", formula: "CONCAT('https://x.org/', {Title})", theme: 'solid', color: 'brand' },
+  ]) {
+    const r = await call(side, 'POST', `/api/v2/meta/tables/${t}/columns`, c);
+    if (r.status >= 300) out[c.title] = errorOf(r);
+  }
+  const inserted = await call(side, 'POST', `/api/v2/tables/${t}/records`, [{ Title: 'a b' }, {}]);
+  if (inserted.status >= 300) out._insert = errorOf(inserted);
+  // One update per value, so a value one side refuses shows as that column's answer.
+  for (const [title, value] of Object.entries(typeRow(email))) {
+    const r = await call(side, 'PATCH', `/api/v2/tables/${t}/records`, [{ Id: 1, [title]: value }]);
+    if (r.status >= 300) out[title] = `write ${errorOf(r)}`;
+  }
+  const read = await call(side, 'GET', `/api/v2/tables/${t}/records?sort=Id`);
+  for (const title of [...TYPE_COLUMNS.map((c) => String(c.title)), 'CreatedBy', 'LastModifiedBy', 'QrCode', 'Barcode', 'Button']) {
+    if (out[title]) continue;
+    out[title] = read.status >= 300 ? errorOf(read) : cell((read.body.list as Record<string, unknown>[]).map((r) => masked(r[title])));
+  }
+  const badUser = await call(side, 'POST', `/api/v2/tables/${t}/records`, [{ User: 'nobody-here@example.com' }]);
+  out['User (not a member)'] = String(badUser.status);
+  return out;
+}
+
 async function main(): Promise<void> {
   const env = (name: string) => process.env[name] ?? (() => { throw new Error(`${name} is required`); })();
-  const parts = process.argv.slice(2).length ? process.argv.slice(2) : ['formulas', 'filters', 'rollups'];
+  const parts = process.argv.slice(2).length ? process.argv.slice(2) : ['types', 'formulas', 'filters', 'rollups'];
+  const tabulaEmail = process.env.TABULA_EMAIL ?? 'compare@example.com';
   const sides: Side[] = [
     { name: 'NocoDB', url: env('NOCODB_URL'), token: await signIn(env('NOCODB_URL'), env('NOCODB_EMAIL'), env('NOCODB_PASSWORD'), false) },
-    { name: 'Tabula', url: env('TABULA_URL'), token: await signIn(env('TABULA_URL'), process.env.TABULA_EMAIL ?? 'compare@example.com', process.env.TABULA_PASSWORD ?? 'Compare-pass-1234', true) },
+    { name: 'Tabula', url: env('TABULA_URL'), token: await signIn(env('TABULA_URL'), tabulaEmail, process.env.TABULA_PASSWORD ?? 'Compare-pass-1234', true) },
   ];
+  const emails = [env('NOCODB_EMAIL'), tabulaEmail];
   for (const side of sides) await setUp(side);
   let same = 0;
   let total = 0;
@@ -175,6 +244,11 @@ async function main(): Promise<void> {
     if (n === t) same += 1;
     console.log(`| \`${what.replace(/\|/g, '\\|')}\` | ${n} | ${t} | ${n === t ? '' : '≠'} |`);
   };
+  if (parts.includes('types')) {
+    console.log('\n### Column types (rows 1 and 2: values written, then an empty row; ids and uuids masked)\n\n| column type | NocoDB | Tabula | |\n|---|---|---|---|');
+    const [n, t] = await Promise.all(sides.map((s, i) => typeValues(s, emails[i])));
+    for (const key of Object.keys(n)) row(key, n[key], t[key] ?? '-');
+  }
   if (parts.includes('formulas')) {
     console.log('\n### Formulas (rows 1, 2, 4)\n\n| formula | NocoDB | Tabula | |\n|---|---|---|---|');
     const only = process.env.FORMULAS ? JSON.parse(process.env.FORMULAS) as string[] : FORMULAS;

@@ -2,7 +2,7 @@ import type { ColumnInfo } from '@tabula/contracts';
 import { parseInstant, utcText } from '../values/date.coercers';
 import { isCreatedAt, isUpdatedAt } from '../model/column-roles';
 import { isJsonNumberUidt, isJsonParsedUidt, presentFormulaValue } from '@tabula/query';
-import { formulaPlanOf } from '../model/formula-columns';
+import { codePlanOf, formulaPlanOf } from '../model/formula-columns';
 import { linkPlanOf } from '../model/link-columns';
 import { relationPlanOf, type RelationValuePlan } from '../model/relation-columns';
 
@@ -48,6 +48,12 @@ function presentRelationValue(rel: RelationValuePlan): Format {
 
 /** The formatter of non-null values of a column, chosen once per column (list pages format thousands of values). */
 function formatOf(column: ColumnInfo): Format {
+  const code = codePlanOf(column);
+  if (code?.source) return cachedFormat(code.source);
+  if (code?.button) {
+    const { type, label, fk_webhook_id } = code.button;
+    return type === 'url' ? (v) => ({ type, label, url: v }) : () => ({ type, label, fk_webhook_id });
+  }
   const link = linkPlanOf(column);
   if (link) return column.uidt === 'Links' ? asNumber : (v) => parseJson(v, false);
   const rel = relationPlanOf(column);
@@ -80,7 +86,10 @@ function cachedFormat(column: ColumnInfo): Format {
  * Checkbox as boolean, Attachment as an array, JSON parsed.
  */
 export function presentValue(column: ColumnInfo, value: unknown): unknown {
-  if (value === null || value === undefined) return column.uidt === 'Checkbox' ? false : null;
+  if (value === null || value === undefined) {
+    if (column.uidt === 'Button' && codePlanOf(column)) return cachedFormat(column)(null);
+    return column.uidt === 'Checkbox' ? false : null;
+  }
   return cachedFormat(column)(value);
 }
 
