@@ -38,6 +38,10 @@ const asNumber = (value: unknown): unknown => {
 
 /** Lookup lists are JSON arrays; scalar lookups and rollups format as their kind. */
 function presentRelationValue(rel: RelationValuePlan): Format {
+  if (rel.list && rel.nested) return (v) => (parseJson(v, true) as unknown[]).flatMap((item) => {
+    const inner = typeof item === 'string' && item.startsWith('[') ? parseJson(item, true) : item;
+    return Array.isArray(inner) ? inner : inner === null ? [] : [inner];
+  });
   if (rel.list) return (v) => parseJson(v, true);
   if (rel.kind === 'number') return asNumber;
   if (rel.kind === 'checkbox') return (v) => v === true || v === 1 || v === '1' || v === 't' || v === 'true';
