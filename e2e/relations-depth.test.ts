@@ -124,6 +124,22 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect(await books('sort=Country,-Id')).toEqual(['b4', 'b3', 'b2', 'b1']);
   });
 
+  it('sets a one-to-one link through the v1 nested route; the child side reads its parent as an object', async () => {
+    const base = (await raw('GET', `/api/v2/meta/tables/${t.Countries}`)).body.base_id;
+    expect((await add('Countries', { title: 'Capital', uidt: 'LinkToAnotherRecord', parentId: t.Countries, childId: t.Books, type: 'oo' })).status).toBe(200);
+    const linked = await raw('POST', `/api/v1/db/data/noco/${base}/${t.Countries}/2/oo/Capital/4`);
+    expect(linked.status).toBe(200);
+    expect((await raw('GET', `/api/v1/db/data/noco/${base}/${t.Countries}/2`)).body.Capital).toEqual({ Id: 4, Name: 'b4' });
+    const listed = await raw('GET', `/api/v1/db/data/noco/${base}/${t.Countries}/2/oo/Capital`);
+    expect([listed.status, listed.body.list.map((r: any) => r.Id)]).toEqual([200, [4]]);
+    // hm child side: an author reads its country as an object.
+    const ann = (await read('Authors', 'sort=Id')).body.list[0];
+    const country = Object.values(ann).find((v: any) => v && typeof v === 'object' && !Array.isArray(v) && v.Name === 'PT');
+    expect(country).toEqual({ Id: 1, Name: 'PT' });
+    expect((await raw('DELETE', `/api/v1/db/data/noco/${base}/${t.Countries}/2/oo/Capital/4`)).status).toBe(200);
+    expect((await raw('GET', `/api/v1/db/data/noco/${base}/${t.Countries}/2`)).body.Capital).toBeNull();
+  });
+
   it('refuses a rollup of a has-many lookup (a list) with a 400', async () => {
     const r = await add('Countries', { title: 'Bad', uidt: 'Rollup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_rollup_column_id: await colId('Authors', 'Titles'), rollup_function: 'count' });
     expect(r.status).toBe(400);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ColumnInfo, TableContext } from '@tabula/contracts';
-import { linkPlanOf } from './link-columns';
+import { countsLinks, linkPlanOf } from './link-columns';
 import {
   compileFormula, formulaKind, isQueryError, type ColumnFormulaOptions, type CompiledFormula, type FormulaColumn,
 } from '@tabula/query';
@@ -98,7 +98,7 @@ export function formulaPlanOf(column: ColumnInfo): FormulaPlan | undefined {
 /** The SQL of a computed column's value (undefined for a physical column, `NULL` for a formula that no longer compiles). */
 function valueOf(column: ColumnInfo): { sql: string; bindings: readonly Knex.RawBinding[] } | undefined {
   const link = linkPlanOf(column);
-  if (link) return column.uidt === 'Links' ? link.count! : link.values!;
+  if (link) return countsLinks(column, link) ? link.count! : link.values!;
   const rel = relationPlanOf(column);
   if (rel) return (rel.scalar ?? rel.list)!;
   const code = codePlans.get(column);

@@ -87,6 +87,16 @@ export function linkColumns(context: TableContext, alias = '__nc_r'): ColumnInfo
   });
 }
 
+/**
+ * True when a link column reads as its number of linked records: a `Links`
+ * column of the many side (hm, mm). The one side of a `Links` pair (the child
+ * of a has-many, either side of a one-to-one) reads the linked record as an
+ * object, as NocoDB's LinkToAnotherRecord does.
+ */
+export function countsLinks(column: ColumnInfo, plan: LinkPlan): boolean {
+  return column.uidt === 'Links' && plan.many;
+}
+
 /** The plan of a link column (undefined for other columns). */
 export function linkPlanOf(column: ColumnInfo): LinkPlan | undefined {
   return plans.get(column);

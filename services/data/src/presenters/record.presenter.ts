@@ -3,7 +3,7 @@ import { parseInstant, utcText } from '../values/date.coercers';
 import { isCreatedAt, isUpdatedAt } from '../model/column-roles';
 import { isJsonNumberUidt, isJsonParsedUidt, presentFormulaValue } from '@tabula/query';
 import { codePlanOf, formulaPlanOf } from '../model/formula-columns';
-import { linkPlanOf } from '../model/link-columns';
+import { countsLinks, linkPlanOf } from '../model/link-columns';
 import { relationPlanOf, type RelationValuePlan } from '../model/relation-columns';
 
 /** A record as the API returns it: column title → formatted value. */
@@ -59,7 +59,7 @@ function formatOf(column: ColumnInfo): Format {
     return type === 'url' ? (v) => ({ type, label, url: v }) : () => ({ type, label, fk_webhook_id });
   }
   const link = linkPlanOf(column);
-  if (link) return column.uidt === 'Links' ? asNumber : (v) => parseJson(v, false);
+  if (link) return countsLinks(column, link) ? asNumber : (v) => parseJson(v, false);
   const rel = relationPlanOf(column);
   if (rel) return presentRelationValue(rel);
   const formula = formulaPlanOf(column);
