@@ -39,8 +39,8 @@ describe('data routes: the declared permission on the named table', () => {
 
   it('declares data.read (GET) or data.write on the named table on every public data contract (v1 and v3: tableRef, v2: table id)', () => {
     const user = Object.values(dataEndpoints).filter((e) => e.access === 'user');
-    // v1 26 (+ 4 group-by), v2 9 (+ aggregate), v3 9.
-    expect(user.length).toBe(26 + 4 + 9 + 1 + 9);
+    // v1 26 (+ 4 group-by, + 2 grouped data lists), v2 9 (+ aggregate), v3 9.
+    expect(user.length).toBe(26 + 4 + 2 + 9 + 1 + 9);
     for (const e of user) {
       const via = e.path.startsWith('/api/v2/') ? 'table' : 'tableRef';
       expect([e.id, e.auth.permission, e.auth.scope?.via]).toEqual([e.id, e.method === 'GET' ? 'data.read' : 'data.write', via]);
