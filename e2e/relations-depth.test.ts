@@ -112,13 +112,21 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect(authors.map((r: any) => [r.Name, r.Titles])).toEqual([['Ann', ['b1', 'b3']], ['Bob', ['b2']], ['Cid', ['b4']]]);
   });
 
-  it('filters and sorts by a lookup of a lookup, a rollup of a rollup, a link count and a formula over them', async () => {
+  it('filters and sorts by a lookup of a lookup, a rollup of a rollup, a link count and a formula over them; filters a has-many lookup', async () => {
     expect((await add('Countries', { title: 'Double', uidt: 'Formula', formula_raw: '{Pages} * 2' })).status).toBe(200);
     const names = async (q: string) => { const r = await read('Countries', q); expect(r.status).toBe(200); return r.body.list.map((x: any) => x.Name); };
     expect(await names(`where=${encodeURIComponent('(Pages,gt,10)')}&sort=Id`)).toEqual(['PT']);
     expect(await names('sort=-Pages')).toEqual(['PT', 'NO', 'XX']);
     expect(await names(`where=${encodeURIComponent('(Double,eq,14)')}`)).toEqual(['NO']);
     expect(await names(`where=${encodeURIComponent('(Authors,gte,1)')}&sort=-Authors,Id`)).toEqual(['PT', 'NO']);
+    // A has-many lookup (a list): a condition holds when some value meets it; neq / nlike / blank when none does.
+    const authors = async (w: string) => { const r = await read('Authors', `sort=Id&where=${encodeURIComponent(w)}`); expect([w, r.status]).toEqual([w, 200]); return r.body.list.map((x: any) => x.Name); };
+    expect(await authors('(Titles,eq,b3)')).toEqual(['Ann']);
+    expect(await authors('(Titles,neq,b3)')).toEqual(['Bob', 'Cid']);
+    expect(await authors('(Titles,like,b%)')).toEqual(['Ann', 'Bob', 'Cid']);
+    expect(await authors('(Titles,in,b2,b4)')).toEqual(['Bob', 'Cid']);
+    expect(await authors('(Titles,blank)')).toEqual([]);
+    expect((await read('Authors', 'sort=Titles')).status).toBeGreaterThanOrEqual(400);
     const books = async (q: string) => (await read('Books', q)).body.list.map((x: any) => x.Name);
     expect(await books(`where=${encodeURIComponent('(Country,eq,NO)')}`)).toEqual(['b4']);
     expect(await books('sort=Country,-Id')).toEqual(['b4', 'b3', 'b2', 'b1']);

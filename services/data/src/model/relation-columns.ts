@@ -17,6 +17,8 @@ export interface RelationValuePlan {
   lateral?: Fragment;
   /** A list of lists (a has-many lookup of a has-many lookup): flattened when presented, as NocoDB does. */
   nested?: boolean;
+  /** A list lookup: its related rows and one row's value, for `where` (some value meets the condition). */
+  related?: { from: Fragment; value: Fragment };
 }
 
 const plans = new WeakMap<ColumnInfo, RelationValuePlan>();
@@ -120,7 +122,7 @@ function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[], depth
   else list = new Fragment(`(SELECT json_group_array(${target.list ? 'json(__nc_v)' : '__nc_v'}) FROM (SELECT ${v.sql} AS __nc_v FROM ${from.sql} ORDER BY ${pk.sql}))`, [...v.bindings, ...from.bindings, ...pk.bindings]);
   const lateral = pg && physical
     ? new Fragment(`COALESCE(json_agg(${v.sql} ORDER BY ${pk.sql}), '[]'::json)`, [...v.bindings, ...pk.bindings]) : undefined;
-  return { list, kind, type, linkId, lateral, nested: target.list };
+  return { list, kind, type, linkId, lateral, nested: target.list, ...(target.list ? {} : { related: { from, value: v } }) };
 }
 
 /** The table's Lookup and Rollup columns (given its planned link columns), each with a synthetic SELECT alias. */
