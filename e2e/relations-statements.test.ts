@@ -7,8 +7,8 @@ import { allServices } from '../scripts/services';
 import type { SourceRegistry } from '@tabula/db';
 
 /**
- * No N+1: a page of records with 2 link columns, 3 lookups, 1 rollup and 2
- * formulas costs the same number of SQL statements on the user tables
+ * No N+1: a page of records with 2 link columns, 4 lookups (one of them a
+ * lookup of a lookup), 1 rollup and 2 formulas costs the same number of SQL statements on the user tables
  * whatever its size, on the default source and on external PostgreSQL,
  * MariaDB and SQLite sources (knex 'query' events of the pool serving the
  * base: the data database's, counted when they name the base's schema, or
@@ -133,7 +133,12 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
     const teams = await table('Teams', [{ column_name: 'budget', title: 'Budget', uidt: 'Number' }]);
     const skills = await table('Skills', [{ column_name: 'level', title: 'Level', uidt: 'Number' }]);
     const people = await table('People', [{ column_name: 'age', title: 'Age', uidt: 'Number' }]);
-    const col = async (body: object) => (await raw('POST', `/api/v1/db/meta/tables/${people}/columns`, body)).body;
+    const orgs = await table('Orgs');
+    const col = async (body: object, on = people) => (await raw('POST', `/api/v1/db/meta/tables/${on}/columns`, body)).body;
+    // Depth: a team's org name, looked up from people through the team (a lookup of a lookup).
+    const org = await col({ title: 'Org', uidt: 'LinkToAnotherRecord', parentId: teams, childId: orgs, type: 'bt' }, teams);
+    const orgName = (await raw('GET', `/api/v1/db/meta/tables/${orgs}`)).body.columns.find((c: { title: string }) => c.title === 'Name').id;
+    const teamOrg = await col({ title: 'OrgName', uidt: 'Lookup', fk_relation_column_id: org.id, fk_lookup_column_id: orgName }, teams);
     const team = await col({ title: 'Team', uidt: 'LinkToAnotherRecord', parentId: people, childId: teams, type: 'bt' });
     const skill = await col({ title: 'Skills', uidt: 'Links', parentId: people, childId: skills, type: 'mm' });
     const metaOf = async (id: string) => (await raw('GET', `/api/v1/db/meta/tables/${id}`)).body.columns as { id: string; title: string }[];
@@ -141,11 +146,13 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
     const id = (cols: { id: string; title: string }[], title: string) => cols.find((c) => c.title === title)!.id;
     await col({ title: 'TeamName', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Name') });
     await col({ title: 'TeamBudget', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Budget') });
+    expect((await col({ title: 'TeamOrg', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: teamOrg.id })).title).toBe('TeamOrg');
     await col({ title: 'SkillNames', uidt: 'Lookup', fk_relation_column_id: skill.id, fk_lookup_column_id: id(skillCols, 'Name') });
     await col({ title: 'SkillSum', uidt: 'Rollup', fk_relation_column_id: skill.id, fk_rollup_column_id: id(skillCols, 'Level'), rollup_function: 'sum' });
     await col({ title: 'Score', uidt: 'Formula', formula_raw: '{SkillSum} + {Age}' });
     await col({ title: 'Label', uidt: 'Formula', formula_raw: "CONCAT({Name}, ' @ ', {TeamName})" });
-    await api.dbTableRow.bulkCreate('noco', baseId, 'Teams', [{ Name: 'red', Budget: 10 }, { Name: 'blue', Budget: 20 }]);
+    await api.dbTableRow.bulkCreate('noco', baseId, 'Orgs', [{ Name: 'acme' }, { Name: 'initech' }]);
+    await api.dbTableRow.bulkCreate('noco', baseId, 'Teams', [{ Name: 'red', Budget: 10, Org: [1] }, { Name: 'blue', Budget: 20, Org: [2] }]);
     await api.dbTableRow.bulkCreate('noco', baseId, 'Skills', [{ Name: 'sql', Level: 3 }, { Name: 'ts', Level: 5 }]);
     await api.dbTableRow.bulkCreate('noco', baseId, 'People', Array.from({ length: 120 }, (_, i) => ({
       Name: `p${i}`, Age: 20 + i, Team: [(i % 2) + 1], Skills: i % 3 === 0 ? [1, 2] : [2],
@@ -154,10 +161,10 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
 
   it('computes links, lookups, rollups and formulas correctly', async () => {
     const page = (await raw('GET', `/api/v1/db/data/noco/${baseId}/People?limit=3&sort=Id`)).body.list;
-    expect(page.map((r: any) => [r.Team, r.Skills, r.TeamName, r.TeamBudget, sorted(r.SkillNames), Number(r.SkillSum), Number(r.Score), r.Label])).toEqual([
-      [{ Id: 1, Name: 'red' }, 2, 'red', 10, ['sql', 'ts'], 8, 28, 'p0 @ red'],
-      [{ Id: 2, Name: 'blue' }, 1, 'blue', 20, ['ts'], 5, 26, 'p1 @ blue'],
-      [{ Id: 1, Name: 'red' }, 1, 'red', 10, ['ts'], 5, 27, 'p2 @ red'],
+    expect(page.map((r: any) => [r.Team, r.Skills, r.TeamName, r.TeamBudget, sorted(r.SkillNames), Number(r.SkillSum), Number(r.Score), r.Label, r.TeamOrg])).toEqual([
+      [{ Id: 1, Name: 'red' }, 2, 'red', 10, ['sql', 'ts'], 8, 28, 'p0 @ red', 'acme'],
+      [{ Id: 2, Name: 'blue' }, 1, 'blue', 20, ['ts'], 5, 26, 'p1 @ blue', 'initech'],
+      [{ Id: 1, Name: 'red' }, 1, 'red', 10, ['ts'], 5, 27, 'p2 @ red', 'acme'],
     ]);
   });
 

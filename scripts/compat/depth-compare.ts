@@ -8,7 +8,7 @@
  * run by the tests, whose tables keep NocoDB's answers).
  *
  *   NOCODB_URL=http://127.0.0.1:8090 NOCODB_EMAIL=… NOCODB_PASSWORD=… TABULA_URL=http://127.0.0.1:8080 \
- *     npx tsx scripts/compat/depth-compare.ts [formulas|filters|rollups …]
+ *     npx tsx scripts/compat/depth-compare.ts [types|formulas|filters|rollups|depth …]
  *
  * FORMULAS='["ADD({Num}, 1)"]' compares those formulas instead of the built-in list.
  *
@@ -160,13 +160,154 @@ async function rollupValues(side: Side & { base?: string }): Promise<Record<stri
   return out;
 }
 
+/** Column types: one table of every type, one row written as a NocoDB client writes it, each cell read back. */
+export const TYPE_COLUMNS: Record<string, unknown>[] = [
+  { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true },
+  { column_name: 'title', title: 'Title', uidt: 'SingleLineText' },
+  { column_name: 'dec', title: 'Decimal', uidt: 'Decimal', meta: { precision: 4 } },
+  { column_name: 'pct', title: 'Percent', uidt: 'Percent' },
+  { column_name: 'dur', title: 'Duration', uidt: 'Duration', meta: { duration: 0 } },
+  { column_name: 'rat', title: 'Rating', uidt: 'Rating' },
+  { column_name: 'yr', title: 'Year', uidt: 'Year' },
+  { column_name: 'tm', title: 'Time', uidt: 'Time' },
+  { column_name: 'cur', title: 'Currency', uidt: 'Currency' },
+  { column_name: 'geo', title: 'GeoData', uidt: 'GeoData' },
+  { column_name: 'gm', title: 'Geometry', uidt: 'Geometry' },
+  { column_name: 'js', title: 'JSON', uidt: 'JSON' },
+  { column_name: 'uu', title: 'UUID', uidt: 'UUID' },
+  { column_name: 'us', title: 'User', uidt: 'User' },
+  { column_name: 'att', title: 'Attachment', uidt: 'Attachment' },
+];
+
+/** The values written (row 1; row 2 is empty); `User` is the signed-in user's e-mail. */
+const typeRow = (email: string): Record<string, unknown> => ({
+  Title: 'a b', Decimal: 1.23456, Percent: 33.5, Duration: 3661, Rating: 3, Year: 2024, Time: '10:20:30', Currency: 9.999,
+  GeoData: '50.1;8.6', Geometry: 'POINT(1 2)', JSON: { a: [1] }, User: email,
+  Attachment: [{ url: 'https://example.org/a.png', title: 'a.png', mimetype: 'image/png' }],
+});
+
+/** Masks what differs by nature between two servers (ids, times, uuids) so equal shapes compare equal. */
+function masked(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value ?? null, (k, v) => {
+    if (k === 'id' && typeof v === 'string') return '<id>';
+    if (typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(v)) return '<uuid>';
+    return v;
+  }));
+}
+
+async function typeValues(side: Side & { base?: string }, email: string): Promise<Record<string, string>> {
+  const made = await call(side, 'POST', `/api/v2/meta/bases/${side.base}/tables`, { title: 'Types', table_name: 'types', columns: TYPE_COLUMNS });
+  if (made.status >= 300) throw new Error(`${side.name}: types ${made.status} ${JSON.stringify(made.body)}`);
+  const t = made.body.id as string;
+  const idOf = (title: string) => (made.body.columns as { id: string; title: string }[]).find((c) => c.title === title)!.id;
+  const out: Record<string, string> = {};
+  for (const c of [
+    { title: 'CreatedBy', uidt: 'CreatedBy' }, { title: 'LastModifiedBy', uidt: 'LastModifiedBy' },
+    { title: 'QrCode', uidt: 'QrCode', fk_qr_value_column_id: idOf('Title') },
+    { title: 'Barcode', uidt: 'Barcode', fk_barcode_value_column_id: idOf('Title') },
+    { title: 'Button', uidt: 'Button', type: 'url', label: 'Go', formula_raw: "CONCAT('https://x.org/', {Title})", formula: "CONCAT('https://x.org/', {Title})", theme: 'solid', color: 'brand' },
+  ]) {
+    const r = await call(side, 'POST', `/api/v2/meta/tables/${t}/columns`, c);
+    if (r.status >= 300) out[c.title] = errorOf(r);
+  }
+  const inserted = await call(side, 'POST', `/api/v2/tables/${t}/records`, [{ Title: 'a b' }, {}]);
+  if (inserted.status >= 300) out._insert = errorOf(inserted);
+  // One update per value, so a value one side refuses shows as that column's answer.
+  for (const [title, value] of Object.entries(typeRow(email))) {
+    const r = await call(side, 'PATCH', `/api/v2/tables/${t}/records`, [{ Id: 1, [title]: value }]);
+    if (r.status >= 300) out[title] = `write ${errorOf(r)}`;
+  }
+  const read = await call(side, 'GET', `/api/v2/tables/${t}/records?sort=Id`);
+  for (const title of [...TYPE_COLUMNS.map((c) => String(c.title)), 'CreatedBy', 'LastModifiedBy', 'QrCode', 'Barcode', 'Button']) {
+    if (out[title]) continue;
+    out[title] = read.status >= 300 ? errorOf(read) : cell((read.body.list as Record<string, unknown>[]).map((r) => masked(r[title])));
+  }
+  const badUser = await call(side, 'POST', `/api/v2/tables/${t}/records`, [{ User: 'nobody-here@example.com' }]);
+  out['User (not a member)'] = String(badUser.status);
+  return out;
+}
+
+/**
+ * Relations of depth: Countries have many Authors, Authors have many Books; a
+ * book's country (a lookup of a lookup), a country's pages (a rollup of a
+ * rollup), a country's titles (a lookup of a has-many lookup) and a rollup of
+ * link counts, read and filtered; and a DateTime `eq today` in a time zone
+ * (`whereTz=Asia/Tokyo`) on rows early and late on today's Tokyo date.
+ */
+async function depthValues(side: Side & { base?: string }): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  const out: Record<string, string> = {};
+  for (const [title, more] of [['Countries', []], ['Authors', []], ['Books', [{ column_name: 'pages', title: 'Pages', uidt: 'Number' }]]] as const) {
+    const made = await call(side, 'POST', `/api/v2/meta/bases/${side.base}/tables`, { title, table_name: title.toLowerCase(), columns: [
+      { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'name', title: 'Name', uidt: 'SingleLineText' }, ...more,
+    ] });
+    ids[title] = made.body.id;
+  }
+  const columns = async (table: string) => (await call(side, 'GET', `/api/v2/meta/tables/${ids[table]}`)).body.columns as { id: string; title: string; uidt: string; colOptions?: any }[];
+  const colId = async (table: string, title: string) => (await columns(table)).find((c) => c.title === title)?.id;
+  const add = (table: string, body: Record<string, unknown>) => call(side, 'POST', `/api/v2/meta/tables/${ids[table]}/columns`, body);
+  await add('Countries', { title: 'Authors', uidt: 'Links', parentId: ids.Countries, childId: ids.Authors, type: 'hm' });
+  await add('Authors', { title: 'Books', uidt: 'Links', parentId: ids.Authors, childId: ids.Books, type: 'hm' });
+  await call(side, 'POST', `/api/v2/tables/${ids.Countries}/records`, [{ Name: 'PT' }, { Name: 'NO' }, { Name: 'XX' }]);
+  await call(side, 'POST', `/api/v2/tables/${ids.Authors}/records`, [{ Name: 'Ann' }, { Name: 'Bob' }, { Name: 'Cid' }]);
+  await call(side, 'POST', `/api/v2/tables/${ids.Books}/records`, [{ Name: 'b1', Pages: 100 }, { Name: 'b2', Pages: 50 }, { Name: 'b3', Pages: 50 }, { Name: 'b4', Pages: 7 }]);
+  const link = async (table: string, column: string, row: number, to: number[]) =>
+    call(side, 'POST', `/api/v2/tables/${ids[table]}/links/${await colId(table, column)}/records/${row}`, to.map((Id) => ({ Id })));
+  await link('Countries', 'Authors', 1, [2, 1]);
+  await link('Countries', 'Authors', 2, [3]);
+  await link('Authors', 'Books', 1, [3, 1]);
+  await link('Authors', 'Books', 2, [2]);
+  await link('Authors', 'Books', 3, [4]);
+  const bt = async (table: string) => (await columns(table)).find((c) => c.colOptions?.type === 'bt')?.id;
+  const made = async (table: string, body: Record<string, unknown>) => {
+    const r = await add(table, body);
+    if (r.status >= 300) out[String(body.title)] = `create ${errorOf(r)}`;
+  };
+  await made('Authors', { title: 'Country', uidt: 'Lookup', fk_relation_column_id: await bt('Authors'), fk_lookup_column_id: await colId('Countries', 'Name') });
+  await made('Authors', { title: 'PagesSum', uidt: 'Rollup', fk_relation_column_id: await colId('Authors', 'Books'), fk_rollup_column_id: await colId('Books', 'Pages'), rollup_function: 'sum' });
+  await made('Authors', { title: 'Titles', uidt: 'Lookup', fk_relation_column_id: await colId('Authors', 'Books'), fk_lookup_column_id: await colId('Books', 'Name') });
+  const cases: [string, string, Record<string, unknown>][] = [
+    ['Books', 'Lookup of a Lookup (book → author → country)', { uidt: 'Lookup', fk_relation_column_id: await bt('Books'), fk_lookup_column_id: await colId('Authors', 'Country') }],
+    ['Countries', 'Rollup sum of a Rollup sum', { uidt: 'Rollup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_rollup_column_id: await colId('Authors', 'PagesSum'), rollup_function: 'sum' }],
+    ['Countries', 'Rollup max of a Rollup sum', { uidt: 'Rollup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_rollup_column_id: await colId('Authors', 'PagesSum'), rollup_function: 'max' }],
+    ['Countries', 'Lookup of a has-many Lookup', { uidt: 'Lookup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_lookup_column_id: await colId('Authors', 'Titles') }],
+    ['Countries', 'Rollup sum of link counts', { uidt: 'Rollup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_rollup_column_id: await colId('Authors', 'Books'), rollup_function: 'sum' }],
+    ['Authors', 'has-many Lookup (linked 3, 1: pk order)', { uidt: 'Lookup', fk_relation_column_id: await colId('Authors', 'Books'), fk_lookup_column_id: await colId('Books', 'Name') }],
+  ];
+  for (const [i, [table, what, body]] of cases.entries()) {
+    const title = `D${i}`;
+    const r = await add(table, { title, ...body });
+    if (r.status >= 300) { out[what] = `create ${errorOf(r)}`; continue; }
+    const read = await call(side, 'GET', `/api/v2/tables/${ids[table]}/records?sort=Id&fields=Id,${title}`);
+    out[what] = read.status >= 300 ? errorOf(read) : cell((read.body.list as Record<string, unknown>[]).map((x) => x[title] ?? null));
+    const where = await call(side, 'GET', `/api/v2/tables/${ids[table]}/records?sort=-${title},Id&fields=Id&where=${encodeURIComponent(`(${title},isnot,null)`)}`);
+    out[`${what}: sort desc, where not null`] = where.status >= 300 ? errorOf(where) : cell((where.body.list as { Id: number }[]).map((x) => x.Id));
+  }
+  // DateTime eq today in the caller's time zone.
+  const tokyoDay = (offset: number) => new Date(Date.now() + 9 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
+  const tokyo = (day: string, time: string) => `${new Date(`${day}T${time}:00+09:00`).toISOString().replace('T', ' ').slice(0, 19)}+00:00`;
+  const events = await call(side, 'POST', `/api/v2/meta/bases/${side.base}/tables`, { title: 'Events', table_name: 'events', columns: [
+    { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'at', title: 'At', uidt: 'DateTime' },
+  ] });
+  await call(side, 'POST', `/api/v2/tables/${events.body.id}/records`, [
+    { At: tokyo(tokyoDay(0), '00:30') }, { At: tokyo(tokyoDay(0), '23:30') }, { At: tokyo(tokyoDay(-1), '23:30') }, { At: tokyo(tokyoDay(1), '00:30') },
+  ]);
+  for (const w of ['(At,eq,today)', '(At,lt,today)', '(At,gt,today)', '(At,isWithin,nextNumberOfDays,1)']) {
+    const r = await call(side, 'GET', `/api/v2/tables/${events.body.id}/records?sort=Id&fields=Id&whereTz=Asia%2FTokyo&where=${encodeURIComponent(w)}`);
+    out[`${w} whereTz=Asia/Tokyo (rows: today 00:30, today 23:30, yesterday 23:30, tomorrow 00:30 in Tokyo)`] = r.status >= 300 ? errorOf(r) : cell((r.body.list as { Id: number }[]).map((x) => x.Id));
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const env = (name: string) => process.env[name] ?? (() => { throw new Error(`${name} is required`); })();
-  const parts = process.argv.slice(2).length ? process.argv.slice(2) : ['formulas', 'filters', 'rollups'];
+  const parts = process.argv.slice(2).length ? process.argv.slice(2) : ['types', 'formulas', 'filters', 'rollups', 'depth'];
+  const tabulaEmail = process.env.TABULA_EMAIL ?? 'compare@example.com';
   const sides: Side[] = [
     { name: 'NocoDB', url: env('NOCODB_URL'), token: await signIn(env('NOCODB_URL'), env('NOCODB_EMAIL'), env('NOCODB_PASSWORD'), false) },
-    { name: 'Tabula', url: env('TABULA_URL'), token: await signIn(env('TABULA_URL'), process.env.TABULA_EMAIL ?? 'compare@example.com', process.env.TABULA_PASSWORD ?? 'Compare-pass-1234', true) },
+    { name: 'Tabula', url: env('TABULA_URL'), token: await signIn(env('TABULA_URL'), tabulaEmail, process.env.TABULA_PASSWORD ?? 'Compare-pass-1234', true) },
   ];
+  const emails = [env('NOCODB_EMAIL'), tabulaEmail];
   for (const side of sides) await setUp(side);
   let same = 0;
   let total = 0;
@@ -175,6 +316,11 @@ async function main(): Promise<void> {
     if (n === t) same += 1;
     console.log(`| \`${what.replace(/\|/g, '\\|')}\` | ${n} | ${t} | ${n === t ? '' : '≠'} |`);
   };
+  if (parts.includes('types')) {
+    console.log('\n### Column types (rows 1 and 2: values written, then an empty row; ids and uuids masked)\n\n| column type | NocoDB | Tabula | |\n|---|---|---|---|');
+    const [n, t] = await Promise.all(sides.map((s, i) => typeValues(s, emails[i])));
+    for (const key of Object.keys(n)) row(key, n[key], t[key] ?? '-');
+  }
   if (parts.includes('formulas')) {
     console.log('\n### Formulas (rows 1, 2, 4)\n\n| formula | NocoDB | Tabula | |\n|---|---|---|---|');
     const only = process.env.FORMULAS ? JSON.parse(process.env.FORMULAS) as string[] : FORMULAS;
@@ -194,6 +340,11 @@ async function main(): Promise<void> {
     console.log('\n### Rollups over a has-many link (row 1: 5, 5, 10, blank; row 2: no lines)\n\n| function | NocoDB | Tabula | |\n|---|---|---|---|');
     const [n, t] = await Promise.all(sides.map((s) => rollupValues(s)));
     for (const fn of ROLLUPS) row(fn, n[fn], t[fn]);
+  }
+  if (parts.includes('depth')) {
+    console.log('\n### Relations of depth and DateTime days in a time zone\n\n| case | NocoDB | Tabula | |\n|---|---|---|---|');
+    const [n, t] = await Promise.all(sides.map((s) => depthValues(s)));
+    for (const key of Object.keys({ ...n, ...t })) row(key, n[key] ?? '-', t[key] ?? '-');
   }
   console.log(`\n${same} of ${total} cases answered the same`);
 }

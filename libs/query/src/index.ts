@@ -21,6 +21,7 @@ export { FILTER_LIMITS } from './filter/limits';
 export { measureFilterTree, storedFilterTreeProblem, type FilterTreeSize } from './filter/stored-tree.limits';
 export { parseWhereSyntax } from './filter/where.parser';
 export { andFilters, emptyFilter, parseWhere, resolveFilter } from './filter/filter.resolver';
+export { isTimeZone } from './compile/date-range';
 export { normaliseFilterArr, parseFilterArrJson } from './filter/filter-arr-json.normaliser';
 export { filterFromRows, type FilterRowsOptions, type StoredFilterRow } from './filter/filter-rows.loader';
 export { applyFilter, compileFilter } from './compile/filter.compiler';

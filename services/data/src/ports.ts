@@ -6,7 +6,7 @@ import type { SourceRegistry } from '@tabula/db';
 import type { RowCounter } from './domain/row-counter';
 import type { SyncHooksClient } from './adapters/sync-hooks.client';
 import type { OutboxFlusher } from './events/outbox-flusher';
-import type { MetaClient, StorageClient } from './adapters/service-clients';
+import type { AuthClient, MetaClient, StorageClient } from './adapters/service-clients';
 
 /** What the data service is handed at start-up. */
 export interface DataPorts extends CommonPorts {
@@ -27,4 +27,6 @@ export interface DataPorts extends CommonPorts {
    * claim and sign adapters still build their own client until they move to this port (see attachments/).
    */
   storage: StorageClient;
+  /** Auth's internal API: the users user cells name (read as `{id, email, display_name}`, written by e-mail or id). */
+  auth: AuthClient;
 }

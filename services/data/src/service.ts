@@ -24,7 +24,7 @@ export function buildDataPorts(common: CommonPorts, config: DataConfig): DataPor
   observeOutbox(common.metrics, relay);
   const clients = dataClientsOf(common.services);
   return {
-    ...common, config, sources, meta: clients.meta, storage: clients.storage,
+    ...common, config, sources, meta: clients.meta, storage: clients.storage, auth: clients.auth,
     tables: new TableResolver(clients.meta, sources, config.SVC_TABLE_CACHE_TTL_MS),
     counter: new RowCounter(config.SVC_EXACT_COUNT_MAX_ROWS),
     relay,

@@ -39,8 +39,8 @@ describe('data routes: the declared permission on the named table', () => {
 
   it('declares data.read (GET and the v2 bulk reads) or data.write on the named table on every public data contract (v1 and v3: tableRef, v2: table id)', () => {
     const user = Object.values(dataEndpoints).filter((e) => e.access === 'user');
-    // v1 26 (+ 4 group-by), v2 9 (+ aggregate, 3 bulk reads, move, a link cell's copy/paste/deleteAll), v3 9.
-    expect(user.length).toBe(26 + 4 + 9 + 1 + 5 + 9);
+    // v1 26 (+ 4 group-by, + 2 grouped data lists), v2 9 (+ aggregate, 3 bulk reads, move, a link cell's copy/paste/deleteAll), v3 9.
+    expect(user.length).toBe(26 + 4 + 2 + 9 + 1 + 5 + 9);
     const reads = (e: { method: string; path: string }) => e.method === 'GET' || /\/bulk\/(dataList|group|aggregate)$/.test(e.path);
     for (const e of user) {
       const via = e.path.startsWith('/api/v2/') ? 'table' : 'tableRef';

@@ -40,8 +40,11 @@ export function tableColumnMatrix(getHarness: () => MetaHarness, makeBase: () =>
     const types = ['LongText', 'Email', 'URL', 'PhoneNumber', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'Date',
       'DateTime', 'Time', 'Year', 'MultiSelect', 'Attachment', 'JSON', 'AutoNumber', 'User', 'GeoData', 'Geometry', 'UUID',
       'CreatedTime', 'QrCode', 'Barcode', 'AI'];
+    const source = (await h.http.get(`${P}/tables/${tableId}`).set(su())).body.columns.find((c: { uidt: string }) => c.uidt === 'SingleLineText').id;
+    // A code column needs the column it shows (NocoDB: 400 "Missing 'fk_qr_value_column_id'").
+    const extra: Record<string, Record<string, string>> = { QrCode: { fk_qr_value_column_id: source }, Barcode: { fk_barcode_value_column_id: source } };
     for (const uidt of types) {
-      const res = await h.http.post(`${P}/tables/${tableId}/columns`).set(su()).send({ title: `c_${uidt}`, uidt });
+      const res = await h.http.post(`${P}/tables/${tableId}/columns`).set(su()).send({ title: `c_${uidt}`, uidt, ...extra[uidt] });
       expect([uidt, res.status]).toEqual([uidt, 200]);
       expect(res.body).toMatchObject({ title: `c_${uidt}`, uidt, fk_model_id: tableId });
     }

@@ -33,5 +33,16 @@ export const userGet = defineEndpoint({
   response: z.object({ id: z.string(), email: z.string(), firstname: z.string().nullish(), lastname: z.string().nullish() }), errors: [404],
 });
 
+/** A user as a record's user cell shows it (CreatedBy, LastModifiedBy, User); `member`: has a role in the base asked about. */
+export const cellUserSchema = z.object({ id: z.string(), email: z.string(), display_name: z.string().nullable(), member: z.boolean() });
+export type CellUser = z.infer<typeof cellUserSchema>;
+
+export const usersResolve = defineEndpoint({
+  ...common, id: 'internalUsersResolve', method: 'POST', path: '/internal/bases/{baseId}/users/resolve',
+  summary: 'Users by id or e-mail (the ones found), each with whether it is a member of the base', params: z.object({ baseId: idRef }),
+  body: z.object({ ids: z.array(z.string().max(255)).max(10_000).default([]), emails: z.array(z.string().max(255)).max(10_000).default([]) }),
+  response: z.object({ users: z.array(cellUserSchema) }),
+});
+
 /** The auth service's internal API; `clientOf(services, authInternal)`. */
-export const authInternal = { authenticate, roleOf, setRole, userGet };
+export const authInternal = { authenticate, roleOf, setRole, userGet, usersResolve };

@@ -47,6 +47,24 @@ export const recordGroupByInView = defineEndpoint({
   ...common, tags: ['Records in views'], id: 'recordGroupByInView', method: 'GET', path: `${TABLE}/views/{viewName}/groupby`, params: viewParams,
   summary: "A column's values with their row counts, through a view", response: groups,
 });
+const groupedQuery = readQuerySchema.extend({
+  options: z.union([z.string(), z.array(z.string())]).optional().describe('The group keys to answer (a JSON array, or one per repeated `options`); default: every value of the column (blank first)'),
+});
+const groupedParams = tableParams.extend({ columnId: z.string() });
+const groupedList = z.array(z.object({ key: z.unknown(), value: z.object({ list: z.array(z.record(z.string(), z.unknown())), pageInfo: pageInfoSchema }) }));
+const groupedExample = { response: [{ key: 'open', value: { list: [{ Id: 1, Status: 'open' }], pageInfo: { totalRows: 1, page: 1, pageSize: 25, isFirstPage: true, isLastPage: true } } }] };
+
+/** nocodb-sdk `dbTableRow.groupedDataList` / `dbViewRow.groupedDataList`: one page of records per value of a column. */
+export const recordGroupedList = defineEndpoint({
+  ...common, query: groupedQuery, tags: ['Records'], id: 'recordGroupedList', method: 'GET', path: `${TABLE}/group/{columnId}`, params: groupedParams,
+  summary: "One page of records per value of a column (`[{ key, value: { list, pageInfo } }]`); where, sort and paging apply in each group", response: groupedList,
+  example: groupedExample,
+});
+export const recordGroupedListInView = defineEndpoint({
+  ...common, query: groupedQuery, tags: ['Records in views'], id: 'recordGroupedListInView', method: 'GET', path: `${TABLE}/views/{viewName}/group/{columnId}`,
+  params: groupedParams.extend({ viewName: z.string() }), summary: 'One page of records per value of a column, through a view', response: groupedList,
+  example: groupedExample,
+});
 export const recordGroupByCountInView = defineEndpoint({
   ...common, tags: ['Records in views'], id: 'recordGroupByCountInView', method: 'GET', path: `${TABLE}/views/{viewName}/groupby/count`, params: viewParams,
   summary: 'How many groups, through a view', response: z.number(), example: { response: 4 },

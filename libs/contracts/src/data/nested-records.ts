@@ -13,7 +13,7 @@ const nestedParams = z.object({
   tableName: z.string(),
   rowId: z.string(),
   /** NocoDB's relation segment; the link column's own type decides what happens. */
-  relationType: z.enum(['mm', 'hm', 'bt'], { error: 'relationType must be mm, hm or bt' }),
+  relationType: z.enum(['mm', 'hm', 'bt', 'oo'], { error: 'relationType must be mm, hm, bt or oo' }),
   columnName: z.string(),
 });
 

@@ -14,6 +14,7 @@ export const readQuerySchema = z.object({
   sortArrJson: first.describe('Sorts as JSON'),
   filterArrJson: first.describe('Filters as JSON'),
   getHiddenColumns: first,
+  whereTz: first.describe("The caller's IANA time zone (NocoDB's `whereTz`): DateTime filters by day (eq today, isWithin…) take that zone's days"),
   limit: first.describe('Page size; invalid values mean the default'),
   offset: first.describe('Rows to skip; invalid values mean 0'),
   page: first.describe('1-based page (with pageSize or limit; the one paging rule of every list); ignored when offset is given'),

@@ -4,6 +4,13 @@ import type { Fragment } from '../compile/sql-fragment';
 export interface ComputedColumn {
   expression: Fragment;
   kind: 'text' | 'number' | 'checkbox' | 'date' | 'datetime';
+  /**
+   * A list of values of related rows (a has-many or many-to-many lookup):
+   * `from` is `… AS alias WHERE <correlation>`, `value` one row's value. A
+   * condition holds when some related row's value meets it (`neq`, `nlike`,
+   * `blank`: when none meets the positive form). Not sortable.
+   */
+  related?: { from: Fragment; value: Fragment };
 }
 
 /** A column as the meta service stores it (the fields this library reads). */

@@ -39,7 +39,7 @@ const GROUP_MEMBERS: Record<UidtGroup, string[]> = {
   noLookup: ['Formula', 'ForeignKey'],
   primaryValue: ['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'Number', 'Decimal', 'Date', 'DateTime', 'SingleSelect', 'UUID'],
   unindexable: ['LongText', 'JSON', 'Attachment', 'MultiSelect', 'GeoData', 'AI'],
-  scaled: ['Decimal', 'Currency', 'Duration'],
+  scaled: ['Duration'],
   integerKey: ['Number', 'AutoNumber'],
   formulaNumber: ['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'AutoNumber', 'Year', 'Count'],
   formulaText: ['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'SingleSelect', 'MultiSelect', 'JSON', 'Time', 'UUID', 'GeoData', 'User', 'CreatedBy', 'LastModifiedBy'],

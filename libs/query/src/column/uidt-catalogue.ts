@@ -41,7 +41,8 @@ export type CompareKind = 'text' | 'number' | 'checkbox' | 'date' | 'datetime' |
  * - `primaryValue`: may become a new table's display value when none is marked.
  * - `unindexable`: values arbitrarily long or structured: a B-tree index over
  *   them is refused (and would refuse long values).
- * - `scaled`: Decimal, Currency, Duration: dtxs (scale) defaults to 2.
+ * - `scaled`: Duration: dtxs (scale) defaults to 2 (Decimal and Currency keep the value
+ *   as given, like NocoDB's: their meta.precision only says how to show it).
  * - `integerKey`: Number, AutoNumber: an integer row id part (ID by its dt).
  * - `formulaNumber`, `formulaText`, `formulaDatetime`: the formula type a
  *   reference to the column has (Checkbox, Date and ID are typed apart).
@@ -130,8 +131,8 @@ export const UIDT_CATALOGUE = {
   URL: physical('text', 'url', 'text', g('primaryValue', 'formulaText', 'pgJsonText')),
   PhoneNumber: physical('varchar', 'phone', 'text', g('primaryValue', 'formulaText', 'swaggerString', 'pgJsonText')),
   Number: physical('bigint', 'integer', 'number', g('primaryValue', 'integerKey', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
-  Decimal: physical('decimal', 'decimal', 'number', g('primaryValue', 'scaled', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
-  Currency: physical('decimal', 'decimal', 'number', g('scaled', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
+  Decimal: physical('decimal', 'decimal', 'number', g('primaryValue', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
+  Currency: physical('decimal', 'decimal', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),
   Percent: physical('double', 'decimal', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),
   Duration: physical('decimal', 'duration', 'number', g('scaled', 'formulaNumber', 'jsonNumber', 'pgJsonNumber')),
   Rating: physical('smallint', 'rating', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),

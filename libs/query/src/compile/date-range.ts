@@ -1,9 +1,11 @@
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
 import type { DateSubOp, WithinSubOp } from '../filter/filter.types';
 import { formatDay } from '../filter/date-value';
 
 dayjs.extend(utc);
+dayjs.extend(timezone);
 
 type Unit = 'day' | 'week' | 'month' | 'year';
 const SHIFTS: Record<Exclude<DateSubOp, 'daysAgo' | 'daysFromNow' | 'exactDate'>, [number, Unit]> = {
@@ -28,6 +30,32 @@ export function subOpTarget(subOp: Exclude<DateSubOp, 'exactDate'>, days: number
   if (subOp === 'daysFromNow') return shift(now, days, 'day');
   const [amount, unit] = SHIFTS[subOp];
   return shift(now, amount, unit);
+}
+
+/** `now` moved so that its UTC day is the day it is in `timeZone` (relative sub-operators count from that day). */
+export function zonedNow(now: Date, timeZone: string): Date {
+  const local = dayjs(now).tz(timeZone);
+  return new Date(Date.UTC(local.year(), local.month(), local.date(), 12));
+}
+
+/** The UTC instant (`YYYY-MM-DD HH:mm:ss`) a day (`YYYY-MM-DD`) starts at in `timeZone`. */
+export function zonedDayStart(day: string, timeZone: string): string {
+  return dayjs.tz(`${day} 00:00:00`, timeZone).utc().format('YYYY-MM-DD HH:mm:ss');
+}
+
+/** The day after `day` (`YYYY-MM-DD`). */
+export function nextDay(day: string): string {
+  return formatDay(dayjs.utc(`${day}T00:00:00Z`).add(1, 'day').toDate());
+}
+
+/** True when `timeZone` is an IANA zone this runtime knows. */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The inclusive day range of an isWithin sub-operator: [past, today] or [today, future]. */

@@ -5,7 +5,7 @@ import { astDate, astDays, astList, invalidAst } from './ast-guard';
 import type { ConditionContext } from './compile-context';
 import { blank, notBlank, notOrNull } from './null-checks';
 import { FALSE, Fragment, TRUE, comparator, sql, valueList } from './sql-fragment';
-import { subOpTarget, withinRange } from './date-range';
+import { nextDay, subOpTarget, withinRange, zonedDayStart, zonedNow } from './date-range';
 
 const COMPARATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
@@ -43,6 +43,7 @@ function compareDate(cond: FilterCondition, ctx: ConditionContext): Fragment {
     throw invalidAst(`'${cond.op}' needs a value`);
   }
   const target = dateTarget(cond, ctx);
+  if (zoned(cond, ctx) && !hasTime(target)) return zonedCompare(cond, ctx, target.slice(0, 10));
   const day = sql`${dayExpr(ctx)} = ${target.slice(0, 10)}`;
   if (cond.op === 'eq') return day;
   if (cond.op === 'neq') return notOrNull(ctx, day);
@@ -58,13 +59,42 @@ function dateTarget(cond: FilterCondition, ctx: ConditionContext): string {
   if (!subOp) throw invalidAst(`invalid date sub-operator for '${cond.op}'`);
   if (subOp === 'exactDate') return astDate(cond.value);
   const days = subOp === 'daysAgo' || subOp === 'daysFromNow' ? astDays(cond.value) : 0;
-  return subOpTarget(subOp, days, ctx.now);
+  return subOpTarget(subOp, days, zoned(cond, ctx) ? zonedNow(ctx.now, cond.timeZone!) : ctx.now);
+}
+
+/** A DateTime compared by day in the caller's time zone (`whereTz`). */
+const zoned = (cond: FilterCondition, ctx: ConditionContext) => ctx.kind === 'datetime' && !!cond.timeZone;
+
+/**
+ * The day's window in the caller's zone as UTC instants: `eq` is
+ * [start, next start), `lt` before the start, `gte` from it, `gt` from the
+ * next start, `lte` before it; `neq` outside (or blank).
+ */
+function zonedCompare(cond: FilterCondition, ctx: ConditionContext, day: string): Fragment {
+  const tz = cond.timeZone!;
+  const ts = ctx.d.timestampOf(ctx.col);
+  const start = ctx.d.timestampValue(zonedDayStart(day, tz));
+  const end = ctx.d.timestampValue(zonedDayStart(nextDay(day), tz));
+  const inDay = sql`(${ts} >= ${start} AND ${ts} < ${end})`;
+  switch (cond.op) {
+    case 'eq': return inDay;
+    case 'neq': return notOrNull(ctx, inDay);
+    case 'lt': return sql`${ts} < ${start}`;
+    case 'gte': return sql`${ts} >= ${start}`;
+    case 'gt': return sql`${ts} >= ${end}`;
+    default: return sql`${ts} < ${end}`;
+  }
 }
 
 function within(cond: FilterCondition, ctx: ConditionContext): Fragment {
   const subOp = cond.subOp === undefined ? undefined : withinSubOp(cond.subOp);
   if (!subOp) throw invalidAst("'isWithin' needs a sub-operator");
   const days = subOp === 'pastNumberOfDays' || subOp === 'nextNumberOfDays' ? astDays(cond.value) : 0;
+  if (zoned(cond, ctx)) {
+    const [from, to] = withinRange(subOp, days, zonedNow(ctx.now, cond.timeZone!));
+    const ts = ctx.d.timestampOf(ctx.col);
+    return sql`(${ts} >= ${ctx.d.timestampValue(zonedDayStart(from, cond.timeZone!))} AND ${ts} < ${ctx.d.timestampValue(zonedDayStart(nextDay(to), cond.timeZone!))})`;
+  }
   const [from, to] = withinRange(subOp, days, ctx.now);
   return sql`${dayExpr(ctx)} BETWEEN ${from} AND ${to}`;
 }

@@ -78,6 +78,10 @@ function connector(op: FilterNode['logicalOp'], first: boolean): string {
   throw invalidAst('bad logical operator');
 }
 
+/** A list (has-many lookup) matches when some value meets the condition; these hold when none meets their positive form. */
+const NEGATED: Partial<Record<string, FilterCondition['op']>> = { neq: 'eq', nlike: 'like', blank: 'notblank', notin: 'in' };
+const LIST_OPS = new Set<string>(['eq', 'like', 'gt', 'gte', 'lt', 'lte', 'notblank', 'in', 'checked', 'notchecked', 'isWithin']);
+
 function compileLeaf(cond: FilterCondition, ctx: GroupContext): Fragment | null {
   const column = typeof cond.columnId === 'string' ? ctx.columns.byColumnId(cond.columnId) : undefined;
   if (!column) throw invalidAst(`unknown column id '${String(cond.columnId).slice(0, 100)}'`);
@@ -87,6 +91,14 @@ function compileLeaf(cond: FilterCondition, ctx: GroupContext): Fragment | null 
   assertOpSupported(column, kind, op);
   assertValueTypes(cond.value, kind, op);
   const name = ctx.tableAlias ? `${ctx.tableAlias}.${column.column_name}` : column.column_name;
+  const related = column.computed?.related;
+  if (related) {
+    const negated = NEGATED[op];
+    if (!negated && !LIST_OPS.has(op)) throw invalidAst(`'${op}' is not supported on the list '${column.title}'`);
+    const inner = compileCondition({ ...cond, op: negated ?? op }, { dialect: ctx.dialect, d: ctx.d, now: ctx.now, column, kind, col: related.value });
+    if (!inner) return null;
+    return new Fragment(`${negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${related.from.sql} AND (${inner.sql}))`, [...related.from.bindings, ...inner.bindings]);
+  }
   const col = column.computed ? column.computed.expression : ident(name);
   const condCtx: ConditionContext = { dialect: ctx.dialect, d: ctx.d, now: ctx.now, column, kind, col };
   return compileCondition(cond, condCtx);

@@ -36,6 +36,11 @@ export interface FilterCondition {
   op: ComparisonOp;
   subOp?: DateSubOp | WithinSubOp;
   value?: Scalar | Scalar[] | null;
+  /**
+   * The caller's IANA time zone (NocoDB's `whereTz`): a DateTime compared by
+   * day (eq today, isWithin pastWeek…) takes the days of that zone, not UTC's.
+   */
+  timeZone?: string;
 }
 
 /** A parenthesised group of nodes. The root of every filter is a group. */

@@ -56,3 +56,18 @@ export async function listBaseMembers(db: Db, baseId: string, page: { limit: num
   ]);
   return { rows: rows as unknown as BaseMemberRow[], total: count };
 }
+
+/** Users by id or e-mail (case-insensitive), each with whether it has a role in the base. */
+export async function usersWithMembership(db: Db, baseId: string, ids: string[], emails: string[]): Promise<{ id: string; email: string; firstname: string | null; lastname: string | null; member: boolean }[]> {
+  if (!ids.length && !emails.length) return [];
+  const lower = [...new Set(emails.map((e) => e.toLowerCase()))];
+  const rows = await db(`${AUTH_SCHEMA}.users as u`)
+    .leftJoin(`${AUTH_SCHEMA}.base_members as m`, (j) => { j.on('m.user_id', 'u.id').andOnVal('m.base_id', baseId); })
+    .select('u.id', 'u.email', 'u.firstname', 'u.lastname', 'm.role')
+    .where((q) => {
+      if (ids.length) q.orWhereIn('u.id', [...new Set(ids)]);
+      if (lower.length) q.orWhereRaw(`lower(u.email) in (${lower.map(() => '?').join(', ')})`, lower);
+    });
+  return (rows as { id: string; email: string; firstname: string | null; lastname: string | null; role: string | null }[])
+    .map((r) => ({ id: r.id, email: r.email, firstname: r.firstname, lastname: r.lastname, member: !!r.role && r.role !== 'no-access' }));
+}

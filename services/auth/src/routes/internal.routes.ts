@@ -4,7 +4,7 @@ import { errors, route } from '@tabula/http';
 import type { AuthPorts } from '../ports';
 import { authenticate } from '../domain/sessions/authenticate';
 import { applyMembership } from '../domain/members/apply-membership';
-import { baseRoleOf } from '../repositories/base-member.repository';
+import { baseRoleOf, usersWithMembership } from '../repositories/base-member.repository';
 import { findUserById } from '../repositories/user.repository';
 import { presentUserSummary } from '../presenters/user.presenter';
 
@@ -36,6 +36,12 @@ export function internalRouter(ports: AuthPorts): Router {
     const user = await findUserById(ports.db, ctx.input.params.userId);
     if (!user) throw errors.notFound('ERR_USER_NOT_FOUND', 'User not found');
     return presentUserSummary(user);
+  });
+
+  route(router, authInternal.usersResolve, async (ctx) => {
+    const { params, body } = ctx.input;
+    const rows = await usersWithMembership(ports.db, params.baseId, body.ids, body.emails);
+    return { users: rows.map((u) => ({ id: u.id, email: u.email, display_name: [u.firstname, u.lastname].filter(Boolean).join(' ') || null, member: u.member })) };
   });
 
   return router;

@@ -1,4 +1,4 @@
-import { hooksInternal, metaInternal, metaInternalEndpoints, storageInternalEndpoints } from '@tabula/contracts';
+import { authInternal, hooksInternal, metaInternal, metaInternalEndpoints, storageInternalEndpoints } from '@tabula/contracts';
 import { clientOf, type EndpointClient, type ServiceClient } from '@tabula/http';
 
 /** The meta internal endpoints data calls: a table's context (by refs or by id) and the bases a `{baseName}` may mean. */
@@ -12,6 +12,9 @@ const metaEndpoints = {
 export type MetaClient = EndpointClient<typeof metaEndpoints>;
 /** Storage's internal attachment API (claim on write, sign on read). */
 export type StorageClient = EndpointClient<typeof storageInternalEndpoints>;
+/** Auth's internal API as data uses it: the users of user cells (CreatedBy, LastModifiedBy, User). */
+const authEndpoints = { usersResolve: authInternal.usersResolve };
+export type AuthClient = EndpointClient<typeof authEndpoints>;
 /** The hooks service's internal API (sync hook dispatch). */
 export type HooksClient = EndpointClient<typeof hooksInternal>;
 
@@ -20,6 +23,7 @@ export interface DataClients {
   meta: MetaClient;
   storage: StorageClient;
   hooks: HooksClient;
+  auth: AuthClient;
 }
 
 /** Builds data's clients over the service transport (`clientOf` of each contract set). */
@@ -28,5 +32,6 @@ export function dataClientsOf(services: ServiceClient): DataClients {
     meta: clientOf(services, metaEndpoints),
     storage: clientOf(services, storageInternalEndpoints),
     hooks: clientOf(services, hooksInternal),
+    auth: clientOf(services, authEndpoints),
   };
 }

@@ -15,6 +15,7 @@ import type { DataPorts } from '../ports';
 import type { TableHandle } from '../context/table-handle';
 import { formulaPlanOf } from '../model/formula-columns';
 import { claimAttachments } from '../attachments/attachment-claims';
+import { withUserIds } from '../values/user-cells';
 import { linkPlanOf } from '../model/link-columns';
 import { relationPlanOf } from '../model/relation-columns';
 import { applyLinkFields, checkRequiredLinks, linkFieldsOf, type LinkFields } from './links/link-fields';
@@ -61,10 +62,11 @@ function fromRecords(records: ApiRecord[]): InsertedRecords {
  * {@link insertRecords} answering both forms lazily: the bulk route sends the
  * database's JSON text as is, and nothing parses it unless a sync hook needs the rows.
  */
-export async function insertRecordsAs(ports: DataPorts, scope: TableInScope, bodies: unknown[], options: InsertOptions): Promise<InsertedRecords> {
-  if (options.bulk) checkBulkSize(ports, bodies);
+export async function insertRecordsAs(ports: DataPorts, scope: TableInScope, given: unknown[], options: InsertOptions): Promise<InsertedRecords> {
+  if (options.bulk) checkBulkSize(ports, given);
   const { principal } = scope;
   const { handle } = openTable(scope);
+  const bodies = await withUserIds(ports, handle, given, options.bulk);
   const rows = prepareRows(handle, bodies, { mode: 'insert', userId: userIdOf(principal) }, options.bulk);
   await claimAttachments(ports, handle, bodies, principal);
   if (!rows.length) return fromRecords([]);

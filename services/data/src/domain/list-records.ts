@@ -5,6 +5,7 @@ import { presentV3Row, type V3Record } from '../presenters/record-v3.presenter';
 import { countRows, selectPage } from '../repositories/records.repository';
 import { openTable, type TableInScope } from './table-access';
 import { signAttachments } from '../attachments/attachment-signer';
+import { presentUserCells } from '../values/user-cells';
 import { cachedReadOptions, readKey, readOptions, readFilter, type ReadQuery } from './read-options';
 import type { DataPorts } from '../ports';
 
@@ -60,6 +61,7 @@ async function listShaped<T>(
   }
   const list = rows.map((r) => present(options.columns, r));
   await signAttachments(ports, handle.baseId, options.columns, list.map(cells));
+  await presentUserCells(ports, handle.baseId, options.columns, list.map(cells));
   return { list, pageInfo };
 }
 
@@ -71,6 +73,7 @@ export async function findOneRecord(ports: DataPorts, scope: TableInScope, query
   if (!row) return null;
   const record = presentRecord(options.columns, row);
   await signAttachments(ports, handle.baseId, options.columns, [record]);
+  await presentUserCells(ports, handle.baseId, options.columns, [record]);
   return record;
 }
 

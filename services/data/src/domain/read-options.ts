@@ -1,7 +1,8 @@
 import {
-  andFilters, filterFromRows, parseFilterArrJson, parseSort, parseSortArrJson, parseWhere, resolveFields, sortsFromRows,
-  type FilterGroup, type SortItem, type StoredFilterRow,
+  andFilters, filterFromRows, isTimeZone, parseFilterArrJson, parseSort, parseSortArrJson, parseWhere, resolveFields, sortsFromRows,
+  type FilterGroup, type FilterNode, type SortItem, type StoredFilterRow,
 } from '@tabula/query';
+import { appError } from '@tabula/http';
 import type { ColumnInfo, FilterInfo, ViewInfo } from '@tabula/contracts';
 import type { TableHandle } from '../context/table-handle';
 import { viewColumns } from '../model/table-model';
@@ -14,6 +15,8 @@ export interface ReadQuery {
   sortArrJson?: string;
   filterArrJson?: string;
   getHiddenColumns?: string;
+  /** The caller's IANA time zone (NocoDB's `whereTz`). */
+  whereTz?: string;
 }
 
 /** What a read selects: filter (view ∧ where ∧ filterArrJson), sorts and output columns. */
@@ -34,7 +37,15 @@ export function flattenFilters(filters: FilterInfo[], parent: string | null = nu
 /** The filter of a view plus the request's `where` and `filterArrJson` (all ANDed). */
 export function readFilter(handle: TableHandle, view: ViewInfo | undefined, query: ReadQuery): FilterGroup {
   const viewFilter = view?.filters?.length ? filterFromRows(flattenFilters(view.filters), handle.index) : undefined;
-  return andFilters(viewFilter, parseWhere(query.where, handle.index), parseFilterArrJson(query.filterArrJson, handle.index));
+  const filter = andFilters(viewFilter, parseWhere(query.where, handle.index), parseFilterArrJson(query.filterArrJson, handle.index));
+  if (query.whereTz === undefined || query.whereTz === '' || query.whereTz === 'UTC') return filter;
+  if (!isTimeZone(query.whereTz)) throw appError('ERR_INVALID_REQUEST_BODY', `whereTz: unknown time zone '${query.whereTz}'`);
+  return zonedIn(filter, query.whereTz) as FilterGroup;
+}
+
+/** The filter with every condition carrying the caller's time zone (DateTime day comparisons use it). */
+function zonedIn(node: FilterNode, timeZone: string): FilterNode {
+  return node.type === 'group' ? { ...node, children: node.children.map((c) => zonedIn(c, timeZone)) } : { ...node, timeZone };
 }
 
 /** Resolves the read parameters; sort precedence: `sort`, else `sortArrJson`, else the view's sorts. */
@@ -61,7 +72,7 @@ const optionsCache = new WeakMap<TableHandle, Map<string, ReadOptions>>();
 
 /** A text determining the read options of a request (view and every read parameter). */
 export function readKey(view: ViewInfo | undefined, query: ReadQuery): string {
-  return [view?.id ?? '', query.fields, query.sort, query.where, query.sortArrJson, query.filterArrJson, query.getHiddenColumns]
+  return [view?.id ?? '', query.fields, query.sort, query.where, query.sortArrJson, query.filterArrJson, query.getHiddenColumns, query.whereTz]
     .map((v) => v ?? '\u0001').join('\u0000');
 }
 

@@ -12,6 +12,7 @@ import { outputColumns, readFilter, type ReadQuery } from './read-options';
 import { openTable, type TableInScope } from './table-access';
 import type { DataPorts } from '../ports';
 import { signAttachments } from '../attachments/attachment-signer';
+import { presentUserCells } from '../values/user-cells';
 
 /** A record read by id: the API record's JSON text as the database made it, or the record presented in JS. */
 export type ReadAnswer = { json: string } | { record: ApiRecord };
@@ -72,6 +73,7 @@ async function readPresented(ports: DataPorts, handle: TableHandle, key: KeyWher
   const [record] = await readBack(handle.source.knex, handle, [key], columns);
   if (!record) throw recordNotFound(rowId);
   await signAttachments(ports, handle.baseId, columns, [record]);
+  await presentUserCells(ports, handle.baseId, columns, [record]);
   return record;
 }
 

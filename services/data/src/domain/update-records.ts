@@ -12,6 +12,7 @@ import { checkBulkSize } from './bulk/bulk-limits';
 import type { DataPorts } from '../ports';
 import { applyLinkFields, linkFieldsOf } from './links/link-fields';
 import { claimAttachments } from '../attachments/attachment-claims';
+import { withUserIds } from '../values/user-cells';
 
 /** PATCH .../{rowId}: updates one record, answers it re-read (404 when missing). */
 export async function updateRecord(ports: DataPorts, scope: TableInScope, rowId: string, body: unknown): Promise<ApiRecord> {
@@ -44,7 +45,7 @@ async function updateMany(ports: DataPorts, scope: TableInScope, bodies: unknown
     if (opt.rowId !== undefined) throw recordNotFound(opt.rowId);
     throw atIndex(appError('ERR_INVALID_REQUEST_BODY', 'The primary key is missing or invalid'), i);
   });
-  const rows = prepareRows(handle, bodies, { mode: 'update', allowKeys: opt.bulk || opt.keyed, userId: userIdOf(principal) }, opt.bulk);
+  const rows = prepareRows(handle, await withUserIds(ports, handle, bodies, opt.bulk), { mode: 'update', allowKeys: opt.bulk || opt.keyed, userId: userIdOf(principal) }, opt.bulk);
   await claimAttachments(ports, handle, bodies, principal);
   if (!rows.length) return [];
   const op = opt.bulk ? 'bulkUpdate' : 'update';

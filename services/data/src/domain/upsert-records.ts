@@ -11,6 +11,7 @@ import { checkBulkSize } from './bulk/bulk-limits';
 import { atIndex } from '../values/value-errors';
 import type { DataPorts } from '../ports';
 import { claimAttachments } from '../attachments/attachment-claims';
+import { withUserIds } from '../values/user-cells';
 
 /**
  * POST bulk .../upsert: rows whose primary key exists are updated, the others
@@ -19,10 +20,11 @@ import { claimAttachments } from '../attachments/attachment-claims';
  * events (bulkInsert for the new rows, bulkUpdate for the others) so insert and
  * update hooks each see their rows.
  */
-export async function upsertRecords(ports: DataPorts, scope: TableInScope, bodies: unknown): Promise<ApiRecord[]> {
-  checkBulkSize(ports, bodies);
+export async function upsertRecords(ports: DataPorts, scope: TableInScope, given: unknown): Promise<ApiRecord[]> {
+  checkBulkSize(ports, given);
   const { principal } = scope;
   const { handle } = openTable(scope);
+  const bodies = await withUserIds(ports, handle, given, true);
   const userId = userIdOf(principal);
   await claimAttachments(ports, handle, bodies, principal);
   const givenKeys = bodies.map((b) => (b && typeof b === 'object' ? keyOfBody(handle.model, b as Record<string, unknown>) : undefined));

@@ -22,7 +22,9 @@ export function isAutoColumn(column: ColumnInfo): boolean {
 /** True for the system columns responses leave out. */
 export function isHiddenSystem(column: ColumnInfo): boolean {
   // A link's foreign key column is NocoDB's hidden system `ForeignKey`.
-  return HIDDEN_SYSTEM_NAMES.has(column.column_name) || column.uidt === 'ForeignKey';
+  // A CreatedBy / LastModifiedBy column a client added reads the same system column, and is shown.
+  const userColumn = !column.system && (column.uidt === 'CreatedBy' || column.uidt === 'LastModifiedBy');
+  return (HIDDEN_SYSTEM_NAMES.has(column.column_name) && !userColumn) || column.uidt === 'ForeignKey';
 }
 
 /** The physical column maintained as creation time, if any. */

@@ -21,6 +21,8 @@ export interface LinkPlan {
   fkHere: boolean;
   /** mm: junction table and its columns referencing this table / the related table. */
   junction?: { name: string; self: string; other: string };
+  /** The alias of the related rows in the subqueries (`__nc_r`; deeper for lookups through lookups). */
+  alias: string;
   /** A required bt link: an insert must name the related record. */
   required?: boolean;
   /** The number of linked records (a correlated subquery). */
@@ -41,7 +43,7 @@ interface LinkOptions {
   fk_mm_model_id?: string | null; fk_mm_child_column_id?: string | null; fk_mm_parent_column_id?: string | null;
 }
 
-function planOf(context: TableContext, c: ColumnInfo): LinkPlan | undefined {
+function planOf(context: TableContext, c: ColumnInfo, alias: string): LinkPlan | undefined {
   const o = c.colOptions as unknown as LinkOptions | undefined;
   const tables = context.related ?? [];
   const related = tables.find((t) => t.id === o?.fk_related_model_id);
@@ -50,7 +52,7 @@ function planOf(context: TableContext, c: ColumnInfo): LinkPlan | undefined {
   const selfPk = context.table.columns.find((x) => x.pk);
   if (!pk || !selfPk) return undefined;
   const pv = related.columns.find((x) => x.pv) ?? pk;
-  const base = { type: o.type, table: { name: context.table.table_name, pk: selfPk.column_name }, related: { ...related, pk, pv } };
+  const base = { type: o.type, alias, table: { name: context.table.table_name, pk: selfPk.column_name }, related: { ...related, pk, pv } };
   if (o.type === 'mm') {
     const junction = tables.find((t) => t.id === o.fk_mm_model_id);
     const self = junction?.columns.find((x) => x.id === o.fk_mm_child_column_id);
@@ -70,18 +72,29 @@ function planOf(context: TableContext, c: ColumnInfo): LinkPlan | undefined {
  * synthetic `column_name` (the SELECT alias of its value). Links whose
  * related tables are missing from the context are left out.
  */
-export function linkColumns(context: TableContext): ColumnInfo[] {
+export function linkColumns(context: TableContext, alias = '__nc_r'): ColumnInfo[] {
   return context.table.columns.filter((c) => isLinkUidt(c.uidt)).flatMap((c) => {
-    const plan = planOf(context, c);
+    const plan = planOf(context, c, alias);
     if (!plan) return [];
     const column: ColumnInfo = { ...c, column_name: `__nc_link_${c.id}`, rqd: false, unique: false, pk: false, ai: false };
     plan.required = c.rqd && plan.fkHere;
     plan.count = linkCountExpression(plan, context.source.schema, dialectOf(context) !== 'sqlite3');
     plan.values = linkValuesExpression(plan, context, context.source.schema);
-    if (dialectOf(context) === 'pg') plan.lateral = lateralValues(plan, context.source.schema);
+    // Laterals join the page's rows: top level only (a nested plan correlates on its enclosing subquery).
+    if (dialectOf(context) === 'pg' && alias === '__nc_r') plan.lateral = lateralValues(plan, context.source.schema);
     plans.set(column, plan);
     return [column];
   });
+}
+
+/**
+ * True when a link column reads as its number of linked records: a `Links`
+ * column of the many side (hm, mm). The one side of a `Links` pair (the child
+ * of a has-many, either side of a one-to-one) reads the linked record as an
+ * object, as NocoDB's LinkToAnotherRecord does.
+ */
+export function countsLinks(column: ColumnInfo, plan: LinkPlan): boolean {
+  return column.uidt === 'Links' && plan.many;
 }
 
 /** The plan of a link column (undefined for other columns). */
@@ -93,8 +106,8 @@ export function linkPlanOf(column: ColumnInfo): LinkPlan | undefined {
 export function relatedFrom(plan: LinkPlan, schema: string | undefined): Fragment {
   const q = (name: string) => (schema ? `${schema}.${name}` : name);
   const outer = (col: string) => ident(`${plan.table.name}.${col}`);
-  const r = (col: string) => ident(`__nc_r.${col}`);
-  const from = new Fragment('?? AS ??', [q(plan.related.table_name), '__nc_r']);
+  const r = (col: string) => ident(`${plan.alias}.${col}`);
+  const from = new Fragment('?? AS ??', [q(plan.related.table_name), plan.alias]);
   if (plan.junction) {
     const j = plan.junction;
     return new Fragment(`${from.sql} JOIN ?? AS ?? ON ?? = ${r(plan.related.pk.column_name).sql} WHERE ?? = ${outer(plan.table.pk).sql}`, [
@@ -126,7 +139,8 @@ function linkObject(plan: LinkPlan, dialect: string): { object: string; pairBind
   // PostgreSQL cannot infer the type of a bound key name inside json_build_object.
   const key = dialect === 'pg' ? 'CAST(? AS TEXT)' : '?';
   const pairs = pk.id === pv.id ? `${key}, ??` : `${key}, ??, ${key}, ??`;
-  const pairBindings = pk.id === pv.id ? [pk.title, `__nc_r.${pk.column_name}`] : [pk.title, `__nc_r.${pk.column_name}`, pv.title, `__nc_r.${pv.column_name}`];
+  const a = plan.alias;
+  const pairBindings = pk.id === pv.id ? [pk.title, `${a}.${pk.column_name}`] : [pk.title, `${a}.${pk.column_name}`, pv.title, `${a}.${pv.column_name}`];
   const object = dialect === 'pg' ? `json_build_object(${pairs})` : dialect === 'mysql2' ? `JSON_OBJECT(${pairs})` : `json_object(${pairs})`;
   return { object, pairBindings };
 }

@@ -1,7 +1,7 @@
 import type { ColumnInfo } from '@tabula/contracts';
 import { Fragment, compileFormula, formulaNumber, isQueryError, type FormulaColumn, type FormulaType } from '@tabula/query';
 import { formulaPlanOf } from './formula-columns';
-import { linkPlanOf } from './link-columns';
+import { countsLinks, linkPlanOf } from './link-columns';
 import { relationPlanOf } from './relation-columns';
 import type { TableModel } from './table-model';
 
@@ -57,7 +57,7 @@ function buildLateralPage(model: TableModel): LateralPage | null {
     if (link?.lateral) {
       const count = refOf(c.id, link.lateral.count)!;
       refs.set(`count:${c.id}`, { value: count, linkId: c.id, type: 'number', scalar: true });
-      if (c.uidt !== 'Links') refs.set(c.id, { value: refOf(c.id, link.lateral.values)!, linkId: c.id, type: 'string', scalar: false });
+      if (!countsLinks(c, link)) refs.set(c.id, { value: refOf(c.id, link.lateral.values)!, linkId: c.id, type: 'string', scalar: false });
       else refs.set(c.id, { value: count, linkId: c.id, type: 'number', scalar: true });
       continue;
     }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { appError } from '@tabula/http';
 import type { ColumnInfo } from '@tabula/contracts';
 import { coerceValue } from '../values/value.coercer';
@@ -93,6 +94,8 @@ interface WritePlan {
   /** Stamped with the writing user on insert (created and updated by) and on update (updated by). */
   insertUsers: string[];
   updateUsers: string[];
+  /** UUID columns: filled on insert (every dialect; PostgreSQL's column default is not the only writer). */
+  uuids: string[];
   /** insertTimes and insertUsers as one set ({@link insertStampedColumns}). */
   insertStamped?: Set<string>;
 }
@@ -111,6 +114,7 @@ function planOf(model: TableModel): WritePlan {
       required: model.columns.filter((c) => c.rqd && !isAutoColumn(c) && !hasDefault(c)),
       insertTimes: [...createdTimes, ...updatedTimes], updateTimes: updatedTimes,
       insertUsers: [...createdBy, ...updatedBy], updateUsers: updatedBy,
+      uuids: model.columns.filter((c) => c.uidt === 'UUID').map((c) => c.column_name),
     };
     plans.set(model, plan);
   }
@@ -139,6 +143,7 @@ let lastStamp: { now: Date; text: string; zoned: string } | undefined;
 function stampTimes(model: TableModel, row: DbRow, options: WriteOptions): void {
   const plan = planOf(model);
   const times = options.mode === 'insert' ? plan.insertTimes : plan.updateTimes;
+  if (options.mode === 'insert') for (const name of plan.uuids) row[name] ??= randomUUID();
   if (times.length) {
     if (lastStamp?.now !== options.now) {
       const text = utcText(options.now);

@@ -1,7 +1,7 @@
 import type { ColumnInfo, TableContext } from '@tabula/contracts';
-import { Fragment, columnKind, formulaNumber, formulaTypeOf, isThroughLinkUidt, type ComputedColumn, type FormulaColumn, type FormulaType } from '@tabula/query';
+import { Fragment, columnKind, formulaNumber, formulaTypeOf, isLinkUidt, isThroughLinkUidt, type ComputedColumn, type FormulaColumn, type FormulaType } from '@tabula/query';
 import { dialectOf } from './source-dialect';
-import { linkPlanOf, relatedFrom } from './link-columns';
+import { linkColumns, linkPlanOf, relatedFrom, type LinkPlan } from './link-columns';
 
 /** A Lookup or Rollup as the data service computes it: a correlated subquery over the link's related rows. */
 export interface RelationValuePlan {
@@ -15,6 +15,10 @@ export interface RelationValuePlan {
   linkId: string;
   /** pg: the value as an aggregate over the link's related rows `__nc_r` (its LEFT JOIN LATERAL, see page-laterals). */
   lateral?: Fragment;
+  /** A list of lists (a has-many lookup of a has-many lookup): flattened when presented, as NocoDB does. */
+  nested?: boolean;
+  /** A list lookup: its related rows and one row's value, for `where` (some value meets the condition). */
+  related?: { from: Fragment; value: Fragment };
 }
 
 const plans = new WeakMap<ColumnInfo, RelationValuePlan>();
@@ -37,44 +41,94 @@ function aggregateSql(fn: string, dialect: string, target: { dt?: string | null 
   return /^(sum|avg)/.test(fn) ? `COALESCE(${sql}, 0)` : sql;
 }
 
-interface Options { fk_relation_column_id?: string; fk_lookup_column_id?: string; fk_rollup_column_id?: string; rollup_function?: string }
+interface Options { fk_relation_column_id?: string; fk_lookup_column_id?: string; fk_rollup_column_id?: string; rollup_function?: string; result_type?: string }
 
-function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[]): RelationValuePlan | undefined {
+/** How deep lookups of lookups (and rollups of rollups) go; meta refuses deeper chains and cycles. */
+export const MAX_RELATION_DEPTH = 5;
+
+/** The value a lookup or rollup reads from one related row (alias `plan.alias`): a column, or a computed column of the related table. */
+interface TargetValue {
+  sql: Fragment;
+  /** The related column is itself a list (a lookup through a has-many or many-to-many link). */
+  list: boolean;
+  kind: ComputedColumn['kind'];
+  type: FormulaType;
+}
+
+function targetValue(context: TableContext, plan: LinkPlan, target: ColumnInfo, depth: number): TargetValue | undefined {
+  if (target.column_name && !isThroughLinkUidt(target.uidt) && !isLinkUidt(target.uidt)) {
+    const meta = { id: target.id, title: target.title, column_name: target.column_name, uidt: target.uidt, dt: target.dt ?? undefined };
+    const targetKind = columnKind(meta);
+    const kind = (['text', 'number', 'checkbox', 'date', 'datetime'].includes(targetKind) ? targetKind : 'text') as ComputedColumn['kind'];
+    return { sql: new Fragment('??', [`${plan.alias}.${target.column_name}`]), list: false, kind, type: formulaTypeOf(meta) ?? 'string' };
+  }
+  if (depth >= MAX_RELATION_DEPTH || (!isThroughLinkUidt(target.uidt) && target.uidt !== 'Links')) return undefined;
+  // The related table as the outer table of its own subqueries: correlated on this subquery's alias.
+  const nested: TableContext = { ...context, table: { ...plan.related, table_name: plan.alias } };
+  const links = linkColumns(nested, `__nc_r${depth + 1}`);
+  if (target.uidt === 'Links') {
+    const link = links.find((l) => l.id === target.id);
+    const count = link ? linkPlanOf(link)?.count : undefined;
+    return count ? { sql: count, list: false, kind: 'number', type: 'number' } : undefined;
+  }
+  const column = relationColumns(nested, links, depth + 1).find((c) => c.id === target.id);
+  const rel = column ? plans.get(column) : undefined;
+  if (!rel) return undefined;
+  return { sql: (rel.scalar ?? rel.list)!, list: !rel.scalar, kind: rel.kind, type: rel.type };
+}
+
+/** `fn`'s `??` placeholders (a column of the related rows) replaced by a value expression. */
+function over(fn: string, value: Fragment): Fragment {
+  const parts = fn.split('??');
+  const bindings = parts.slice(1).flatMap(() => [...value.bindings]);
+  return new Fragment(parts.join(`(${value.sql})`), bindings);
+}
+
+function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[], depth: number): RelationValuePlan | undefined {
   const o = (c.colOptions ?? {}) as Options;
   const link = links.find((l) => l.id === o.fk_relation_column_id);
   const plan = link ? linkPlanOf(link) : undefined;
-  const target = plan?.related.columns.find((x) => x.id === (o.fk_lookup_column_id ?? o.fk_rollup_column_id));
-  if (!plan || !target) return undefined;
+  const targetColumn = plan?.related.columns.find((x) => x.id === (o.fk_lookup_column_id ?? o.fk_rollup_column_id));
+  if (!plan || !targetColumn) return undefined;
+  const target = targetValue(context, plan, targetColumn, depth);
+  if (!target) return undefined;
   const from = relatedFrom(plan, context.source.schema);
-  const col = `__nc_r.${target.column_name}`;
-  const meta = { id: target.id, title: target.title, column_name: target.column_name, uidt: target.uidt, dt: target.dt ?? undefined };
-  const pg = dialectOf(context) === 'pg';
-  const linkId = link!.id;
-  const targetKind = columnKind(meta);
-  const kind = (['text', 'number', 'checkbox', 'date', 'datetime'].includes(targetKind) ? targetKind : 'text') as ComputedColumn['kind'];
-  if (c.uidt === 'Rollup') {
-    if (!AGGREGATE[o.rollup_function ?? '']) return undefined;
-    const fn = aggregateSql(o.rollup_function!, dialectOf(context), target);
-    const numeric = !['min', 'max'].includes(o.rollup_function!);
-    const cols = fn.split('??').slice(1).map(() => col);
-    const scalar = new Fragment(`(SELECT ${fn} FROM ${from.sql})`, [...cols, ...from.bindings]);
-    const lateral = pg ? new Fragment(fn, cols) : undefined;
-    return { scalar, kind: numeric ? 'number' : kind, type: numeric ? 'number' : formulaTypeOf(meta) ?? 'string', linkId, lateral };
-  }
-  const type = formulaTypeOf(meta) ?? 'string';
-  if (!plan.many) {
-    const lateral = pg ? new Fragment('(array_agg(??))[1]', [col]) : undefined;
-    return { scalar: new Fragment(`(SELECT ?? FROM ${from.sql} LIMIT 1)`, [col, ...from.bindings]), kind, type, linkId, lateral };
-  }
   const d = dialectOf(context);
-  const agg = d === 'pg' ? "COALESCE(json_agg(??), '[]'::json)" : d === 'mysql2' ? 'COALESCE(JSON_ARRAYAGG(??), JSON_ARRAY())' : 'json_group_array(??)';
-  return { list: new Fragment(`(SELECT ${agg} FROM ${from.sql})`, [col, ...from.bindings]), kind, type, linkId, lateral: pg ? new Fragment(agg, [col]) : undefined };
+  const pg = d === 'pg' && depth === 0;
+  const linkId = link!.id;
+  const physical = !!targetColumn.column_name && target.sql.sql === '??';
+  if (c.uidt === 'Rollup') {
+    if (!AGGREGATE[o.rollup_function ?? ''] || target.list) return undefined;
+    const fn = aggregateSql(o.rollup_function!, d, physical ? targetColumn : { dt: null });
+    const numeric = !['min', 'max'].includes(o.rollup_function!);
+    const value = over(fn, target.sql);
+    const scalar = new Fragment(`(SELECT ${value.sql} FROM ${from.sql})`, [...value.bindings, ...from.bindings]);
+    const lateral = pg && physical ? value : undefined;
+    return { scalar, kind: numeric ? 'number' : target.kind, type: numeric ? 'number' : target.type, linkId, lateral };
+  }
+  const { kind, type } = target;
+  if (!plan.many) {
+    const lateral = pg && physical ? new Fragment('(array_agg(??))[1]', target.sql.bindings) : undefined;
+    const value = new Fragment(`(SELECT ${target.sql.sql} FROM ${from.sql} LIMIT 1)`, [...target.sql.bindings, ...from.bindings]);
+    return target.list ? { list: value, kind, type, linkId, nested: true } : { scalar: value, kind, type, linkId, lateral };
+  }
+  // A has-many or many-to-many lookup lists its values in the related rows' primary-key order (as NocoDB does).
+  const pk = new Fragment('??', [`${plan.alias}.${plan.related.pk.column_name}`]);
+  const v = target.sql;
+  let list: Fragment;
+  if (d === 'pg') list = new Fragment(`(SELECT COALESCE(json_agg(${v.sql} ORDER BY ${pk.sql}), '[]'::json) FROM ${from.sql})`, [...v.bindings, ...pk.bindings, ...from.bindings]);
+  else if (d === 'mysql2') list = new Fragment(`(SELECT COALESCE(JSON_ARRAYAGG(${v.sql} ORDER BY ${pk.sql}), JSON_ARRAY()) FROM ${from.sql})`, [...v.bindings, ...pk.bindings, ...from.bindings]);
+  // SQLite (3.40) has no ORDER BY inside aggregates: the rows come ordered from a subquery.
+  else list = new Fragment(`(SELECT json_group_array(${target.list ? 'json(__nc_v)' : '__nc_v'}) FROM (SELECT ${v.sql} AS __nc_v FROM ${from.sql} ORDER BY ${pk.sql}))`, [...v.bindings, ...from.bindings, ...pk.bindings]);
+  const lateral = pg && physical
+    ? new Fragment(`COALESCE(json_agg(${v.sql} ORDER BY ${pk.sql}), '[]'::json)`, [...v.bindings, ...pk.bindings]) : undefined;
+  return { list, kind, type, linkId, lateral, nested: target.list, ...(target.list ? {} : { related: { from, value: v } }) };
 }
 
 /** The table's Lookup and Rollup columns (given its planned link columns), each with a synthetic SELECT alias. */
-export function relationColumns(context: TableContext, links: ColumnInfo[]): ColumnInfo[] {
+export function relationColumns(context: TableContext, links: ColumnInfo[], depth = 0): ColumnInfo[] {
   return context.table.columns.filter((c) => isThroughLinkUidt(c.uidt)).flatMap((c) => {
-    const plan = planOf(context, c, links);
+    const plan = planOf(context, c, links, depth);
     if (!plan) return [];
     const column: ColumnInfo = { ...c, column_name: `__nc_rel_${c.id}`, rqd: false, unique: false, pk: false, ai: false };
     plans.set(column, plan);

@@ -1,7 +1,7 @@
 import { appError } from '@tabula/http';
 import type { ColumnInfo, TableContext, ViewInfo } from '@tabula/contracts';
 import { isHiddenSystem, isVirtual } from './column-roles';
-import { formulaColumns } from './formula-columns';
+import { codeColumns, formulaColumns } from './formula-columns';
 import { linkColumns } from './link-columns';
 import { formulaVirtuals, relationColumns } from './relation-columns';
 
@@ -26,8 +26,10 @@ export interface TableModel {
 export function buildTableModel(context: TableContext): TableModel {
   const links = linkColumns(context);
   const relations = relationColumns(context, links);
-  const formulas = formulaColumns(context, formulaVirtuals(context, [...links, ...relations]));
-  const columns = [...context.table.columns.filter((c) => !isVirtual(c)), ...formulas, ...links, ...relations].sort((a, b) => a.order - b.order);
+  const virtuals = formulaVirtuals(context, [...links, ...relations]);
+  const formulas = formulaColumns(context, virtuals);
+  const readable = [...context.table.columns.filter((c) => !isVirtual(c)), ...formulas, ...links, ...relations];
+  const columns = [...readable, ...codeColumns(context, readable, virtuals)].sort((a, b) => a.order - b.order);
   const byKey = new Map<string, ColumnInfo>();
   // Ids first, then names, then titles: a title wins when a name collides with another column's title.
   for (const c of columns) byKey.set(c.id, c);

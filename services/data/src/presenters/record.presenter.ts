@@ -2,8 +2,8 @@ import type { ColumnInfo } from '@tabula/contracts';
 import { parseInstant, utcText } from '../values/date.coercers';
 import { isCreatedAt, isUpdatedAt } from '../model/column-roles';
 import { isJsonNumberUidt, isJsonParsedUidt, presentFormulaValue } from '@tabula/query';
-import { formulaPlanOf } from '../model/formula-columns';
-import { linkPlanOf } from '../model/link-columns';
+import { codePlanOf, formulaPlanOf } from '../model/formula-columns';
+import { countsLinks, linkPlanOf } from '../model/link-columns';
 import { relationPlanOf, type RelationValuePlan } from '../model/relation-columns';
 
 /** A record as the API returns it: column title → formatted value. */
@@ -38,6 +38,10 @@ const asNumber = (value: unknown): unknown => {
 
 /** Lookup lists are JSON arrays; scalar lookups and rollups format as their kind. */
 function presentRelationValue(rel: RelationValuePlan): Format {
+  if (rel.list && rel.nested) return (v) => (parseJson(v, true) as unknown[]).flatMap((item) => {
+    const inner = typeof item === 'string' && item.startsWith('[') ? parseJson(item, true) : item;
+    return Array.isArray(inner) ? inner : inner === null ? [] : [inner];
+  });
   if (rel.list) return (v) => parseJson(v, true);
   if (rel.kind === 'number') return asNumber;
   if (rel.kind === 'checkbox') return (v) => v === true || v === 1 || v === '1' || v === 't' || v === 'true';
@@ -48,8 +52,14 @@ function presentRelationValue(rel: RelationValuePlan): Format {
 
 /** The formatter of non-null values of a column, chosen once per column (list pages format thousands of values). */
 function formatOf(column: ColumnInfo): Format {
+  const code = codePlanOf(column);
+  if (code?.source) return cachedFormat(code.source);
+  if (code?.button) {
+    const { type, label, fk_webhook_id } = code.button;
+    return type === 'url' ? (v) => ({ type, label, url: v }) : () => ({ type, label, fk_webhook_id });
+  }
   const link = linkPlanOf(column);
-  if (link) return column.uidt === 'Links' ? asNumber : (v) => parseJson(v, false);
+  if (link) return countsLinks(column, link) ? asNumber : (v) => parseJson(v, false);
   const rel = relationPlanOf(column);
   if (rel) return presentRelationValue(rel);
   const formula = formulaPlanOf(column);
@@ -80,7 +90,10 @@ function cachedFormat(column: ColumnInfo): Format {
  * Checkbox as boolean, Attachment as an array, JSON parsed.
  */
 export function presentValue(column: ColumnInfo, value: unknown): unknown {
-  if (value === null || value === undefined) return column.uidt === 'Checkbox' ? false : null;
+  if (value === null || value === undefined) {
+    if (column.uidt === 'Button' && codePlanOf(column)) return cachedFormat(column)(null);
+    return column.uidt === 'Checkbox' ? false : null;
+  }
   return cachedFormat(column)(value);
 }
 

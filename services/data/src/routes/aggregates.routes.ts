@@ -1,7 +1,10 @@
 import type Router from '@koa/router';
-import { recordAggregateV2, recordGroupBy, recordGroupByCount, recordGroupByCountInView, recordGroupByInView } from '@tabula/contracts';
+import {
+  recordAggregateV2, recordGroupBy, recordGroupByCount, recordGroupByCountInView, recordGroupByInView, recordGroupedList, recordGroupedListInView,
+} from '@tabula/contracts';
 import { guardedRouter, route, scopeOf, type Authorizer } from '@tabula/http';
 import { aggregateRecords, countGroups, groupRecords } from '../domain/aggregate-records';
+import { groupedRecords } from '../domain/grouped-records';
 import type { TableTarget } from '../domain/table-access';
 import type { DataPorts } from '../ports';
 
@@ -33,5 +36,7 @@ export function aggregatesRouter(ports: DataPorts, authorizer: Authorizer): Rout
   route(router, recordGroupByCountInView, (ctx) => countGroups(table(ctx), ctx.input.query));
   route(router, recordGroupBy, (ctx) => groupRecords(ports, table(ctx), ctx.input.query));
   route(router, recordGroupByInView, (ctx) => groupRecords(ports, table(ctx), ctx.input.query));
+  route(router, recordGroupedList, (ctx) => groupedRecords(ports, table(ctx), ctx.input.params.columnId, ctx.input.query));
+  route(router, recordGroupedListInView, (ctx) => groupedRecords(ports, table(ctx), ctx.input.params.columnId, ctx.input.query));
   return router;
 }

@@ -93,7 +93,9 @@ export function toDecimal(column: CoercionColumn, raw: unknown): number {
 
 /** The decimal digits a column rounds to, or undefined (Percent and unknown scales keep the number). */
 function scaleOf(column: CoercionColumn): number | undefined {
-  const scale = Number(column.dtxs ?? column.meta?.precision);
+  // meta.precision only says how a client shows the value (NocoDB keeps every digit).
+  if (column.dtxs == null || column.dtxs === '') return undefined;
+  const scale = Number(column.dtxs);
   return column.uidt !== 'Percent' && Number.isInteger(scale) && scale >= 0 && scale <= 12 ? scale : undefined;
 }
 

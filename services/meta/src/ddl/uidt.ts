@@ -20,7 +20,8 @@ type Builder = (t: Knex.CreateTableBuilder, name: string, dialect: Dialect) => K
 const BUILDERS: Record<Storage, Builder> = {
   text: (t, n) => t.text(n),
   varchar: (t, n) => t.string(n, 255),
-  decimal: (t, n) => t.decimal(n, 38, 2),
+  // PostgreSQL: numeric without a scale keeps every digit given (NocoDB's Decimal); the others need one.
+  decimal: (t, n, d) => (d === 'pg' ? t.decimal(n, null as unknown as number) : t.decimal(n, 38, 10)),
   bigint: (t, n) => t.bigInteger(n),
   double: (t, n) => t.double(n),
   smallint: (t, n) => t.smallint(n),

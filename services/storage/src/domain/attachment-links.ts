@@ -26,6 +26,20 @@ export function mayEnterBase(row: StoredObject | undefined, baseId: string, user
 }
 
 /**
+ * A file by external url as NocoDB's clients write it (`{url, title, mimetype}`, no path): kept
+ * as given, never fetched, never signed. Only http(s) urls that name no object of this storage.
+ */
+export function isExternalRef(item: AttachmentRef): boolean {
+  if (typeof item.path === 'string' || typeof item.url !== 'string') return false;
+  try {
+    const u = new URL(item.url);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Internal claim: indexes of the items that may not enter the base (unknown,
  * another base's, another user's fresh upload: refused alike, so the answer
  * tells nothing about what exists). All or nothing: with one refusal nothing
@@ -38,11 +52,13 @@ export async function claimAttachments(ports: StoragePorts, target: ClaimTarget)
   return ports.db.transaction(async (trx) => {
     const known = await lockObjectsByKeys(trx, keys.filter((k): k is string => !!k));
     const rows = keys.map((k) => (k ? known.get(k) : undefined));
-    const refused = rows.flatMap((row, i) => (mayEnterBase(row, target.baseId, target.userId) ? [] : [i]));
+    const external = target.items.map((item, i) => !keys[i] && isExternalRef(item));
+    const refused = rows.flatMap((row, i) => (external[i] || mayEnterBase(row, target.baseId, target.userId) ? [] : [i]));
     if (refused.length) return { refused };
-    const uses: ObjectUse[] = rows.map((row, i) => ({ objectId: row!.id, columnId: target.items[i].columnId }));
+    const held = rows.flatMap((row, i) => (external[i] ? [] : [{ row: row!, i }]));
+    const uses: ObjectUse[] = held.map(({ row, i }) => ({ objectId: row.id, columnId: target.items[i].columnId }));
     await recordUses(trx, uses, target);
-    await joinBase(trx, rows.filter((row) => !row!.bases.length).map((row) => row!.id), target.baseId);
+    await joinBase(trx, held.filter(({ row }) => !row.bases.length).map(({ row }) => row.id), target.baseId);
     return { refused: [] };
   });
 }

@@ -13,6 +13,7 @@ import { openTable, type TableInScope } from '../table-access';
 import { checkWipeGuard } from './bulk-limits';
 import type { DataPorts } from '../../ports';
 import { claimAttachments } from '../../attachments/attachment-claims';
+import { withUserIds } from '../../values/user-cells';
 
 /** Query of update-all / delete-all: `where` (and filterArrJson), optional `viewId`, and `all=true` to allow no filter. */
 export interface AllQuery {
@@ -44,7 +45,7 @@ export async function updateAllRecords(ports: DataPorts, scope: TableInScope, bo
   const { principal } = scope;
   const { handle } = openTable(scope);
   const filter = allFilter(handle, query);
-  const [values] = prepareRows(handle, [body], { mode: 'update', userId: userIdOf(principal) }, false);
+  const [values] = prepareRows(handle, await withUserIds(ports, handle, [body], false), { mode: 'update', userId: userIdOf(principal) }, false);
   await claimAttachments(ports, handle, [body], principal);
   return runWrite(ports, handle, { op: 'updateAll', rows: [body as Record<string, unknown>], principal }, async (trx) => {
     const { keys, previous } = await matchingKeys(trx, handle, filter, query.skipPks);

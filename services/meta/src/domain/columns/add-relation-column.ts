@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors } from '@tabula/http';
-import { formulaTypeOf, isNoLookupUidt } from '@tabula/query';
+import { formulaTypeOf, isNoLookupUidt, isThroughLinkUidt } from '@tabula/query';
 import type { Principal } from '@tabula/auth';
 import { insertColumns, listColumns, type ColumnRow } from '../../repositories/column.repository';
 import type { TableRow } from '../../repositories/table.repository';
@@ -41,16 +41,49 @@ async function optionsOf(trx: Knex, body: Record<string, unknown>, existing: Col
   const key = body.uidt === 'Lookup' ? 'fk_lookup_column_id' : 'fk_rollup_column_id';
   const target = related.find((c) => c.id === pick(body, key));
   if (!target) throw errors.badRequest(`${String(body.uidt)}: ${key} must name a column of the related table`);
-  if (!target.column_name || isNoLookupUidt(target.uidt)) {
+  const computed = isThroughLinkUidt(target.uidt) || target.uidt === 'Links';
+  if ((!target.column_name && !computed) || isNoLookupUidt(target.uidt)) {
     throw errors.badRequest(`${String(body.uidt)}: column '${target.title}' is computed and cannot be looked up or rolled up`);
   }
-  const type = targetType(target);
+  const chain = isThroughLinkUidt(target.uidt) ? await chainOf(trx, target) : { list: false };
+  if (body.uidt === 'Rollup' && chain.list) throw errors.badRequest(`Rollup: '${target.title}' is a list of values (a lookup through a has-many or many-to-many link); roll up its column instead`);
+  const type = target.uidt === 'Links' ? 'number' : isThroughLinkUidt(target.uidt) ? ((target.col_options?.result_type as string | undefined) ?? null) : targetType(target);
   if (body.uidt === 'Lookup') return { fk_relation_column_id: relation.id, fk_lookup_column_id: target.id, result_type: type };
   const fn = String(pick(body, 'rollup_function'));
   if (!(ROLLUP_FUNCTIONS as readonly string[]).includes(fn)) throw errors.badRequest(`Rollup: unknown rollup_function '${fn}' (one of ${ROLLUP_FUNCTIONS.join(', ')})`);
   if (NUMERIC_ONLY.has(fn) && type !== 'number') throw errors.badRequest(`Rollup: ${fn} needs a numeric column; '${target.title}' is ${target.uidt}`);
   const resultType = fn.startsWith('count') || NUMERIC_ONLY.has(fn) ? 'number' : type;
   return { fk_relation_column_id: relation.id, fk_rollup_column_id: target.id, rollup_function: fn, result_type: resultType };
+}
+
+/** How deep lookups of lookups and rollups of rollups may go (the data service's MAX_RELATION_DEPTH). */
+const MAX_DEPTH = 5;
+
+/**
+ * Walks a lookup or rollup target down to the column it finally reads: 400
+ * when the chain is longer than {@link MAX_DEPTH}, loops, or breaks (a link or
+ * column removed). `list`: some lookup on the way goes through a has-many or
+ * many-to-many link, so the target's value is a list.
+ */
+async function chainOf(trx: Knex, start: ColumnRow): Promise<{ list: boolean }> {
+  const seen = new Set<string>();
+  let current: ColumnRow | undefined = start;
+  let list = false;
+  for (let depth = 1; current && isThroughLinkUidt(current.uidt); depth += 1) {
+    if (seen.has(current.id)) throw errors.badRequest(`'${start.title}' looks up through a cycle of lookups and rollups`);
+    if (depth >= MAX_DEPTH) throw errors.badRequest(`'${start.title}' looks up through more than ${MAX_DEPTH - 1} levels of lookups and rollups`);
+    seen.add(current.id);
+    const options = (current.col_options ?? {}) as Record<string, unknown>;
+    const own = await listColumns(trx, current.fk_model_id);
+    const relation = own.find((c) => c.id === options.fk_relation_column_id);
+    if (!relation || !isLink(relation)) throw errors.badRequest(`'${current.title}' no longer reaches its related table`);
+    const link = linkOf(relation);
+    if (current.uidt === 'Lookup' && (link.type === 'hm' || link.type === 'mm')) list = true;
+    const next: ColumnRow | undefined = (await listColumns(trx, link.fk_related_model_id)).find((c) => c.id === (options.fk_lookup_column_id ?? options.fk_rollup_column_id));
+    if (!next) throw errors.badRequest(`'${current.title}' no longer reaches its column`);
+    current = next;
+  }
+  return { list };
 }
 
 /** Adds a Lookup or Rollup column (metadata only: computed by the data service) inside the caller's transaction. */

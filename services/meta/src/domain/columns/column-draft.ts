@@ -75,5 +75,45 @@ export function buildColumnDraft(fields: ColumnFields, ctx: DraftContext): Colum
     colOptions = formulaOptions(formulaTextOf(fields as Record<string, unknown>), draft, ctx.existing, ctx.dialect);
     draft.col_options = colOptions;
   }
+  const computed = computedOptions(fields as Record<string, unknown>, draft, ctx);
+  if (computed) draft.col_options = computed;
   return draft;
+}
+
+const SOURCE_KEY: Record<string, string> = { QrCode: 'fk_qr_value_column_id', Barcode: 'fk_barcode_value_column_id' };
+const BUTTON_TYPES = new Set(['url', 'webhook', 'script', 'ai']);
+
+/**
+ * colOptions of QrCode, Barcode and Button columns, from NocoDB's top-level
+ * fields or colOptions: the source column of a code (a column of this table,
+ * not itself a code, a button or a link), and a button's type, label, look
+ * and (url type) formula, validated like a Formula column's.
+ */
+function computedOptions(fields: Record<string, unknown>, draft: ColumnRow, ctx: DraftContext): ColumnRow['col_options'] {
+  const given = { ...(fields.colOptions as Record<string, unknown> | undefined ?? {}), ...fields };
+  const key = SOURCE_KEY[draft.uidt];
+  if (key) {
+    const ref = given[key];
+    const source = typeof ref === 'string' ? ctx.existing.find((c) => c.id === ref || c.title === ref) : undefined;
+    if (!source) throw errors.badRequest(`${draft.uidt} column needs ${key}: a column of this table`);
+    if (['QrCode', 'Barcode', 'Button', 'Links', 'LinkToAnotherRecord', 'Attachment'].includes(source.uidt)) {
+      throw errors.badRequest(`${draft.uidt} column cannot show a ${source.uidt} column`);
+    }
+    const options: Record<string, unknown> = { [key]: source.id };
+    if (draft.uidt === 'Barcode') options.barcode_format = typeof given.barcode_format === 'string' ? given.barcode_format : 'CODE128';
+    return options as ColumnRow['col_options'];
+  }
+  if (draft.uidt !== 'Button') return null;
+  const type = given.type ?? 'url';
+  if (typeof type !== 'string' || !BUTTON_TYPES.has(type)) throw errors.badRequest(`Button type must be one of ${[...BUTTON_TYPES].join(', ')}`);
+  const text = (v: unknown, max = 255) => (typeof v === 'string' ? v.slice(0, max) : null);
+  const options: Record<string, unknown> = {
+    type, label: text(given.label) ?? 'Button', theme: text(given.theme) ?? 'solid', color: text(given.color) ?? 'brand', icon: text(given.icon),
+    fk_webhook_id: text(given.fk_webhook_id), fk_script_id: text(given.fk_script_id),
+  };
+  // A url Button says where it goes (NocoDB: 400 "Invalid URL Formula"); a Button of no stated type may come without one.
+  if (type === 'url' && (given.type !== undefined || formulaTextOf(given) !== undefined)) {
+    Object.assign(options, formulaOptions(formulaTextOf(given), draft, ctx.existing, ctx.dialect));
+  }
+  return options as ColumnRow['col_options'];
 }

@@ -38,20 +38,37 @@ async function contextOf(ports: MetaPorts, base: BaseRow, table: TableRow): Prom
   return { base: baseInfoOf(base), source: sourceInfoOf(ports, source), table: info, ...(related.length ? { related } : {}) };
 }
 
-/** The tables reached by link columns (related and junction tables), with their columns. */
+/** How many links deep the context reaches (lookups of lookups: the data service's MAX_RELATION_DEPTH), and how many tables at most. */
+const RELATED_DEPTH = 5;
+const MAX_RELATED = 64;
+
+/**
+ * The tables reached by link columns (related and junction tables), with
+ * their columns; then the tables their links reach, and so on while a lookup
+ * or rollup of the tables found so far reads a lookup, rollup or link count
+ * of the next ones (up to {@link RELATED_DEPTH} links away).
+ */
 async function relatedTables(ports: MetaPorts, columns: ColumnRow[]): Promise<TableInfo[]> {
-  const ids = new Set<string>();
-  for (const c of columns.filter(isLink)) {
-    const link = linkOf(c);
-    ids.add(link.fk_related_model_id);
-    if (link.fk_mm_model_id) ids.add(link.fk_mm_model_id);
+  const found = new Map<string, { table: TableRow; columns: ColumnRow[] }>();
+  let frontier = columns;
+  for (let depth = 0; depth < RELATED_DEPTH && frontier.length && found.size < MAX_RELATED; depth += 1) {
+    const ids = new Set<string>();
+    for (const c of frontier.filter(isLink)) {
+      const link = linkOf(c);
+      for (const id of [link.fk_related_model_id, link.fk_mm_model_id]) if (id && !found.has(id)) ids.add(id);
+    }
+    if (!ids.size) break;
+    const tables = (await Promise.all([...ids].slice(0, MAX_RELATED - found.size).map((id) => findTable(ports.db, id)))).filter((t): t is TableRow => !!t);
+    const all = await listColumnsOf(ports.db, tables.map((t) => t.id));
+    for (const t of tables) found.set(t.id, { table: t, columns: all.filter((c) => c.fk_model_id === t.id) });
+    // Further only where a lookup or rollup of a table just found reads a computed column of its related table.
+    const deeper = new Set(tables.flatMap((t) => found.get(t.id)!.columns)
+      .filter((c) => (c.uidt === 'Lookup' || c.uidt === 'Rollup')).map((c) => (c.col_options as Record<string, unknown> | null)?.fk_relation_column_id));
+    frontier = all.filter((c) => isLink(c) && deeper.has(c.id));
   }
-  if (!ids.size) return [];
-  const tables = (await Promise.all([...ids].map((id) => findTable(ports.db, id)))).filter((t): t is TableRow => !!t);
-  const all = await listColumnsOf(ports.db, tables.map((t) => t.id));
-  return tables.map((t) => ({
+  return [...found.values()].map(({ table: t, columns: cols }) => ({
     id: t.id, base_id: t.base_id, source_id: t.source_id, table_name: t.table_name, title: t.title, type: t.type,
-    columns: all.filter((c) => c.fk_model_id === t.id).map(presentColumn), views: [],
+    columns: cols.map(presentColumn), views: [],
   }));
 }
 

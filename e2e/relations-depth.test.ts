@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+import { TestApi, backendUrl, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
+import { allServices } from '../scripts/services';
+
+/**
+ * Lookups of lookups and rollups of rollups (NocoDB reads any depth the schema
+ * allows), read, filtered and sorted; has-many lookups list their values in
+ * the related rows' primary-key order. Countries have many Authors, Authors
+ * have many Books. On the default PostgreSQL source, an external SQLite file
+ * and an external MariaDB database.
+ */
+let stack: TestStack;
+let token: string;
+const cleanups: (() => Promise<void>)[] = [];
+
+async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await new TestApi(stack.url).call(method, path, { body, headers: { 'xc-auth': token } });
+  return { status: res.status, body: res.body };
+}
+
+const variants: { name: string; body: () => Promise<Record<string, unknown> | undefined> }[] = [
+  { name: 'default source', body: async () => ({}) },
+  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `depth-${randomBytes(3).toString('hex')}.db` } } }] }) },
+  {
+    name: 'external MariaDB', body: async () => {
+      const admin = backendUrl('mysql');
+      if (!admin) return undefined;
+      const database = `tabula_depth_${randomBytes(4).toString('hex')}`;
+      const k = knexFactory({ client: 'mysql2', connection: admin });
+      await k.raw('CREATE DATABASE ??', [database]);
+      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
+      const u = new URL(admin);
+      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
+        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
+      } } }] };
+    },
+  },
+];
+
+beforeAll(async () => {
+  stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
+  token = (await new TestApi(stack.url).signUp('e2e', 'relations-depth@example.com')).token;
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  for (const c of cleanups) await c().catch(() => undefined);
+});
+
+function describeVariant(name: string, title: string, body: () => void): void {
+  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
+  else describe(title, body);
+}
+
+for (const variant of variants) describeVariant(variant.name, `lookups and rollups of any depth on ${variant.name}`, () => {
+  const t: Record<string, string> = {};
+  const cols = async (table: string) => (await raw('GET', `/api/v2/meta/tables/${t[table]}`)).body.columns as { id: string; title: string; uidt: string; colOptions?: any }[];
+  const colId = async (table: string, title: string) => (await cols(table)).find((c) => c.title === title)!.id;
+  const add = async (table: string, body: Record<string, unknown>) => raw('POST', `/api/v2/meta/tables/${t[table]}/columns`, body);
+  const read = async (table: string, query = '') => (await raw('GET', `/api/v2/tables/${t[table]}/records?${query}`));
+
+  beforeAll(async () => {
+    const extra = await variant.body();
+    if (!extra) throw new Error(`${variant.name}: no backend for this variant`);
+    const base = (await raw('POST', '/api/v1/db/meta/projects', { title: `Depth ${variant.name}`, ...extra })).body.id;
+    for (const [title, more] of [['Countries', []], ['Authors', []], ['Books', [{ column_name: 'pages', title: 'Pages', uidt: 'Number' }]]] as const) {
+      t[title] = (await raw('POST', `/api/v2/meta/bases/${base}/tables`, { title, table_name: title.toLowerCase(), columns: [
+        { column_name: 'id', title: 'Id', uidt: 'ID', pk: true, ai: true }, { column_name: 'name', title: 'Name', uidt: 'SingleLineText' }, ...more,
+      ] })).body.id;
+    }
+    expect((await add('Countries', { title: 'Authors', uidt: 'Links', parentId: t.Countries, childId: t.Authors, type: 'hm' })).status).toBe(200);
+    expect((await add('Authors', { title: 'Books', uidt: 'Links', parentId: t.Authors, childId: t.Books, type: 'hm' })).status).toBe(200);
+    await raw('POST', `/api/v2/tables/${t.Countries}/records`, [{ Name: 'PT' }, { Name: 'NO' }, { Name: 'XX' }]);
+    await raw('POST', `/api/v2/tables/${t.Authors}/records`, [{ Name: 'Ann' }, { Name: 'Bob' }, { Name: 'Cid' }]);
+    await raw('POST', `/api/v2/tables/${t.Books}/records`, [{ Name: 'b1', Pages: 100 }, { Name: 'b2', Pages: 50 }, { Name: 'b3', Pages: 50 }, { Name: 'b4', Pages: 7 }]);
+    const link = async (table: string, column: string, row: number, ids: number[]) =>
+      expect((await raw('POST', `/api/v2/tables/${t[table]}/links/${await colId(table, column)}/records/${row}`, ids.map((Id) => ({ Id })))).status).toBeLessThan(300);
+    await link('Countries', 'Authors', 1, [2, 1]); // PT: Ann, Bob
+    await link('Countries', 'Authors', 2, [3]); // NO: Cid
+    await link('Authors', 'Books', 1, [3, 1]); // Ann: b1, b3
+    await link('Authors', 'Books', 2, [2]); // Bob: b2
+    await link('Authors', 'Books', 3, [4]); // Cid: b4
+    const authorCountry = (await cols('Authors')).find((c) => c.colOptions?.type === 'bt')!.id;
+    const bookAuthor = (await cols('Books')).find((c) => c.colOptions?.type === 'bt')!.id;
+    const checks: [string, Record<string, unknown>][] = [
+      ['Authors', { title: 'Country', uidt: 'Lookup', fk_relation_column_id: authorCountry, fk_lookup_column_id: await colId('Countries', 'Name') }],
+      ['Authors', { title: 'Pages', uidt: 'Rollup', fk_relation_column_id: await colId('Authors', 'Books'), fk_rollup_column_id: await colId('Books', 'Pages'), rollup_function: 'sum' }],
+      ['Authors', { title: 'Titles', uidt: 'Lookup', fk_relation_column_id: await colId('Authors', 'Books'), fk_lookup_column_id: await colId('Books', 'Name') }],
+    ];
+    for (const [table, body] of checks) expect((await add(table, body)).status).toBe(200);
+    const more: [string, Record<string, unknown>][] = [
+      // A lookup of a lookup (bt → bt), a rollup of a rollup, a lookup of a has-many lookup (a list of lists, flattened), a rollup of link counts.
+      ['Books', { title: 'Country', uidt: 'Lookup', fk_relation_column_id: bookAuthor, fk_lookup_column_id: await colId('Authors', 'Country') }],
+      ['Countries', { title: 'Pages', uidt: 'Rollup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_rollup_column_id: await colId('Authors', 'Pages'), rollup_function: 'sum' }],
+      ['Countries', { title: 'MaxPages', uidt: 'Rollup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_rollup_column_id: await colId('Authors', 'Pages'), rollup_function: 'max' }],
+      ['Countries', { title: 'Titles', uidt: 'Lookup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_lookup_column_id: await colId('Authors', 'Titles') }],
+      ['Countries', { title: 'Books', uidt: 'Rollup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_rollup_column_id: await colId('Authors', 'Books'), rollup_function: 'sum' }],
+    ];
+    for (const [table, body] of more) expect([body.title, (await add(table, body)).status]).toEqual([body.title, 200]);
+    // A second lookup over the same lookup of a lookup.
+    expect((await add('Books', { title: 'CountryPages', uidt: 'Lookup', fk_relation_column_id: bookAuthor, fk_lookup_column_id: await colId('Authors', 'Country') })).status).toBe(200);
+  }, 120_000);
+
+  it('reads lookups of lookups and rollups of rollups; sum over no links is 0; has-many lists in primary-key order', async () => {
+    const countries = (await read('Countries', 'sort=Id')).body.list;
+    expect(countries.map((r: any) => [r.Name, r.Pages, r.MaxPages, r.Books, r.Titles])).toEqual([
+      ['PT', 200, 150, 3, ['b1', 'b3', 'b2']], ['NO', 7, 7, 1, ['b4']], ['XX', 0, null, 0, []],
+    ]);
+    const books = (await read('Books', 'sort=Id')).body.list;
+    expect(books.map((r: any) => [r.Name, r.Country, r.CountryPages])).toEqual([['b1', 'PT', 'PT'], ['b2', 'PT', 'PT'], ['b3', 'PT', 'PT'], ['b4', 'NO', 'NO']]);
+    const authors = (await read('Authors', 'sort=Id')).body.list;
+    expect(authors.map((r: any) => [r.Name, r.Titles])).toEqual([['Ann', ['b1', 'b3']], ['Bob', ['b2']], ['Cid', ['b4']]]);
+  });
+
+  it('filters and sorts by a lookup of a lookup, a rollup of a rollup, a link count and a formula over them; filters a has-many lookup', async () => {
+    expect((await add('Countries', { title: 'Double', uidt: 'Formula', formula_raw: '{Pages} * 2' })).status).toBe(200);
+    const names = async (q: string) => { const r = await read('Countries', q); expect(r.status).toBe(200); return r.body.list.map((x: any) => x.Name); };
+    expect(await names(`where=${encodeURIComponent('(Pages,gt,10)')}&sort=Id`)).toEqual(['PT']);
+    expect(await names('sort=-Pages')).toEqual(['PT', 'NO', 'XX']);
+    expect(await names(`where=${encodeURIComponent('(Double,eq,14)')}`)).toEqual(['NO']);
+    expect(await names(`where=${encodeURIComponent('(Authors,gte,1)')}&sort=-Authors,Id`)).toEqual(['PT', 'NO']);
+    // A has-many lookup (a list): a condition holds when some value meets it; neq / nlike / blank when none does.
+    const authors = async (w: string) => { const r = await read('Authors', `sort=Id&where=${encodeURIComponent(w)}`); expect([w, r.status]).toEqual([w, 200]); return r.body.list.map((x: any) => x.Name); };
+    expect(await authors('(Titles,eq,b3)')).toEqual(['Ann']);
+    expect(await authors('(Titles,neq,b3)')).toEqual(['Bob', 'Cid']);
+    expect(await authors('(Titles,like,b%)')).toEqual(['Ann', 'Bob', 'Cid']);
+    expect(await authors('(Titles,in,b2,b4)')).toEqual(['Bob', 'Cid']);
+    expect(await authors('(Titles,blank)')).toEqual([]);
+    expect((await read('Authors', 'sort=Titles')).status).toBeGreaterThanOrEqual(400);
+    const books = async (q: string) => (await read('Books', q)).body.list.map((x: any) => x.Name);
+    expect(await books(`where=${encodeURIComponent('(Country,eq,NO)')}`)).toEqual(['b4']);
+    expect(await books('sort=Country,-Id')).toEqual(['b4', 'b3', 'b2', 'b1']);
+  });
+
+  it('sets a one-to-one link through the v1 nested route; the child side reads its parent as an object', async () => {
+    const base = (await raw('GET', `/api/v2/meta/tables/${t.Countries}`)).body.base_id;
+    expect((await add('Countries', { title: 'Capital', uidt: 'LinkToAnotherRecord', parentId: t.Countries, childId: t.Books, type: 'oo' })).status).toBe(200);
+    const linked = await raw('POST', `/api/v1/db/data/noco/${base}/${t.Countries}/2/oo/Capital/4`);
+    expect(linked.status).toBe(200);
+    expect((await raw('GET', `/api/v1/db/data/noco/${base}/${t.Countries}/2`)).body.Capital).toEqual({ Id: 4, Name: 'b4' });
+    const listed = await raw('GET', `/api/v1/db/data/noco/${base}/${t.Countries}/2/oo/Capital`);
+    expect([listed.status, listed.body.list.map((r: any) => r.Id)]).toEqual([200, [4]]);
+    // hm child side: an author reads its country as an object.
+    const ann = (await read('Authors', 'sort=Id')).body.list[0];
+    const country = Object.values(ann).find((v: any) => v && typeof v === 'object' && !Array.isArray(v) && v.Name === 'PT');
+    expect(country).toEqual({ Id: 1, Name: 'PT' });
+    expect((await raw('DELETE', `/api/v1/db/data/noco/${base}/${t.Countries}/2/oo/Capital/4`)).status).toBe(200);
+    expect((await raw('GET', `/api/v1/db/data/noco/${base}/${t.Countries}/2`)).body.Capital).toBeNull();
+  });
+
+  it('refuses a rollup of a has-many lookup (a list) with a 400', async () => {
+    const r = await add('Countries', { title: 'Bad', uidt: 'Rollup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_rollup_column_id: await colId('Authors', 'Titles'), rollup_function: 'count' });
+    expect(r.status).toBe(400);
+  });
+});
