@@ -22,7 +22,9 @@ const modules = {
   },
   'storage-object': {
     mutate: ['services/storage/src/domain/store-object.ts'],
-    tests: ['services/storage/test/store-object.test.ts', 'e2e/storage-upload.test.ts'],
+    // the streaming limit, the stored object and its failures driven on the real local store (e2e/storage-upload.test.ts
+    // starts a whole stack per mutant: hours on this machine)
+    tests: ['services/storage/test/store-object.test.ts'],
   },
   'hooks-signature': {
     mutate: ['services/hooks/src/domain/hook-signature.ts'],
@@ -30,7 +32,10 @@ const modules = {
   },
   'hooks-deliveries': {
     mutate: ['services/hooks/src/repositories/delivery.repository.ts'],
-    tests: ['services/hooks/test/ingest-batch.test.ts', 'e2e/hooks-delivery.test.ts'],
+    // ingestion, claims, completions and the event-id dedupe on the test database, and the redelivery of an
+    // already-ingested event after a kill between the ingest commit and the ack (e2e/hooks-delivery.test.ts starts a
+    // whole stack per mutant: hours on this machine)
+    tests: ['services/hooks/test/ingest-batch.test.ts', 'services/hooks/test/ingest-redelivery.test.ts'],
   },
   secrets: {
     // the ring every service seals with (at-rest-keys.ts) and the former formats it still opens (secrets.ts)
