@@ -67,7 +67,7 @@ describe('storeObject: the size limit is enforced while the bytes stream', () =>
     const blobs = new CountingStore(root);
     const body = source(LIMIT + OVER);
     const err = await storeObject(portsWith(blobs), { body, fileName: 'big.bin' }, target).catch((e: unknown) => e as { status?: number });
-    expect(err).toMatchObject({ status: 413 });
+    expect(err).toMatchObject({ status: 413, message: `File larger than ${LIMIT} bytes (SVC_ATTACHMENT_FIELD_SIZE)` });
     // bytes ever written stay under limit + one chunk
     expect(blobs.written).toBeLessThan(LIMIT + CHUNK);
     expect(readdirSync(root, { recursive: true }).filter((f) => String(f).endsWith('.part') || String(f).endsWith('.bin'))).toEqual([]);
@@ -85,7 +85,14 @@ describe('storeObject: what is stored, and nothing when a step fails', () => {
   let db: Knex;
   const signer = new LinkSigner('0123456789abcdef0123456789abcdef', 7200, () => 1_800_000_000_000);
   const dbRoot = mkdtempSync(path.join(os.tmpdir(), 'tabula-store-object-db-'));
-  const blobs = new LocalBlobStore(dbRoot);
+  /** The local store, remembering the content type each file was put with (S3 stores it with the object). */
+  const types = new Map<string, string | undefined>();
+  const blobs = new (class extends LocalBlobStore {
+    override async put(key: string, body: Readable, options: PutOptions): Promise<void> {
+      types.set(key, options.contentType);
+      return super.put(key, body, options);
+    }
+  })(dbRoot);
   const ports = () => ({ config: { SVC_ATTACHMENT_FIELD_SIZE: LIMIT }, blobs, db, signer }) as unknown as StoragePorts;
   const files = () => readdirSync(dbRoot, { recursive: true }).map(String).filter((f) => /\.[a-z]+$/.test(f));
 
@@ -109,6 +116,7 @@ describe('storeObject: what is stored, and nothing when a step fails', () => {
     expect(row.id).toMatch(/^at[0-9a-f]{20}$/);
     expect(row.key).toMatch(/^uploads\/.+\.pdf$/);
     expect(readFileSync(blobs.fileOf(row.key)).equals(bytes)).toBe(true);
+    expect(types.get(row.key)).toBe('application/pdf');
     const stored = await ObjectModel.query(db).findById(row.id);
     expect(stored).toMatchObject({ key: row.key, title: 'report.pdf', mimetype: 'application/pdf', size: LIMIT, checksum: sha, scope: 'private', backend: 'local', uploaded_by: 'us1' });
     expect(await ObjectBaseModel.query(db).where({ object_id: row.id })).toEqual([]);
