@@ -16,6 +16,12 @@ const modules = {
     mutate: ['services/data/src/domain/write-runner.ts', 'services/data/src/domain/insert-records.ts'],
     tests: ['services/data/test/bulk.test.ts', 'services/data/test/records.test.ts', 'services/data/test/before-events.test.ts', 'services/data/test/write-guarantees.test.ts'],
   },
+  // the transaction of runWrite alone (a write and its outbox event in one transaction on default sources, after the
+  // commit on external ones): the part of `data` that a loaded machine can run in minutes
+  'data-transaction': {
+    mutate: ['services/data/src/domain/write-runner.ts:26-59'],
+    tests: ['services/data/test/write-guarantees.test.ts', 'services/data/test/records.test.ts'],
+  },
   'storage-links': {
     mutate: ['services/storage/src/domain/link-signer.ts'],
     tests: ['services/storage/src/domain/storage-pure.test.ts'],
