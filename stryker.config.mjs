@@ -41,7 +41,7 @@ const modules = {
     // ingestion, claims, completions and the event-id dedupe on the test database, and the redelivery of an
     // already-ingested event after a kill between the ingest commit and the ack (e2e/hooks-delivery.test.ts starts a
     // whole stack per mutant: hours on this machine)
-    tests: ['services/hooks/test/ingest-batch.test.ts', 'services/hooks/test/ingest-redelivery.test.ts'],
+    tests: ['services/hooks/test/ingest-batch.test.ts', 'services/hooks/test/ingest-redelivery.test.ts', 'services/hooks/test/delivery-repository.test.ts'],
   },
   secrets: {
     // the ring every service seals with (at-rest-keys.ts) and the former formats it still opens (secrets.ts)
