@@ -58,9 +58,15 @@ describe('delivery repository', () => {
     const h = await hook();
     const a = delivery(h, { trace_context: { traceparent: 't' } });
     const b = delivery(h, { user: null });
+    const empty = delivery(h, { payload: null });
+    const list = delivery(h, { payload: [1, { two: 2 }] });
     await insertDeliveries(db, []);
-    await insertDeliveries(db, [a, b]);
+    await insertDeliveries(db, [a, b, empty, list]);
     const [ra, rb] = [await row(a.id), await row(b.id)];
+    // a null payload is the JSON null (the column is NOT NULL); a list stays a JSON list
+    expect((await row(empty.id)).payload).toBeNull();
+    expect((await db.withSchema(HOOKS_SCHEMA).table('deliveries').where({ id: empty.id }).select(db.raw('jsonb_typeof(payload) as t')))[0].t).toBe('null');
+    expect((await row(list.id)).payload).toEqual([1, { two: 2 }]);
     expect([ra.status, ra.attempt, ra.user, ra.trace_context, ra.payload]).toEqual(['pending', 0, { id: 'u1' }, { traceparent: 't' }, a.payload]);
     expect([rb.user, rb.trace_context]).toEqual([null, null]);
     expect(await secondsFromNow(ra.next_attempt_at)).toBeLessThanOrEqual(0);
