@@ -43,6 +43,11 @@ const modules = {
     // whole stack per mutant: hours on this machine)
     tests: ['services/hooks/test/ingest-batch.test.ts', 'services/hooks/test/ingest-redelivery.test.ts', 'services/hooks/test/delivery-repository.test.ts'],
   },
+  // the repository's statements driven directly (delivery-repository.test.ts: no sink waits, seconds per mutant)
+  'hooks-deliveries-repository': {
+    mutate: ['services/hooks/src/repositories/delivery.repository.ts'],
+    tests: ['services/hooks/test/delivery-repository.test.ts'],
+  },
   secrets: {
     // the ring every service seals with (at-rest-keys.ts) and the former formats it still opens (secrets.ts)
     mutate: ['libs/runtime/src/at-rest-keys.ts', 'libs/runtime/src/secrets.ts'],
