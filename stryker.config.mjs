@@ -16,13 +16,21 @@ const modules = {
     mutate: ['services/data/src/domain/write-runner.ts', 'services/data/src/domain/insert-records.ts'],
     tests: ['services/data/test/bulk.test.ts', 'services/data/test/records.test.ts', 'services/data/test/before-events.test.ts', 'services/data/test/write-guarantees.test.ts'],
   },
+  // the transaction of runWrite alone (a write and its outbox event in one transaction on default sources, after the
+  // commit on external ones): the part of `data` that a loaded machine can run in minutes
+  'data-transaction': {
+    mutate: ['services/data/src/domain/write-runner.ts:26-59'],
+    tests: ['services/data/test/write-guarantees.test.ts', 'services/data/test/records.test.ts'],
+  },
   'storage-links': {
     mutate: ['services/storage/src/domain/link-signer.ts'],
     tests: ['services/storage/src/domain/storage-pure.test.ts'],
   },
   'storage-object': {
     mutate: ['services/storage/src/domain/store-object.ts'],
-    tests: ['services/storage/test/store-object.test.ts', 'e2e/storage-upload.test.ts'],
+    // the streaming limit, the stored object and its failures driven on the real local store (e2e/storage-upload.test.ts
+    // starts a whole stack per mutant: hours on this machine)
+    tests: ['services/storage/test/store-object.test.ts'],
   },
   'hooks-signature': {
     mutate: ['services/hooks/src/domain/hook-signature.ts'],
@@ -30,7 +38,15 @@ const modules = {
   },
   'hooks-deliveries': {
     mutate: ['services/hooks/src/repositories/delivery.repository.ts'],
-    tests: ['services/hooks/test/ingest-batch.test.ts', 'e2e/hooks-delivery.test.ts'],
+    // ingestion, claims, completions and the event-id dedupe on the test database, and the redelivery of an
+    // already-ingested event after a kill between the ingest commit and the ack (e2e/hooks-delivery.test.ts starts a
+    // whole stack per mutant: hours on this machine)
+    tests: ['services/hooks/test/ingest-batch.test.ts', 'services/hooks/test/ingest-redelivery.test.ts', 'services/hooks/test/delivery-repository.test.ts'],
+  },
+  // the repository's statements driven directly (delivery-repository.test.ts: no sink waits, seconds per mutant)
+  'hooks-deliveries-repository': {
+    mutate: ['services/hooks/src/repositories/delivery.repository.ts'],
+    tests: ['services/hooks/test/delivery-repository.test.ts'],
   },
   secrets: {
     // the ring every service seals with (at-rest-keys.ts) and the former formats it still opens (secrets.ts)

@@ -1,3 +1,4 @@
+import { createDecipheriv, createHash, hkdfSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,6 +43,15 @@ describe('AtRestRing', () => {
   it('derives purpose keys with HKDF-SHA256 (salt tabula-at-rest) and gives each purpose its own signing keys', () => {
     expect(purposeKey(purpose, A).toString('base64url')).toBe(purposeKey(purpose, A).toString('base64url'));
     expect(purposeKey(purpose, A).equals(purposeKey('tabula-hook-secrets', A))).toBe(false);
+    // the documented derivation, computed with node:crypto alone, opens a sealed value (the format is the contract)
+    const key = Buffer.from(hkdfSync('sha256', Buffer.from(A), Buffer.from('tabula-at-rest'), Buffer.from(purpose), 32));
+    expect(purposeKey(purpose, A).equals(key)).toBe(true);
+    const [version, keyId, iv, tag, data] = new AtRestRing(purpose, [A]).seal({ answer: 42 }).split('.');
+    expect([version, keyId]).toEqual(['v3', createHash('sha256').update(key).digest('base64url').slice(0, 8)]);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url')).setAuthTag(Buffer.from(tag, 'base64url'));
+    expect(JSON.parse(Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString())).toEqual({ answer: 42 });
+    // a value cut before its data is no sealed value (not a failed decryption)
+    expect(() => new AtRestRing(purpose, [A]).open([version, keyId, iv, tag].join('.'))).toThrow(/unknown sealed format/);
     expect(signingKeysOf('tabula.storage.dltemp', [A, B])).toEqual([
       purposeKey('tabula.storage.dltemp', A).toString('base64url'), purposeKey('tabula.storage.dltemp', B).toString('base64url'),
     ]);
