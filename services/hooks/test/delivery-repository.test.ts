@@ -21,6 +21,8 @@ import {
 let database: TestDatabase;
 let db: Knex;
 let seq = 0;
+/** The claiming process (its worker id; another one counts as dead after 15 s without a heartbeat). */
+const claimer = { workerId: 'worker-under-test', deadAfterMs: 15_000 };
 
 async function hook(timeout = 5000): Promise<string> {
   const id = `hk_repo_${seq++}`;
@@ -94,10 +96,10 @@ describe('delivery repository', () => {
     await setRow(done.id, { status: 'succeeded' });
     const mine = [due, future, expired, locked, done].map((d) => d.id);
 
-    expect(await claimDue(db, 10, [future.id, locked.id, done.id])).toEqual([]);
-    const one = await claimDue(db, 1, mine);
+    expect(await claimDue(db, 10, claimer, [future.id, locked.id, done.id])).toEqual([]);
+    const one = await claimDue(db, 1, claimer, mine);
     expect(one).toHaveLength(1);
-    const rest = await claimDue(db, 10, mine);
+    const rest = await claimDue(db, 10, claimer, mine);
     const claimed = [...one, ...rest];
     expect(claimed.map((d) => d.id).sort()).toEqual([due.id, expired.id].sort());
     for (const d of claimed) {
@@ -109,7 +111,7 @@ describe('delivery repository', () => {
     }
     expect((await row(future.id)).status).toBe('pending');
     expect((await row(locked.id)).attempt).toBe(1);
-    expect(await claimDue(db, 10, mine)).toEqual([]);
+    expect(await claimDue(db, 10, claimer, mine)).toEqual([]);
   });
 
   it('releaseClaims gives back only claimed rows: pending, attempt restored (never below 0), unlocked', async () => {
@@ -158,7 +160,7 @@ describe('delivery repository', () => {
     const fresh = `ev_fresh_${seq++}`;
     const plan = (eventId: string, handOff: boolean) => ({ ...delivery(h, { event_id: eventId }), handOff, timeout: 2000 });
     const first = [plan(fresh, true), plan(fresh, false)];
-    const out = await ingestDeliveries(db, 'hooks', [fresh], first);
+    const out = await ingestDeliveries(db, 'hooks', [fresh], first, claimer.workerId);
     expect([...out.freshEventIds]).toEqual([fresh]);
     const byId = new Map(out.inserted.map((d) => [d.id, d]));
     expect([byId.get(first[0].id)?.status, byId.get(first[0].id)?.attempt, byId.get(first[1].id)?.status, byId.get(first[1].id)?.attempt])
@@ -167,10 +169,10 @@ describe('delivery repository', () => {
     expect(byId.get(first[0].id)!.locked_until!.getTime() - (await row(first[0].id)).created_at!.getTime()).toBe(32_000);
     expect(byId.get(first[1].id)?.locked_until).toBeNull();
     expect(byId.get(first[1].id)?.next_attempt_at).toBeInstanceOf(Date);
-    const again = await ingestDeliveries(db, 'hooks', [fresh], [plan(fresh, false)]);
+    const again = await ingestDeliveries(db, 'hooks', [fresh], [plan(fresh, false)], claimer.workerId);
     expect([[...again.freshEventIds], again.inserted]).toEqual([[], []]);
     // another consumer name keeps its own record of processed ids
-    expect([...(await ingestDeliveries(db, 'other', [fresh], [])).freshEventIds]).toEqual([fresh]);
+    expect([...(await ingestDeliveries(db, 'other', [fresh], [], claimer.workerId)).freshEventIds]).toEqual([fresh]);
     expect(await DeliveryModel.query(db).where({ event_id: fresh })).toHaveLength(2);
   });
 

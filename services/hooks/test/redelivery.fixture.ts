@@ -36,11 +36,12 @@ export function runPorts(db: Knex, bus: EventBus, wake: Wake): HooksPorts {
   const config = {
     SVC_ALLOW_LOCAL_HOOKS: true, SVC_HOOK_LOG_RETENTION_DAYS: 30, SVC_HOOKS_POLL_MS: 100, SVC_HOOKS_CONCURRENCY: 8,
     SVC_HOOKS_HANDOFF_QUEUE: 64, SVC_HOOKS_CONNECTIONS_PER_TARGET: 4, SVC_HOOKS_CACHE_TABLES: 100, SVC_HOOKS_CACHE_TTL_MS: 60_000,
+    SVC_HOOKS_WORKER_TTL_MS: 15_000,
   };
   const hookCache = new HookCache(db, { maxTables: 100, ttlMs: 60_000 });
   hookCache.setEnabled(true);
   return {
-    db, bus, config, logger: quiet, box, wake, agent: createSafeAgent(true, { connections: 4 }), hookCache,
+    db, bus, config, workerId: `redelivery-${process.pid}-${Math.random().toString(36).slice(2, 8)}`, logger: quiet, box, wake, agent: createSafeAgent(true, { connections: 4 }), hookCache,
     completions: new Completions(db), stages: stageMetrics(new Registry()), metrics: createServiceMetrics('hooks-redelivery-test'),
   } as unknown as HooksPorts;
 }
