@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import knex, { type Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -522,6 +524,114 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     expect(offsets.length).toBeLessThanOrEqual(3 * (stops.length + 2));
     await p.close();
   }, 180_000);
+
+  it('webhooks page: creates a hook, tests it, reads its delivery log, deletes it; a viewer gets the list only', async () => {
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => { received.push(`${req.method} ${req.url} ${body.length > 0}`); res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      await page.goto(gridUrl);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { name: 'Webhooks of Tasks' }).waitFor();
+      await page.getByText('No webhooks yet.').waitFor();
+      const form = page.getByRole('form', { name: 'New webhook' });
+      await form.getByLabel('Title').fill('Notify <i>ops</i>');
+      await form.getByLabel('URL').fill(hookUrl);
+      await form.getByLabel('Operation').selectOption('insert');
+      await form.getByRole('button', { name: 'Test webhook' }).click();
+      await page.getByRole('status').getByText('The hook has been tested successfully').waitFor();
+      expect(received).toHaveLength(1);
+      await form.getByRole('button', { name: 'Create webhook' }).click();
+      await page.getByRole('rowheader', { name: 'Notify <i>ops</i>' }).waitFor();
+      const listed = (await server.call('GET', `/api/v1/db/meta/tables/${tableId}/hooks`, token)).body.list;
+      expect(listed.map((h: any) => [h.title, h.event, h.operation, h.active])).toEqual([['Notify <i>ops</i>', 'after', 'insert', true]]);
+      // Test the saved hook: the call is in its delivery log; then a real insert is delivered and logged too.
+      await page.getByRole('button', { name: 'Test Notify <i>ops</i>' }).click();
+      const log = page.getByRole('region', { name: 'Delivery log of Notify <i>ops</i>' });
+      await log.getByText(/\(test\) HTTP 200/).waitFor();
+      expect((await server.call('POST', `/api/v2/tables/${tableId}/records`, token, { Title: 'Hooked' })).status).toBe(200);
+      await poll(async () => {
+        await log.getByRole('button', { name: 'Refresh log' }).click();
+        return log.getByRole('listitem').count();
+      }).toBe(2);
+      expect(received).toHaveLength(3);
+      await screenshot(page, 'webhooks', 'the webhooks page: a hook listed, its delivery log (a test call and an insert, both HTTP 200)');
+      await checkAxe('webhooks');
+      // A viewer reads the list and is offered no create, test, log or delete.
+      const viewerEmail = `hook-viewer-${Date.now()}@example.com`;
+      const viewerToken = (await server.call('POST', '/api/v1/auth/user/signup', undefined, { email: viewerEmail, password })).body.token;
+      expect((await server.call('POST', `/api/v1/db/meta/projects/${baseId}/users`, token, { email: viewerEmail, roles: 'viewer' })).status).toBe(200);
+      const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const viewer = await newPage(viewerContext);
+        await viewer.goto(server.url);
+        await viewer.evaluate((t) => (globalThis as any).localStorage.setItem('tabula-token', t), viewerToken);
+        await viewer.goto(`${gridUrl}/webhooks`);
+        await viewer.getByRole('rowheader', { name: 'Notify <i>ops</i>' }).waitFor();
+        expect(await viewer.getByRole('button').filter({ hasText: /Test|Logs|Delete|Create/ }).count()).toBe(0);
+        expect(await viewer.getByRole('form', { name: 'New webhook' }).count()).toBe(0);
+      } finally {
+        await viewerContext.close();
+      }
+      page.once('dialog', (d) => void d.accept());
+      await page.getByRole('button', { name: 'Delete Notify <i>ops</i>' }).click();
+      await page.getByText('No webhooks yet.').waitFor();
+      expect((await server.call('GET', `/api/v1/db/meta/tables/${tableId}/hooks`, token)).body.list).toEqual([]);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  it('API tokens page: creates a token shown once with a copy button, which works on the API; revokes it', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+    await page.getByLabel('Description').fill('ci <script>');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByRole('region', { name: 'New token' });
+    await shown.waitFor();
+    const value = (await shown.getByLabel('Token value').textContent()) ?? '';
+    expect(value.length).toBeGreaterThan(20);
+    await shown.getByRole('button', { name: 'Copy token' }).click();
+    await shown.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(value);
+    const me = (t: string) => fetch(`${server.url}/api/v1/auth/user/me`, { headers: { 'xc-token': t } }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
+    const asToken = await me(value);
+    expect([asToken.status, asToken.body.email]).toEqual([200, email]);
+    await page.getByRole('rowheader', { name: 'ci <script>' }).waitFor();
+    await screenshot(page, 'tokens', 'the API tokens page: a new token shown once with its copy button, the list below');
+    await checkAxe('API tokens');
+    await shown.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByText(value).count()).toBe(0);
+    await page.reload();
+    await page.getByRole('rowheader', { name: 'ci <script>' }).waitFor();
+    expect(await page.content()).not.toContain(value);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Revoke ci <script>' }).click();
+    await page.getByText('No tokens yet.').waitFor();
+    expect((await me(value)).status).toBe(401);
+  });
+
+  it('integrations page: lists what GET /api/v2/meta/integrations returns', async () => {
+    const created = await server.call('POST', '/api/v2/meta/integrations', token, {
+      title: 'Warehouse <b>', type: 'database', sub_type: 'pg',
+      config: { client: 'pg', connection: { host: 'db.example.com', port: 5432, user: 'u', password: 'not-shown-secret', database: 'sales' } },
+    });
+    expect(created.status).toBe(200);
+    await page.getByRole('link', { name: 'Integrations' }).click();
+    await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
+    const row = page.getByRole('row', { name: /Warehouse <b>/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['database', 'pg', 'yes', 'shared']);
+    expect(await page.content()).not.toContain('not-shown-secret');
+    await screenshot(page, 'integrations', 'the integrations page: one database integration listed (its settings not shown)');
+    await checkAxe('integrations');
+  });
 
   it('forgot password: the e-mail link opens the reset page, which sets the new password', async () => {
     const anon = await browser.newContext();
