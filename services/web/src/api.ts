@@ -215,4 +215,8 @@ export interface Integration { id: string; title: string; type: string; sub_type
 
 export const integrations = {
   list: () => api<Integration[] | { list: Integration[] }>('GET', '/api/v2/meta/integrations').then((r) => (Array.isArray(r) ? r : r.list)),
+  /** Every type with its sub-types (any signed-in user may read the catalogue). */
+  kinds: () => api<{ list: { type: string; subTypes: { type: string; sub_type: string; title: string }[] }[] }>('GET', '/api/v2/integrations')
+    .then((r) => r.list.flatMap((t) => t.subTypes)),
+  create: (body: { title: string; type: string; sub_type: string; config: Record<string, unknown> }) => api<Integration>('POST', '/api/v2/meta/integrations', { body }),
 };

@@ -1,16 +1,40 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiError, integrations, type Integration } from '../api';
 
-/** The workspace's integrations as `GET /api/v2/meta/integrations` answers them (org creators and above). */
+interface Kind { type: string; sub_type: string; title: string; }
+
+/** The workspace's integrations as `GET /api/v2/meta/integrations` answers them, and a create form (org creators and above). */
 export function IntegrationsPage() {
   const [list, setList] = useState<Integration[] | null>(null);
+  const [allowed, setAllowed] = useState(true);
+  const [kinds, setKinds] = useState<Kind[]>([]);
+  const [title, setTitle] = useState('');
+  const [kind, setKind] = useState('');
+  const [config, setConfig] = useState('{}');
   const [error, setError] = useState('');
+  const [formError, setFormError] = useState('');
+  const load = useCallback(() => integrations.list().then(setList, (e: ApiError) => {
+    setList([]);
+    if (e.status === 403) setAllowed(false);
+    setError(e.status === 403 ? 'Only organisation creators and administrators manage integrations.' : e.message);
+  }), []);
   useEffect(() => {
-    integrations.list().then(setList, (e: ApiError) => {
-      setList([]);
-      setError(e.status === 403 ? 'Only organisation creators and administrators manage integrations.' : e.message);
-    });
-  }, []);
+    void load();
+    integrations.kinds().then((k) => { setKinds(k); if (k[0]) setKind(`${k[0].type}/${k[0].sub_type}`); }, () => setKinds([]));
+  }, [load]);
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError('');
+    let parsed: unknown;
+    try { parsed = JSON.parse(config); } catch { setFormError('The settings are not valid JSON.'); return; }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) { setFormError('The settings must be a JSON object.'); return; }
+    const [type, subType] = kind.split('/');
+    try {
+      await integrations.create({ title, type, sub_type: subType, config: parsed as Record<string, unknown> });
+      setTitle(''); setConfig('{}');
+      await load();
+    } catch (e) { setFormError(e instanceof ApiError ? e.message : String(e)); }
+  };
   return (
     <section aria-labelledby="integrations-title" className="page">
       <h1 id="integrations-title">Integrations</h1>
@@ -32,6 +56,20 @@ export function IntegrationsPage() {
             ))}
           </tbody>
         </table>
+      )}
+      {allowed && kinds.length > 0 && (
+        <form className="card" onSubmit={create} aria-labelledby="new-integration">
+          <h2 id="new-integration">New integration</h2>
+          <div className="inline">
+            <label>Name<input required maxLength={128} value={title} onChange={(e) => setTitle(e.target.value)} /></label>
+            <label>Kind<select value={kind} onChange={(e) => setKind(e.target.value)}>
+              {kinds.map((k) => <option key={`${k.type}/${k.sub_type}`} value={`${k.type}/${k.sub_type}`}>{k.type}: {k.title}</option>)}
+            </select></label>
+          </div>
+          <label>Settings (JSON, checked by the server against the kind's schema)<textarea rows={5} value={config} onChange={(e) => setConfig(e.target.value)} /></label>
+          <div className="inline"><button type="submit" className="primary">Create integration</button></div>
+          {formError && <p className="error" role="alert">{formError}</p>}
+        </form>
       )}
     </section>
   );
