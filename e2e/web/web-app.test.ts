@@ -646,7 +646,11 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
         return log.getByRole('listitem').count();
       }).toBe(2);
       expect(received).toHaveLength(3);
-      await screenshot(page, 'webhooks', 'the webhooks page: a hook listed, its delivery log (a test call and an insert, both HTTP 200)');
+      // The active switch: off in the list, off on the server.
+      await page.getByLabel('Active Notify <i>ops</i>').click(); // the box follows the hook once saved
+      await poll(async () => (await server.call('GET', `/api/v1/db/meta/tables/${tableId}/hooks`, token)).body.list[0].active).toBe(false);
+      await poll(() => page.getByLabel('Active Notify <i>ops</i>').isChecked()).toBe(false);
+      await screenshot(page, 'webhooks', 'the webhooks page: a hook listed (switched off), its delivery log (a test call and an insert, both HTTP 200)');
       await checkAxe('webhooks');
       // A viewer reads the list and is offered no create, test, log or delete.
       const viewerEmail = `hook-viewer-${Date.now()}@example.com`;
