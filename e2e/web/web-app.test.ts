@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import knex, { type Knex } from 'knex';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -473,6 +475,92 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     page.removeAllListeners('dialog');
   });
 
+  it('edits a column (rename, select options with colours) and moves columns in the view (left/right)', async () => {
+    const titles = async () => (await page.getByRole('columnheader').allTextContents()).map((h) => h.split(' ')[0]);
+    await page.getByRole('button', { name: /^Fields/ }).click();
+    await page.getByRole('button', { name: 'Edit Status' }).click();
+    const edit = page.getByRole('region', { name: 'Edit column Status' });
+    await edit.getByLabel('Column name').fill('State');
+    await edit.getByLabel('Colour of option 1', { exact: true }).fill('#ffdaf6');
+    await edit.getByRole('button', { name: 'Add option' }).click();
+    await edit.getByLabel('Option 4', { exact: true }).fill('blocked');
+    await screenshot(page, 'column-edit', 'editing the Status column: renamed to State, option colours, a fourth option');
+    await checkAxe('column edit');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('columnheader', { name: /^State\b/ }).waitFor();
+    let meta = (await server.call('GET', `/api/v1/db/meta/tables/${tableId}`, token)).body;
+    const state = meta.columns.find((c: any) => c.title === 'State');
+    expect(state.colOptions.options.map((o: any) => [o.title, o.color])).toEqual([['todo', '#ffdaf6'], ['doing', '#d0f1fd'], ['done', '#c2f5e9'], ['blocked', '#ffdaf6']]);
+    expect(meta.columns.map((c: any) => c.title)).not.toContain('Status');
+    // Existing values keep their option.
+    expect((await server.call('GET', `/api/v2/tables/${tableId}/records?sort=Id&fields=State`, token)).body.list.map((r: any) => r.State)).toContain('doing');
+    // Move Qty left (before Title), then Done right (after State): the grid and the view follow.
+    const before = await titles();
+    expect(before.slice(0, 5)).toEqual(['#', 'Title', 'Qty', 'Done', 'State']);
+    await page.getByRole('button', { name: 'Move Qty left' }).click();
+    await poll(titles).toEqual(['#', 'Qty', 'Title', ...before.slice(3)]);
+    await page.getByRole('button', { name: 'Move Done right' }).click();
+    await poll(async () => (await titles()).slice(0, 5)).toEqual(['#', 'Qty', 'Title', 'State', 'Done']);
+    expect(await page.getByRole('button', { name: 'Move Qty left' }).isDisabled()).toBe(true);
+    meta = (await server.call('GET', `/api/v1/db/meta/tables/${tableId}`, token)).body;
+    const byId = new Map(meta.columns.map((c: any) => [c.id, c.title]));
+    const viewOrder = [...meta.views[0].columns].filter((vc: any) => ['Qty', 'Title', 'State', 'Done'].includes(byId.get(vc.fk_column_id) as string))
+      .sort((a: any, b: any) => a.order - b.order).map((vc: any) => byId.get(vc.fk_column_id));
+    expect(viewOrder).toEqual(['Qty', 'Title', 'State', 'Done']);
+    await page.reload();
+    await grid().waitFor();
+    expect((await titles()).slice(0, 5)).toEqual(['#', 'Qty', 'Title', 'State', 'Done']);
+  });
+
+  it('comments: the author edits their own comment, a creator resolves; a commenter is offered edit of their own only and no resolve', async () => {
+    const commenterEmail = `commenter-${Date.now()}@example.com`;
+    const commenterToken = (await server.call('POST', '/api/v1/auth/user/signup', undefined, { email: commenterEmail, password })).body.token;
+    expect((await server.call('POST', `/api/v1/db/meta/projects/${baseId}/users`, token, { email: commenterEmail, roles: 'commenter' })).status).toBe(200);
+    await page.getByRole('button', { name: 'Expand row 1' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const recordId = /Record (\S+)/.exec((await dialog.locator('#record-title').textContent()) ?? '')?.[1];
+    expect(recordId).toBeTruthy();
+    const theirs = await server.call('POST', `/api/v2/tables/${tableId}/records/${recordId}/comments`, commenterToken, { comment: 'From the commenter' });
+    expect(theirs.status).toBe(200);
+    await dialog.getByLabel('New comment').fill('Typo <here>');
+    await dialog.getByRole('button', { name: 'Comment' }).click();
+    const mine = dialog.getByRole('listitem').filter({ hasText: 'Typo <here>' });
+    await mine.waitFor();
+    const other = dialog.getByRole('listitem').filter({ hasText: 'From the commenter' });
+    expect(await other.getByRole('button', { name: /^Edit comment/ }).count()).toBe(0);
+    await mine.getByRole('button', { name: /^Edit comment/ }).click();
+    await dialog.getByLabel(/^Edit comment/).fill('Fixed <here>');
+    await dialog.getByRole('button', { name: 'Save comment' }).click();
+    const edited = dialog.getByRole('listitem').filter({ hasText: 'Fixed <here>' });
+    await edited.getByText('(edited)').waitFor();
+    await other.getByRole('button', { name: /^Resolve comment/ }).click();
+    await other.getByText(`resolved by ${email}`).waitFor();
+    await screenshot(page, 'comments', 'the comments thread: an edited comment, another user\'s comment resolved');
+    await checkAxe('comments');
+    const thread = (await server.call('GET', `/api/v2/tables/${tableId}/records/${recordId}/comments`, token)).body.list;
+    const byText = Object.fromEntries(thread.map((c: any) => [c.comment, c]));
+    expect(byText['Fixed <here>'].is_edited).toBe(true);
+    expect(byText['From the commenter'].resolved_by_email).toBe(email);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // The commenter: edit on their own comment only, no resolve anywhere.
+    const commenterContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const commenter = await newPage(commenterContext);
+      await commenter.goto(server.url);
+      await commenter.evaluate((t) => (globalThis as any).localStorage.setItem('tabula-token', t), commenterToken);
+      await commenter.goto(gridUrl);
+      await commenter.getByRole('button', { name: 'Expand row 1' }).click();
+      const theirDialog = commenter.getByRole('dialog');
+      await theirDialog.getByText('Fixed <here>').waitFor();
+      expect(await theirDialog.getByRole('button', { name: /^(Resolve|Reopen) comment/ }).count()).toBe(0);
+      expect(await theirDialog.getByRole('listitem').filter({ hasText: 'Fixed <here>' }).getByRole('button', { name: /^Edit comment/ }).count()).toBe(0);
+      expect(await theirDialog.getByRole('listitem').filter({ hasText: 'From the commenter' }).getByRole('button', { name: /^Edit comment/ }).count()).toBe(1);
+    } finally {
+      await commenterContext.close();
+    }
+  });
+
   it('scrolls a 100,000-row table end to end fetching only the pages in view, no blank rows lingering', async () => {
     const big = await server.call('POST', `/api/v1/db/meta/projects/${baseId}/tables`, token, {
       title: 'Big', table_name: 'Big', columns: [{ title: 'Title', column_name: 'Title', uidt: 'SingleLineText' }, { title: 'N', column_name: 'N', uidt: 'Number' }],
@@ -522,6 +610,131 @@ describeBrowser('the web app in a real browser (chromium, npm start)', () => {
     expect(offsets.length).toBeLessThanOrEqual(3 * (stops.length + 2));
     await p.close();
   }, 180_000);
+
+  it('webhooks page: creates a hook, tests it, reads its delivery log, deletes it; a viewer gets the list only', async () => {
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => { received.push(`${req.method} ${req.url} ${body.length > 0}`); res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      await page.goto(gridUrl);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { name: 'Webhooks of Tasks' }).waitFor();
+      await page.getByText('No webhooks yet.').waitFor();
+      const form = page.getByRole('form', { name: 'New webhook' });
+      await form.getByLabel('Title').fill('Notify <i>ops</i>');
+      await form.getByLabel('URL').fill(hookUrl);
+      await form.getByLabel('Operation').selectOption('insert');
+      await form.getByRole('button', { name: 'Test webhook' }).click();
+      await page.getByRole('status').getByText('The hook has been tested successfully').waitFor();
+      expect(received).toHaveLength(1);
+      await form.getByRole('button', { name: 'Create webhook' }).click();
+      await page.getByRole('rowheader', { name: 'Notify <i>ops</i>' }).waitFor();
+      const listed = (await server.call('GET', `/api/v1/db/meta/tables/${tableId}/hooks`, token)).body.list;
+      expect(listed.map((h: any) => [h.title, h.event, h.operation, h.active])).toEqual([['Notify <i>ops</i>', 'after', 'insert', true]]);
+      // Test the saved hook: the call is in its delivery log; then a real insert is delivered and logged too.
+      await page.getByRole('button', { name: 'Test Notify <i>ops</i>' }).click();
+      const log = page.getByRole('region', { name: 'Delivery log of Notify <i>ops</i>' });
+      await log.getByText(/\(test\) HTTP 200/).waitFor();
+      expect((await server.call('POST', `/api/v2/tables/${tableId}/records`, token, { Title: 'Hooked' })).status).toBe(200);
+      await poll(async () => {
+        await log.getByRole('button', { name: 'Refresh log' }).click();
+        return log.getByRole('listitem').count();
+      }).toBe(2);
+      expect(received).toHaveLength(3);
+      // The active switch: off in the list, off on the server.
+      await page.getByLabel('Active Notify <i>ops</i>').click(); // the box follows the hook once saved
+      await poll(async () => (await server.call('GET', `/api/v1/db/meta/tables/${tableId}/hooks`, token)).body.list[0].active).toBe(false);
+      await poll(() => page.getByLabel('Active Notify <i>ops</i>').isChecked()).toBe(false);
+      await screenshot(page, 'webhooks', 'the webhooks page: a hook listed (switched off), its delivery log (a test call and an insert, both HTTP 200)');
+      await checkAxe('webhooks');
+      // A viewer reads the list and is offered no create, test, log or delete.
+      const viewerEmail = `hook-viewer-${Date.now()}@example.com`;
+      const viewerToken = (await server.call('POST', '/api/v1/auth/user/signup', undefined, { email: viewerEmail, password })).body.token;
+      expect((await server.call('POST', `/api/v1/db/meta/projects/${baseId}/users`, token, { email: viewerEmail, roles: 'viewer' })).status).toBe(200);
+      const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const viewer = await newPage(viewerContext);
+        await viewer.goto(server.url);
+        await viewer.evaluate((t) => (globalThis as any).localStorage.setItem('tabula-token', t), viewerToken);
+        await viewer.goto(`${gridUrl}/webhooks`);
+        await viewer.getByRole('rowheader', { name: 'Notify <i>ops</i>' }).waitFor();
+        expect(await viewer.getByRole('button').filter({ hasText: /Test|Logs|Delete|Create/ }).count()).toBe(0);
+        expect(await viewer.getByRole('form', { name: 'New webhook' }).count()).toBe(0);
+      } finally {
+        await viewerContext.close();
+      }
+      page.once('dialog', (d) => void d.accept());
+      await page.getByRole('button', { name: 'Delete Notify <i>ops</i>' }).click();
+      await page.getByText('No webhooks yet.').waitFor();
+      expect((await server.call('GET', `/api/v1/db/meta/tables/${tableId}/hooks`, token)).body.list).toEqual([]);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  it('API tokens page: creates a token shown once with a copy button, which works on the API; revokes it', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+    await page.getByLabel('Description').fill('ci <script>');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByRole('region', { name: 'New token' });
+    await shown.waitFor();
+    const value = (await shown.getByLabel('Token value').textContent()) ?? '';
+    expect(value.length).toBeGreaterThan(20);
+    await shown.getByRole('button', { name: 'Copy token' }).click();
+    await shown.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(value);
+    const me = (t: string) => fetch(`${server.url}/api/v1/auth/user/me`, { headers: { 'xc-token': t } }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
+    const asToken = await me(value);
+    expect([asToken.status, asToken.body.email]).toEqual([200, email]);
+    await page.getByRole('rowheader', { name: 'ci <script>' }).waitFor();
+    await screenshot(page, 'tokens', 'the API tokens page: a new token shown once with its copy button, the list below');
+    await checkAxe('API tokens');
+    await shown.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByText(value).count()).toBe(0);
+    await page.reload();
+    await page.getByRole('rowheader', { name: 'ci <script>' }).waitFor();
+    expect(await page.content()).not.toContain(value);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Revoke ci <script>' }).click();
+    await page.getByText('No tokens yet.').waitFor();
+    expect((await me(value)).status).toBe(401);
+  });
+
+  it('integrations page: lists what GET /api/v2/meta/integrations returns; creates one', async () => {
+    const created = await server.call('POST', '/api/v2/meta/integrations', token, {
+      title: 'Warehouse <b>', type: 'database', sub_type: 'pg',
+      config: { client: 'pg', connection: { host: 'db.example.com', port: 5432, user: 'u', password: 'not-shown-secret', database: 'sales' } },
+    });
+    expect(created.status).toBe(200);
+    await page.getByRole('link', { name: 'Integrations' }).click();
+    await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
+    const row = page.getByRole('row', { name: /Warehouse <b>/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['database', 'pg', 'yes', 'shared']);
+    expect(await page.content()).not.toContain('not-shown-secret');
+    // Create through the form: bad JSON is refused in the page; a valid config is saved.
+    const form = page.getByRole('form', { name: 'New integration' });
+    await form.getByLabel('Name', { exact: true }).fill('Reports');
+    await form.getByRole('combobox', { name: /^Kind/ }).selectOption('database/pg');
+    await form.getByLabel(/^Settings/).fill('{ not json');
+    await form.getByRole('button', { name: 'Create integration' }).click();
+    await form.getByRole('alert').getByText('The settings are not valid JSON.').waitFor();
+    await form.getByLabel(/^Settings/).fill(JSON.stringify({ client: 'pg', connection: { host: 'reports.example.com', port: 5432, user: 'r', password: 'another-secret', database: 'reports' } }));
+    await form.getByRole('button', { name: 'Create integration' }).click();
+    await page.getByRole('row', { name: /Reports/ }).waitFor();
+    const listed = (await server.call('GET', '/api/v2/meta/integrations', token)).body;
+    expect(listed.map((i: any) => i.title).sort()).toEqual(['Reports', 'Warehouse <b>']);
+    expect(await page.content()).not.toContain('another-secret');
+    await screenshot(page, 'integrations', 'the integrations page: two database integrations listed (their settings not shown), the create form');
+    await checkAxe('integrations');
+  });
 
   it('forgot password: the e-mail link opens the reset page, which sets the new password', async () => {
     const anon = await browser.newContext();

@@ -39,6 +39,8 @@ export class StandaloneServer {
     const env: NodeJS.ProcessEnv = {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: this.dataDir, DATABASE_URL: this.database.url,
       EVENT_BUS: 'memory', LOG_LEVEL: 'warn', SVC_PUBLIC_URL: this.url,
+      // The webhooks page's hooks call a receiver of the test on 127.0.0.1.
+      SVC_ALLOW_LOCAL_HOOKS: 'true',
     };
     for (const name of ['DATA_DATABASE_URL', 'REDIS_URL', 'TABULA_MODE', 'npm_lifecycle_event', 'SVC_WEB_DIR']) delete env[name];
     this.child = spawn(process.execPath, entryArgs('scripts/start-standalone.ts'), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -5,6 +5,9 @@ import { AuthPage, ResetPasswordPage } from './pages/AuthPages';
 import { BasesPage } from './pages/BasesPage';
 import { BasePage } from './pages/BasePage';
 import { GridPage } from './pages/GridPage';
+import { WebhooksPage } from './pages/WebhooksPage';
+import { TokensPage } from './pages/TokensPage';
+import { IntegrationsPage } from './pages/IntegrationsPage';
 
 export interface Me { id: string; email: string; }
 
@@ -29,6 +32,7 @@ export function App() {
     setToken(null);
     navigate('/signin');
   };
+  const hooksOf = match('/bases/:baseId/tables/:tableId/webhooks', path);
   const grid = match('/bases/:baseId/tables/:tableId', path);
   const base = match('/bases/:baseId', path);
   return (
@@ -36,11 +40,19 @@ export function App() {
       <header className="topbar">
         <a href="/" className="brand" onClick={(e) => { e.preventDefault(); navigate('/'); }}>Tabula</a>
         <span className="spacer" />
+        <nav aria-label="Account">
+          {[['/tokens', 'API tokens'], ['/integrations', 'Integrations']].map(([href, label]) => (
+            <a key={href} href={href} aria-current={path === href ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate(href); }}>{label}</a>
+          ))}
+        </nav>
         {me && <span className="who" data-testid="who">{me.email}</span>}
         <button type="button" onClick={signOut}>Sign out</button>
       </header>
       <main className="content">
-        {grid && me ? <GridPage key={grid.tableId} baseId={grid.baseId} tableId={grid.tableId} me={me} />
+        {path === '/tokens' ? <TokensPage />
+          : path === '/integrations' ? <IntegrationsPage />
+          : hooksOf && me ? <WebhooksPage key={hooksOf.tableId} baseId={hooksOf.baseId} tableId={hooksOf.tableId} me={me} />
+          : grid && me ? <GridPage key={grid.tableId} baseId={grid.baseId} tableId={grid.tableId} me={me} />
           : base && me ? <BasePage key={base.baseId} baseId={base.baseId} me={me} />
           : <BasesPage />}
       </main>

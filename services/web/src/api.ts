@@ -77,12 +77,12 @@ export interface Column {
 }
 export interface ViewFilter { id: string; fk_column_id: string; comparison_op: string; value: unknown; }
 export interface ViewSort { id: string; fk_column_id: string; direction: 'asc' | 'desc'; }
-export interface ViewColumn { id: string; fk_column_id: string; show: boolean; }
+export interface ViewColumn { id: string; fk_column_id: string; show: boolean; order?: number; }
 export interface View { id: string; title: string; is_default?: boolean; columns?: ViewColumn[]; sorts?: ViewSort[]; filters?: ViewFilter[]; meta?: Record<string, unknown>; }
 export interface Table { id: string; title: string; table_name: string; base_id: string; columns?: Column[]; views?: View[]; }
 export type Row = Record<string, unknown>;
 export interface Page { list: Row[]; pageInfo: { totalRows: number } }
-export interface Comment { id: string; comment: string; created_by?: string; created_by_email?: string; created_at?: string; resolved_by?: string | null; }
+export interface Comment { id: string; comment: string; created_by?: string; created_by_email?: string; created_at?: string; resolved_by?: string | null; resolved_by_email?: string | null; is_edited?: boolean; }
 
 const META = '/api/v1/db/meta';
 
@@ -117,6 +117,7 @@ export const tables = {
   remove: (id: string) => api('DELETE', `${META}/tables/${id}`),
   addColumn: (tableId: string, column: { title: string; uidt: string; options?: string[]; formula?: string }) => api('POST', `${META}/tables/${tableId}/columns`, { body: columnBody(column) }),
   removeColumn: (columnId: string) => api('DELETE', `${META}/columns/${columnId}`),
+  updateColumn: (columnId: string, patch: { title?: string; colOptions?: { options: SelectOption[] } }) => api<Column>('PATCH', `${META}/columns/${columnId}`, { body: patch }),
 };
 
 /** A table or column name the database accepts, from a title (the title keeps what the user typed). */
@@ -142,6 +143,8 @@ export const views = {
   removeSort: (sortId: string) => api('DELETE', `${META}/sorts/${sortId}`),
   update: (viewId: string, body: Record<string, unknown>) => api('PATCH', `${META}/views/${viewId}`, { body }),
   showColumn: (viewId: string, columnId: string, show: boolean) => api('PATCH', `${META}/views/${viewId}/columns/${columnId}`, { body: { show } }),
+  /** A column's place in the view (view columns API, `order`). */
+  moveColumn: (viewId: string, columnId: string, order: number) => api('PATCH', `${META}/views/${viewId}/columns/${columnId}`, { body: { order } }),
 };
 
 export const records = {
@@ -156,6 +159,10 @@ export const records = {
 export const comments = {
   list: (tableId: string, recordId: unknown) => api<{ list: Comment[] }>('GET', `/api/v2/tables/${tableId}/records/${encodeURIComponent(String(recordId))}/comments`).then((r) => r.list),
   add: (tableId: string, recordId: unknown, comment: string) => api<Comment>('POST', `/api/v2/tables/${tableId}/records/${encodeURIComponent(String(recordId))}/comments`, { body: { comment } }),
+  /** Only the author may change a comment (the API answers 403 to others). */
+  update: (commentId: string, comment: string) => api<Comment>('PATCH', `/api/v2/comments/${encodeURIComponent(commentId)}`, { body: { comment } }),
+  /** Creators and owners resolve (or reopen) any comment of their base. */
+  resolve: (commentId: string, resolved: boolean) => api<Comment>('POST', `/api/v2/comments/${encodeURIComponent(commentId)}/resolve`, { body: { resolved } }),
 };
 
 export interface UploadedFile { path?: string; url?: string; title: string; mimetype: string; size: number; signedPath?: string; signedUrl?: string; }
@@ -170,4 +177,46 @@ export const storage = {
 
 export const events = {
   ticket: (tableId: string) => api<{ ticket: string }>('POST', '/api/v1/events/tickets', { body: { table_id: tableId } }),
+};
+
+export interface Hook {
+  id: string; title: string; event: string; operation: string | string[]; active: boolean; version?: string;
+  notification?: { type?: string; payload?: { method?: string; path?: string } } | string;
+}
+export interface HookLog { id: string; created_at?: string; response?: unknown; error?: unknown; error_message?: string | null; payload?: unknown; [key: string]: unknown; }
+export interface HookDraft { title: string; event: string; operation: string; url: string; method: string; active: boolean; }
+
+function hookBody(draft: HookDraft): Record<string, unknown> {
+  return {
+    title: draft.title, event: draft.event, operation: draft.operation, active: draft.active, version: 'v2',
+    notification: { type: 'URL', payload: { method: draft.method, path: draft.url } },
+  };
+}
+
+export const hooks = {
+  list: (tableId: string) => api<{ list: Hook[] }>('GET', `${META}/tables/${tableId}/hooks`).then((r) => r.list),
+  create: (tableId: string, draft: HookDraft) => api<Hook>('POST', `${META}/tables/${tableId}/hooks`, { body: hookBody(draft) }),
+  setActive: (hookId: string, active: boolean) => api<Hook>('PATCH', `${META}/hooks/${hookId}`, { body: { active } }),
+  remove: (hookId: string) => api('DELETE', `${META}/hooks/${hookId}`),
+  /** Calls the hook once with a sample; a saved hook (`id`) gets the call in its delivery log. */
+  test: (tableId: string, draft: HookDraft, id?: string) => api<{ msg: string }>('POST', `${META}/tables/${tableId}/hooks/test`, { body: { hook: { ...hookBody(draft), ...(id ? { id } : {}) } } }),
+  logs: (hookId: string) => api<{ list: HookLog[] }>('GET', `${META}/hooks/${hookId}/logs`, { query: { limit: 25 } }).then((r) => r.list),
+};
+
+export interface ApiToken { id: string; description: string | null; created_at: string; token?: string; }
+
+export const apiTokens = {
+  list: () => api<{ list: ApiToken[] }>('GET', '/api/v1/tokens', { query: { limit: 1000 } }).then((r) => r.list),
+  create: (description: string) => api<ApiToken & { token: string }>('POST', '/api/v1/tokens', { body: { description } }),
+  revoke: (id: string) => api('DELETE', `/api/v1/tokens/${encodeURIComponent(id)}`),
+};
+
+export interface Integration { id: string; title: string; type: string; sub_type: string; enabled: boolean; is_private: boolean; is_default: boolean; created_by: string; }
+
+export const integrations = {
+  list: () => api<Integration[] | { list: Integration[] }>('GET', '/api/v2/meta/integrations').then((r) => (Array.isArray(r) ? r : r.list)),
+  /** Every type with its sub-types (any signed-in user may read the catalogue). */
+  kinds: () => api<{ list: { type: string; subTypes: { type: string; sub_type: string; title: string }[] }[] }>('GET', '/api/v2/integrations')
+    .then((r) => r.list.flatMap((t) => t.subTypes)),
+  create: (body: { title: string; type: string; sub_type: string; config: Record<string, unknown> }) => api<Integration>('POST', '/api/v2/meta/integrations', { body }),
 };

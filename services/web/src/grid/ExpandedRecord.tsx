@@ -3,8 +3,9 @@ import { ApiError, comments as commentsApi, records, storage, type Column, type 
 import { cellText, isEditable, isNumeric, parseInput } from '../columns';
 
 /** A record in a dialog: every field with its editor, its attachments (upload, preview) and its comments. */
-export function ExpandedRecord({ tableId, columns, pk, row: initial, editable, commentable, onClose, onSaved }: {
+export function ExpandedRecord({ tableId, columns, pk, row: initial, editable, commentable, resolvable, meId, onClose, onSaved }: {
   tableId: string; columns: Column[]; pk: string; row: Row; editable: boolean; commentable: boolean;
+  /** Creators and owners may resolve comments. */ resolvable: boolean; /** The caller: only a comment's author may edit it. */ meId: string;
   onClose: () => void; onSaved: (row: Row) => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -12,6 +13,7 @@ export function ExpandedRecord({ tableId, columns, pk, row: initial, editable, c
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [thread, setThread] = useState<Comment[]>([]);
   const [comment, setComment] = useState('');
+  const [editingComment, setEditingComment] = useState<{ id: string; text: string } | null>(null);
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
   const key = initial[pk];
@@ -48,6 +50,19 @@ export function ExpandedRecord({ tableId, columns, pk, row: initial, editable, c
       const fresh = await records.get(tableId, key);
       setRow(fresh); setStatus(`Uploaded ${files.length} file(s)`); onSaved(fresh);
     } catch (e) { fail(e); }
+  };
+
+  const commentAction = async (action: () => Promise<unknown>) => {
+    try {
+      await action();
+      setThread(await commentsApi.list(tableId, key));
+    } catch (e) { fail(e); }
+  };
+
+  const saveComment = (event: FormEvent) => {
+    event.preventDefault();
+    const edit = editingComment;
+    if (edit) void commentAction(async () => { await commentsApi.update(edit.id, edit.text); setEditingComment(null); });
   };
 
   const addComment = async (event: FormEvent) => {
@@ -138,8 +153,25 @@ export function ExpandedRecord({ tableId, columns, pk, row: initial, editable, c
         <h3 id="comments-title">Comments</h3>
         {thread.length === 0 ? <p>No comments.</p> : (
           <ol className="thread">
-            {thread.map((c) => (
-              <li key={c.id}><span className="author">{c.created_by_email ?? c.created_by ?? ''}</span> <span className="comment-text">{c.comment}</span></li>
+            {thread.map((c, i) => (
+              <li key={c.id} className={c.resolved_by ? 'resolved' : undefined}>
+                <span className="author">{c.created_by_email ?? c.created_by ?? ''}</span>{' '}
+                {editingComment?.id === c.id ? (
+                  <form onSubmit={saveComment} className="inline">
+                    <label>Edit comment {i + 1}<textarea value={editingComment.text} onChange={(e) => setEditingComment({ id: c.id, text: e.target.value })} rows={2} required /></label>
+                    <button type="submit">Save comment</button>
+                    <button type="button" onClick={() => setEditingComment(null)}>Cancel edit</button>
+                  </form>
+                ) : <span className="comment-text">{c.comment}</span>}
+                {c.is_edited && <span className="author"> (edited)</span>}
+                {c.resolved_by && <span className="author"> · resolved{c.resolved_by_email ? ` by ${c.resolved_by_email}` : ''}</span>}
+                {commentable && c.created_by === meId && editingComment?.id !== c.id && (
+                  <button type="button" className="link-button" onClick={() => setEditingComment({ id: c.id, text: c.comment })}>Edit comment {i + 1}</button>
+                )}
+                {resolvable && (
+                  <button type="button" className="link-button" onClick={() => void commentAction(() => commentsApi.resolve(c.id, !c.resolved_by))}>{c.resolved_by ? 'Reopen' : 'Resolve'} comment {i + 1}</button>
+                )}
+              </li>
             ))}
           </ol>
         )}

@@ -8,6 +8,7 @@ import { isDateColumn } from '../columns';
 import { Grid } from '../grid/Grid';
 import { FilterBuilder, SortBuilder, buildSort, buildWhere, type FilterDraft, type SortDraft } from '../grid/Builders';
 import { AddColumnDialog } from '../grid/AddColumnDialog';
+import { EditColumnDialog } from '../grid/EditColumnDialog';
 import { ExpandedRecord } from '../grid/ExpandedRecord';
 import type { Me } from '../App';
 
@@ -19,7 +20,8 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
   const [filters, setFilters] = useState<FilterDraft[]>([]);
   const [sorts, setSorts] = useState<SortDraft[]>([]);
   const [search, setSearch] = useState('');
-  const [panel, setPanel] = useState<'' | 'filter' | 'sort' | 'column' | 'fields'>('');
+  const [panel, setPanel] = useState<'' | 'filter' | 'sort' | 'column' | 'fields' | 'edit'>('');
+  const [editing, setEditing] = useState<Column | null>(null);
   const [expanded, setExpanded] = useState<Row | null>(null);
   const [live, setLive] = useState<LiveStatus>('connecting');
   const [active, setActive] = useState<{ row: number; col: number }>({ row: 0, col: 0 });
@@ -41,7 +43,12 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
     bases.myRole(baseId, me.email).then(setRole, () => setRole('viewer'));
   }, [baseId, loadTable, me.email]);
 
-  const allColumns = useMemo(() => (table?.columns ?? []).filter((c) => !c.system && !c.pk).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)), [table]);
+  // The view's order (view columns API) places the fields; the column's own order breaks ties.
+  const allColumns = useMemo(() => {
+    const placed = new Map(((table && defaultView(table)?.columns) ?? []).map((vc) => [vc.fk_column_id, vc.order]));
+    const place = (c: Column) => placed.get(c.id) ?? c.order ?? 0;
+    return (table?.columns ?? []).filter((c) => !c.system && !c.pk).sort((a, b) => place(a) - place(b) || (a.order ?? 0) - (b.order ?? 0));
+  }, [table]);
   // Fields hidden in the view (view columns with show: false) stay out of the grid.
   const hidden = useMemo(() => new Set(((table && defaultView(table)?.columns) ?? []).filter((vc) => vc.show === false).map((vc) => vc.fk_column_id)), [table]);
   const columns = useMemo(() => allColumns.filter((c) => !hidden.has(c.id)), [allColumns, hidden]);
@@ -132,6 +139,16 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
   const run = async (action: () => Promise<unknown>) => {
     try { await action(); } catch (e) { setError((e as Error).message); }
   };
+  /** Moves a field one place left or right in the view: the view columns whose place changes get their new order. */
+  const move = (index: number, direction: -1 | 1) => run(async () => {
+    const view = table && defaultView(table);
+    if (!view) return;
+    const ids = allColumns.map((c) => c.id);
+    [ids[index], ids[index + direction]] = [ids[index + direction], ids[index]];
+    const placed = new Map((view.columns ?? []).map((vc) => [vc.fk_column_id, vc.order]));
+    for (const [i, id] of ids.entries()) if (placed.get(id) !== i + 1) await views.moveColumn(view.id, id, i + 1);
+    await loadTable();
+  });
 
   if (error && !table) return <p className="error" role="alert">{error}</p>;
   if (!table || !store || role === null) return <p>Loading…</p>;
@@ -142,6 +159,7 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
         <a href={`/bases/${baseId}`} onClick={(e) => { e.preventDefault(); navigate(`/bases/${baseId}`); }}>← Tables</a>
         <h1 id="table-title">{table.title}</h1>
         <span className={`live live-${live}`} role="status" aria-label={`Live updates: ${live}`}>{live === 'live' ? '● live' : `○ ${live}`}</span>
+        <a href={`/bases/${baseId}/tables/${tableId}/webhooks`} onClick={(e) => { e.preventDefault(); navigate(`/bases/${baseId}/tables/${tableId}/webhooks`); }}>Webhooks</a>
         <span className="spacer" />
         <label className="search">Search<input type="search" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} onBlur={() => saveView(filters, sorts, searchInput)} /></label>
         <button type="button" aria-expanded={panel === 'filter'} onClick={() => setPanel(panel === 'filter' ? '' : 'filter')}>Filter{filters.length ? ` (${filters.length})` : ''}</button>
@@ -157,9 +175,12 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
       {panel === 'fields' && (
         <div className="panel" role="region" aria-label="Fields">
           <ul className="field-list">
-            {allColumns.map((c) => (
+            {allColumns.map((c, i) => (
               <li key={c.id} className="inline">
                 <label className="check-label"><input type="checkbox" checked={!hidden.has(c.id)} onChange={(e) => void run(async () => { const view = defaultView(table); if (view) await views.showColumn(view.id, c.id, e.target.checked); await loadTable(); })} /> Show {c.title}</label>
+                <button type="button" onClick={() => { setEditing(c); setPanel('edit'); }}>Edit {c.title}</button>
+                <button type="button" disabled={i === 0} onClick={() => void move(i, -1)}>Move {c.title} left</button>
+                <button type="button" disabled={i === allColumns.length - 1} onClick={() => void move(i, 1)}>Move {c.title} right</button>
                 <button type="button" className="danger" onClick={() => { if (confirm(`Delete the column "${c.title}" and its values?`)) void run(async () => { await tables.removeColumn(c.id); await loadTable(); }); }}>Delete {c.title}</button>
               </li>
             ))}
@@ -167,11 +188,15 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
           <button type="button" onClick={() => setPanel('')}>Close</button>
         </div>
       )}
+      {panel === 'edit' && editing && (
+        <EditColumnDialog key={editing.id} column={editing} onClose={() => setPanel('fields')}
+          onSave={async (patch) => { await tables.updateColumn(editing.id, patch); await loadTable(); setPanel('fields'); }} />
+      )}
       {panel === 'column' && <AddColumnDialog onClose={() => setPanel('')} onCreate={async (c) => { await tables.addColumn(tableId, c); setPanel(''); await loadTable(); }} />}
       <GridWithStore store={store} columns={columns} pk={pk} editable={editable} active={active} setActive={setActive}
         onExpand={setExpanded} onError={setError} tableId={tableId} whereText={where} />
       {expanded && (
-        <ExpandedRecord tableId={tableId} columns={columns} pk={pk} row={expanded} editable={editable} commentable={canComment(role)}
+        <ExpandedRecord tableId={tableId} columns={columns} pk={pk} row={expanded} editable={editable} commentable={canComment(role)} resolvable={canEditSchema(role)} meId={me.id}
           onClose={() => setExpanded(null)} onSaved={(row) => { store.patch(row[pk], row); }} />
       )}
     </section>
