@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { FeedEvent } from '@tabula/contracts';
 import { roleAllows, type BaseAccess, type BaseRole, type Principal } from '@tabula/auth';
 import type { Logger } from '@tabula/telemetry';
 import { FEED_CHANNEL, lastSeq, prunedThrough, pruneFeed, readFeed, type FeedRow } from '../repositories/feed.repository';
+import { admitLease, pruneLeases, releaseLease, releaseReplica, renewLeases, restoreLeases } from '../repositories/stream-lease.repository';
 import { applyFilter, type CompiledWhere } from './feed-filter';
 
 /** Why a stream ended on the server's side. */
@@ -36,7 +38,7 @@ export interface SubscriptionSpec {
   lastEventId?: string;
 }
 
-/** The key streams are counted by (SVC_FEED_MAX_STREAMS_PER_PRINCIPAL): the user. */
+/** The key streams are counted by (SVC_FEED_MAX_STREAMS_PER_PRINCIPAL, across replicas): the user. */
 export function principalKey(principal: Principal): string {
   return principal.id;
 }
@@ -54,6 +56,8 @@ export class Subscription {
   catchingUp = true;
   pending: FeedRow[] = [];
   closed = false;
+  /** Its row in the cluster-wide count (realtime.stream_leases) while it counts there. */
+  leaseId: string | undefined;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(readonly spec: SubscriptionSpec, readonly sink: FeedSink, private readonly hub: FeedHub) {}
@@ -123,6 +127,11 @@ export interface FeedHubOptions {
   retentionMs: number;
   heartbeatMs: number;
   maxPerPrincipal: number;
+  /**
+   * Counts streams cluster-wide (realtime.stream_leases) instead of in this
+   * process only: leases run this long (ms) and are renewed on every heartbeat.
+   */
+  leaseMs?: number;
   /** A table's columns, for base streams' `where` (meta's table context). */
   loadWhere(tableId: string, where: string): Promise<CompiledWhere | undefined>;
   /** Fallback poll of the log when no notification came (ms). */
@@ -153,6 +162,8 @@ export class FeedHub {
   private timers: NodeJS.Timeout[] = [];
   private listener: { conn: PgConnection; release(): Promise<void> } | undefined;
   private stopped = false;
+  /** This process's name in realtime.stream_leases (a new one each start: a restarted replica's old rows just expire). */
+  private replica = randomUUID();
 
   constructor(private readonly options: FeedHubOptions) {}
 
@@ -165,6 +176,7 @@ export class FeedHub {
 
   async start(): Promise<void> {
     this.stopped = false;
+    this.replica = randomUUID();
     this.seen = await lastSeq(this.options.db);
     await this.listen();
     const poll = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
@@ -201,6 +213,7 @@ export class FeedHub {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     this.endAll();
+    if (this.options.leaseMs) await releaseReplica(this.options.db, this.replica).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing the stream leases failed'));
     await this.reading?.catch(() => undefined);
     await this.listener?.release();
     this.listener = undefined;
@@ -223,6 +236,13 @@ export class FeedHub {
     const mine = this.byPrincipal.get(key);
     if ((mine?.size ?? 0) >= this.options.maxPerPrincipal) throw new TooManyStreams();
     const sub = new Subscription(spec, sink, this);
+    if (this.options.leaseMs) {
+      // Cluster-wide: admitted only while the principal holds fewer than the cap over every replica.
+      const leaseId = randomUUID();
+      if (!await admitLease(this.options.db, { id: leaseId, principal: key, replica: this.replica }, this.options.leaseMs, this.options.maxPerPrincipal)) throw new TooManyStreams();
+      sub.leaseId = leaseId;
+      if (this.stopped) { this.release(sub); throw new Error('the feed is stopping'); }
+    }
     this.add(sub);
     try {
       beforeReplay?.();
@@ -308,6 +328,29 @@ export class FeedHub {
       if (set && set.size === 0) map.delete(key);
     }
     for (const hb of this.heartbeatSinks) if (hb.sub === sub) this.heartbeatSinks.delete(hb);
+    this.release(sub);
+  }
+
+  /** The stream stops counting against its principal's cap (cluster-wide). */
+  private release(sub: Subscription): void {
+    const id = sub.leaseId;
+    if (!id) return;
+    sub.leaseId = undefined;
+    releaseLease(this.options.db, id).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing a stream lease failed (it expires)'));
+  }
+
+  /** Renews this replica's leases; puts back any that expired meanwhile (their streams are open: they count). */
+  private async renewLeases(): Promise<void> {
+    const { db, leaseMs } = this.options;
+    if (!leaseMs || this.stopped) return;
+    try {
+      const held: { id: string; principal: string; replica: string }[] = [];
+      for (const [principal, set] of this.byPrincipal) for (const sub of set) if (sub.leaseId) held.push({ id: sub.leaseId, principal, replica: this.replica });
+      const renewed = await renewLeases(db, held.map((h) => h.id), leaseMs);
+      if (renewed < held.length) await restoreLeases(db, held, leaseMs);
+    } catch (err) {
+      this.options.logger.warn({ err }, 'feed: renewing the stream leases failed');
+    }
   }
 
   private async replay(sub: Subscription): Promise<void> {
@@ -367,12 +410,14 @@ export class FeedHub {
   }
 
   private heartbeat(): void {
+    void this.renewLeases();
     for (const hb of [...this.heartbeatSinks]) if (!hb.ping()) this.end(hb.sub, 'overflow');
   }
 
   private async prune(): Promise<void> {
     try {
       await pruneFeed(this.options.db, new Date(Date.now() - this.options.retentionMs));
+      if (this.options.leaseMs) await pruneLeases(this.options.db);
     } catch (err) {
       this.options.logger.warn({ err }, 'feed: pruning the log failed');
     }
