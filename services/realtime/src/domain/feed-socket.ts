@@ -63,14 +63,16 @@ export class SocketSession implements FeedSocket {
 
   private ping(): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
+    // Bytes still waiting to leave: the client is slow to read (its pongs queue behind what it has not read yet);
+    // SVC_FEED_BUFFER_BYTES bounds that case, not the pings.
+    if (this.ws.bufferedAmount > 0 || this.raw.writableLength > 0) return;
     if (this.unanswered >= 2) {
       this.ports.logger.info({ subscriptions: this.active.size }, 'feed socket: no pong for 2 heartbeats; dropped');
       this.forget();
       this.ws.terminate();
       return;
     }
-    // A ping counts as unanswered once it has left (its write completed): a client that is only slow to read
-    // (pings queue behind its backlog) is bounded by SVC_FEED_BUFFER_BYTES instead.
+    // A ping counts as unanswered once it has left (its write completed).
     if (this.pingQueued) return;
     this.pingQueued = true;
     this.ws.ping(undefined, undefined, (err) => {
