@@ -189,6 +189,11 @@ export class FeedHub {
 
   /** Ends every stream (`event: reconnect`: the client resumes with its last id, on another replica). */
   endAll(): void {
+    if (this.options.leaseMs && this.byPrincipal.size > 0) {
+      // one delete of this replica's leases rather than one per stream
+      for (const set of this.byPrincipal.values()) for (const sub of set) sub.leaseId = undefined;
+      releaseReplica(this.options.db, this.replica).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing the stream leases failed (they expire)'));
+    }
     for (const set of [...this.byPrincipal.values()]) for (const sub of [...set]) this.end(sub, 'shutdown');
     for (const socket of [...this.sockets]) socket.shutdown();
     this.sockets.clear();
