@@ -272,10 +272,10 @@ export class FeedHub {
     sub.sink.end(reason, sub.lastSent);
   }
 
-  /** The client went away: forget the subscription. */
-  drop(sub: Subscription): void {
+  /** The client went away: forget the subscription. Resolves when it no longer counts against the cap. */
+  drop(sub: Subscription): Promise<void> {
     sub.closed = true;
-    this.remove(sub);
+    return this.remove(sub);
   }
 
   /** A base stream's `where` for one table (cached; undefined when it names fields the table lacks). */
@@ -325,7 +325,7 @@ export class FeedHub {
     }
   }
 
-  private remove(sub: Subscription): void {
+  private remove(sub: Subscription): Promise<void> {
     const index = sub.spec.kind === 'table' ? this.byTable : this.byBase;
     for (const [map, key] of [[index, sub.spec.scopeId], [this.byPrincipal, principalKey(sub.spec.principal)]] as const) {
       const set = map.get(key);
@@ -333,15 +333,15 @@ export class FeedHub {
       if (set && set.size === 0) map.delete(key);
     }
     for (const hb of this.heartbeatSinks) if (hb.sub === sub) this.heartbeatSinks.delete(hb);
-    this.release(sub);
+    return this.release(sub);
   }
 
   /** The stream stops counting against its principal's cap (cluster-wide). */
-  private release(sub: Subscription): void {
+  private release(sub: Subscription): Promise<void> {
     const id = sub.leaseId;
-    if (!id) return;
+    if (!id) return Promise.resolve();
     sub.leaseId = undefined;
-    releaseLease(this.options.db, id).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing a stream lease failed (it expires)'));
+    return releaseLease(this.options.db, id).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing a stream lease failed (it expires)'));
   }
 
   /** Renews this replica's leases; puts back any that expired meanwhile (their streams are open: they count). */

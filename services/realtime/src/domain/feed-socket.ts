@@ -108,7 +108,7 @@ export class SocketSession implements FeedSocket {
       return;
     }
     if (message.data.op === 'unsubscribe') {
-      this.unsubscribe(message.data.subscription, ref);
+      await this.unsubscribe(message.data.subscription, ref);
       return;
     }
     try {
@@ -169,14 +169,15 @@ export class SocketSession implements FeedSocket {
     });
   }
 
-  private unsubscribe(id: string, ref: string | undefined): void {
+  /** `unsubscribed` once the subscription no longer counts against the cap. */
+  private async unsubscribe(id: string, ref: string | undefined): Promise<void> {
     if (!this.active.has(id)) {
       this.error(ref, id, appError('ERR_NOT_FOUND', `No subscription '${id}' on this socket`));
       return;
     }
     const sub = this.active.get(id);
     this.active.delete(id);
-    if (sub) this.ports.hub.drop(sub);
+    if (sub) await this.ports.hub.drop(sub);
     this.send({ op: 'unsubscribed', subscription: id, ...(ref !== undefined ? { ref } : {}) });
   }
 
