@@ -128,16 +128,19 @@ export class WsClient {
   messages: any[] = [];
   closeCode = 0;
   closed = false;
+  /** Ping frames the server sent. */
+  pings = 0;
   private waiters: Array<() => void> = [];
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => { this.messages.push(JSON.parse(data.toString())); this.notify(); });
     ws.on('close', (code) => { this.closed = true; this.closeCode = code; this.notify(); });
+    ws.on('ping', () => { this.pings += 1; this.notify(); });
   }
 
   /** Opens the socket at `url` (http://…) + `path`; resolves once open, or rejects with the refusal's status and body. */
-  static open(url: string, path = '/api/v1/events/ws', headers: Record<string, string> = {}): Promise<WsClient> {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}${path}`, { headers });
+  static open(url: string, path = '/api/v1/events/ws', headers: Record<string, string> = {}, options: WebSocket.ClientOptions = {}): Promise<WsClient> {
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}${path}`, { ...options, headers });
     const client = new WsClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));

@@ -37,7 +37,26 @@ async function createFeedTables(db: Knex, schema: string): Promise<void> {
   });
 }
 
+/**
+ * `stream_leases`: the open streams and WebSocket subscriptions of every
+ * replica, one row each, counted per principal for the cluster-wide cap
+ * (SVC_FEED_MAX_STREAMS_PER_PRINCIPAL). Each replica renews its rows' lease on
+ * its heartbeat; the rows of a replica that died stop counting once expired.
+ */
+async function createStreamLeases(db: Knex, schema: string): Promise<void> {
+  await db.schema.withSchema(schema).createTable('stream_leases', (t) => {
+    t.text('id').primary();
+    t.text('principal').notNullable();
+    t.text('replica').notNullable();
+    t.timestamp('expires_at', { useTz: true }).notNullable();
+  });
+  await db.raw('CREATE INDEX stream_leases_principal_idx ON ??.stream_leases (principal, expires_at)', [schema]);
+  await db.raw('CREATE INDEX stream_leases_replica_idx ON ??.stream_leases (replica)', [schema]);
+  await db.raw('CREATE INDEX stream_leases_expires_idx ON ??.stream_leases (expires_at)', [schema]);
+}
+
 /** The realtime schema's migrations, in order. */
 export const migrations: Migration[] = [
   { name: '001_feed', up: (db, schema) => createFeedTables(db, schema) },
+  { name: '002_stream_leases', up: (db, schema) => createStreamLeases(db, schema) },
 ];

@@ -17,9 +17,9 @@ export const duration = z.union([z.number(), z.string()]).transform((value, ctx)
 export const realtimeConfigSchema = z.object({
   /** How long events stay resumable (the feed log's retention); an older Last-Event-ID gets `event: reset`. */
   SVC_FEED_RETENTION: duration.default(24 * 3_600_000),
-  /** A `: ping` comment line this often on every stream. */
+  /** A `: ping` comment line (SSE) or ping frame (WebSocket) this often; stream leases are renewed as often and last 3 times as long. */
   SVC_FEED_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
-  /** Concurrent streams (SSE streams and WebSocket subscriptions) one principal may hold per replica; 429 beyond. */
+  /** Concurrent streams (SSE streams and WebSocket subscriptions) one principal may hold across every replica; 429 beyond. */
   SVC_FEED_MAX_STREAMS_PER_PRINCIPAL: z.coerce.number().int().min(1).default(20),
   /** Bytes a stream may have waiting to be sent to a slow client before it is closed (with the last delivered id). */
   SVC_FEED_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1_048_576),

@@ -20,6 +20,8 @@ export function buildRealtimePorts(common: CommonPorts, config: RealtimeConfig):
   const hub = new FeedHub({
     db: common.db, logger: common.logger, baseAccess: common.baseAccess,
     retentionMs: config.SVC_FEED_RETENTION, heartbeatMs: config.SVC_FEED_HEARTBEAT_MS, maxPerPrincipal: config.SVC_FEED_MAX_STREAMS_PER_PRINCIPAL,
+    // the cap counts across replicas (realtime.stream_leases); a lease outlives 2 missed heartbeats
+    leaseMs: 3 * config.SVC_FEED_HEARTBEAT_MS,
     loadWhere: async (tableId, where) => compileWhere(where, columnMetas(await loadTable({ meta }, tableId))),
   });
   return { ...common, config, meta, hub };

@@ -39,7 +39,7 @@ const SSE_EXAMPLE = 'id: 42\nevent: records.after.insert\ndata: {"id":"42","type
 
 const streamDescription = 'A Server-Sent Events stream (`Accept: text/event-stream`). Each event: `id:` (its cursor), `event:` its type, `data:` one JSON object (FeedEvent). '
   + 'Resume with `Last-Event-ID` or `last_event_id`; an id older than SVC_FEED_RETENTION gets one `event: reset`. `: ping` every SVC_FEED_HEARTBEAT_MS. '
-  + 'When access ends the stream sends `event: revoked` (or `event: deleted`) and closes. 429 beyond SVC_FEED_MAX_STREAMS_PER_PRINCIPAL streams. Viewer and up; see docs/realtime.md.';
+  + 'When access ends the stream sends `event: revoked` (or `event: deleted`) and closes. 429 beyond SVC_FEED_MAX_STREAMS_PER_PRINCIPAL streams of the user across all replicas. Viewer and up; see docs/realtime.md.';
 
 /** GET /api/v1/events/tables/{tableId}: one table's record changes, live. */
 export const eventsTableStream = defineEndpoint({
@@ -116,7 +116,8 @@ export const eventsSocket = defineEndpoint({
     + '`{"op":"event","subscription",…FeedEvent}`; `{"op":"unsubscribe","subscription"}` → `{"op":"unsubscribed"}`. A subscription of a table or base the caller may not read '
     + 'answers `{"op":"error","status":404}` like a missing one; subscriptions count against SVC_FEED_MAX_STREAMS_PER_PRINCIPAL (429). When access ends: '
     + '`{"op":"closed","reason":"revoked"|"deleted"}`; a sign-out or revoked token closes the socket (code 4001). A slow client (SVC_FEED_BUFFER_BYTES unsent) '
-    + 'gets `closed` with reason `overflow` and its last delivered id for each subscription, and the socket closes (code 4008). See docs/realtime.md.',
+    + 'gets `closed` with reason `overflow` and its last delivered id for each subscription, and the socket closes (code 4008). '
+    + 'The server pings every SVC_FEED_HEARTBEAT_MS: a client that answers none of 2 pings is dropped. See docs/realtime.md.',
   query: z.object({ ticket: z.string().max(128).optional().describe('Single-use ticket (browsers\' WebSocket sends no headers)') }).strict(),
   response: z.string(), status: 101, errors: [404, 426, 429],
   messages: { client: feedSocketClientMessage, server: feedSocketServerMessage },

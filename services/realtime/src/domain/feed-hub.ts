@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { FeedEvent } from '@tabula/contracts';
 import { roleAllows, type BaseAccess, type BaseRole, type Principal } from '@tabula/auth';
 import type { Logger } from '@tabula/telemetry';
 import { FEED_CHANNEL, lastSeq, prunedThrough, pruneFeed, readFeed, type FeedRow } from '../repositories/feed.repository';
+import { admitLease, pruneLeases, releaseLease, releaseReplica, renewLeases, restoreLeases } from '../repositories/stream-lease.repository';
 import { applyFilter, type CompiledWhere } from './feed-filter';
 
 /** Why a stream ended on the server's side. */
@@ -36,7 +38,7 @@ export interface SubscriptionSpec {
   lastEventId?: string;
 }
 
-/** The key streams are counted by (SVC_FEED_MAX_STREAMS_PER_PRINCIPAL): the user. */
+/** The key streams are counted by (SVC_FEED_MAX_STREAMS_PER_PRINCIPAL, across replicas): the user. */
 export function principalKey(principal: Principal): string {
   return principal.id;
 }
@@ -54,6 +56,8 @@ export class Subscription {
   catchingUp = true;
   pending: FeedRow[] = [];
   closed = false;
+  /** Its row in the cluster-wide count (realtime.stream_leases) while it counts there. */
+  leaseId: string | undefined;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(readonly spec: SubscriptionSpec, readonly sink: FeedSink, private readonly hub: FeedHub) {}
@@ -123,6 +127,11 @@ export interface FeedHubOptions {
   retentionMs: number;
   heartbeatMs: number;
   maxPerPrincipal: number;
+  /**
+   * Counts streams cluster-wide (realtime.stream_leases) instead of in this
+   * process only: leases run this long (ms) and are renewed on every heartbeat.
+   */
+  leaseMs?: number;
   /** A table's columns, for base streams' `where` (meta's table context). */
   loadWhere(tableId: string, where: string): Promise<CompiledWhere | undefined>;
   /** Fallback poll of the log when no notification came (ms). */
@@ -153,6 +162,8 @@ export class FeedHub {
   private timers: NodeJS.Timeout[] = [];
   private listener: { conn: PgConnection; release(): Promise<void> } | undefined;
   private stopped = false;
+  /** This process's name in realtime.stream_leases (a new one each start: a restarted replica's old rows just expire). */
+  private replica = randomUUID();
 
   constructor(private readonly options: FeedHubOptions) {}
 
@@ -165,6 +176,7 @@ export class FeedHub {
 
   async start(): Promise<void> {
     this.stopped = false;
+    this.replica = randomUUID();
     this.seen = await lastSeq(this.options.db);
     await this.listen();
     const poll = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
@@ -177,6 +189,11 @@ export class FeedHub {
 
   /** Ends every stream (`event: reconnect`: the client resumes with its last id, on another replica). */
   endAll(): void {
+    if (this.options.leaseMs && this.byPrincipal.size > 0) {
+      // one delete of this replica's leases rather than one per stream
+      for (const set of this.byPrincipal.values()) for (const sub of set) sub.leaseId = undefined;
+      releaseReplica(this.options.db, this.replica).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing the stream leases failed (they expire)'));
+    }
     for (const set of [...this.byPrincipal.values()]) for (const sub of [...set]) this.end(sub, 'shutdown');
     for (const socket of [...this.sockets]) socket.shutdown();
     this.sockets.clear();
@@ -201,6 +218,7 @@ export class FeedHub {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     this.endAll();
+    if (this.options.leaseMs) await releaseReplica(this.options.db, this.replica).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing the stream leases failed'));
     await this.reading?.catch(() => undefined);
     await this.listener?.release();
     this.listener = undefined;
@@ -223,6 +241,13 @@ export class FeedHub {
     const mine = this.byPrincipal.get(key);
     if ((mine?.size ?? 0) >= this.options.maxPerPrincipal) throw new TooManyStreams();
     const sub = new Subscription(spec, sink, this);
+    if (this.options.leaseMs) {
+      // Cluster-wide: admitted only while the principal holds fewer than the cap over every replica.
+      const leaseId = randomUUID();
+      if (!await admitLease(this.options.db, { id: leaseId, principal: key, replica: this.replica }, this.options.leaseMs, this.options.maxPerPrincipal)) throw new TooManyStreams();
+      sub.leaseId = leaseId;
+      if (this.stopped) { this.release(sub); throw new Error('the feed is stopping'); }
+    }
     this.add(sub);
     try {
       beforeReplay?.();
@@ -247,10 +272,10 @@ export class FeedHub {
     sub.sink.end(reason, sub.lastSent);
   }
 
-  /** The client went away: forget the subscription. */
-  drop(sub: Subscription): void {
+  /** The client went away: forget the subscription. Resolves when it no longer counts against the cap. */
+  drop(sub: Subscription): Promise<void> {
     sub.closed = true;
-    this.remove(sub);
+    return this.remove(sub);
   }
 
   /** A base stream's `where` for one table (cached; undefined when it names fields the table lacks). */
@@ -300,7 +325,7 @@ export class FeedHub {
     }
   }
 
-  private remove(sub: Subscription): void {
+  private remove(sub: Subscription): Promise<void> {
     const index = sub.spec.kind === 'table' ? this.byTable : this.byBase;
     for (const [map, key] of [[index, sub.spec.scopeId], [this.byPrincipal, principalKey(sub.spec.principal)]] as const) {
       const set = map.get(key);
@@ -308,6 +333,29 @@ export class FeedHub {
       if (set && set.size === 0) map.delete(key);
     }
     for (const hb of this.heartbeatSinks) if (hb.sub === sub) this.heartbeatSinks.delete(hb);
+    return this.release(sub);
+  }
+
+  /** The stream stops counting against its principal's cap (cluster-wide). */
+  private release(sub: Subscription): Promise<void> {
+    const id = sub.leaseId;
+    if (!id) return Promise.resolve();
+    sub.leaseId = undefined;
+    return releaseLease(this.options.db, id).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing a stream lease failed (it expires)'));
+  }
+
+  /** Renews this replica's leases; puts back any that expired meanwhile (their streams are open: they count). */
+  private async renewLeases(): Promise<void> {
+    const { db, leaseMs } = this.options;
+    if (!leaseMs || this.stopped) return;
+    try {
+      const held: { id: string; principal: string; replica: string }[] = [];
+      for (const [principal, set] of this.byPrincipal) for (const sub of set) if (sub.leaseId) held.push({ id: sub.leaseId, principal, replica: this.replica });
+      const renewed = await renewLeases(db, held.map((h) => h.id), leaseMs);
+      if (renewed < held.length) await restoreLeases(db, held, leaseMs);
+    } catch (err) {
+      this.options.logger.warn({ err }, 'feed: renewing the stream leases failed');
+    }
   }
 
   private async replay(sub: Subscription): Promise<void> {
@@ -367,12 +415,14 @@ export class FeedHub {
   }
 
   private heartbeat(): void {
+    void this.renewLeases();
     for (const hb of [...this.heartbeatSinks]) if (!hb.ping()) this.end(hb.sub, 'overflow');
   }
 
   private async prune(): Promise<void> {
     try {
       await pruneFeed(this.options.db, new Date(Date.now() - this.options.retentionMs));
+      if (this.options.leaseMs) await pruneLeases(this.options.db);
     } catch (err) {
       this.options.logger.warn({ err }, 'feed: pruning the log failed');
     }

@@ -24,7 +24,8 @@ type Subscribe = Extract<FeedSocketClientMessage, { op: 'subscribe' }>;
  * come in the order asked); a subscription's replay runs beside the others.
  * The socket's unsent bytes are bounded (SVC_FEED_BUFFER_BYTES): past the
  * bound every subscription ends with its last delivered id and the socket
- * closes (4008). A revoked credential closes it (4001).
+ * closes (4008). A revoked credential closes it (4001). A client that answers
+ * no ping for 2 heartbeats is dropped (its subscriptions stop counting).
  */
 export class SocketSession implements FeedSocket {
   /** Subscriptions the client holds: opening (replaying) or live. */
@@ -34,6 +35,9 @@ export class SocketSession implements FeedSocket {
   private over = false;
   private overflowing = false;
   private pinger: NodeJS.Timeout | undefined;
+  /** Pings sent since the last pong. */
+  private unanswered = 0;
+  private pingQueued = false;
 
   constructor(
     private readonly ports: RealtimePorts,
@@ -50,9 +54,31 @@ export class SocketSession implements FeedSocket {
     });
     this.ws.on('close', () => this.forget());
     this.ws.on('error', () => this.ws.terminate());
-    // A ping frame every SVC_FEED_HEARTBEAT_MS keeps proxies from closing a quiet socket.
-    this.pinger = setInterval(() => { if (this.ws.readyState === this.ws.OPEN) this.ws.ping(); }, this.ports.config.SVC_FEED_HEARTBEAT_MS);
+    // A ping frame every SVC_FEED_HEARTBEAT_MS keeps proxies from closing a quiet socket, and finds dead clients:
+    // one that has answered none of the last 2 pings it was sent is dropped (terminated), its subscriptions released.
+    this.ws.on('pong', () => { this.unanswered = 0; });
+    this.pinger = setInterval(() => this.ping(), this.ports.config.SVC_FEED_HEARTBEAT_MS);
     this.pinger.unref();
+  }
+
+  private ping(): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    // Bytes still waiting to leave: the client is slow to read (its pongs queue behind what it has not read yet);
+    // SVC_FEED_BUFFER_BYTES bounds that case, not the pings.
+    if (this.ws.bufferedAmount > 0 || this.raw.writableLength > 0) return;
+    if (this.unanswered >= 2) {
+      this.ports.logger.info({ subscriptions: this.active.size }, 'feed socket: no pong for 2 heartbeats; dropped');
+      this.forget();
+      this.ws.terminate();
+      return;
+    }
+    // A ping counts as unanswered once it has left (its write completed).
+    if (this.pingQueued) return;
+    this.pingQueued = true;
+    this.ws.ping(undefined, undefined, (err) => {
+      this.pingQueued = false;
+      if (!err) this.unanswered += 1;
+    });
   }
 
   revoke(): void {
@@ -82,7 +108,7 @@ export class SocketSession implements FeedSocket {
       return;
     }
     if (message.data.op === 'unsubscribe') {
-      this.unsubscribe(message.data.subscription, ref);
+      await this.unsubscribe(message.data.subscription, ref);
       return;
     }
     try {
@@ -118,13 +144,19 @@ export class SocketSession implements FeedSocket {
     if (this.over) return;
     this.next += 1;
     const id = `s${this.next}`;
+    let registered!: () => void;
+    const admitted = new Promise<void>((resolve) => { registered = resolve; });
     const opening = ports.hub.open(spec, this.sink(id), () => {
       this.active.set(id, undefined);
       this.send({ op: 'subscribed', subscription: id, ...(message.ref !== undefined ? { ref: message.ref } : {}) });
+      registered();
     });
-    // open() registers (and calls back: `subscribed`) or refuses the cap before its first await: no `subscribed`, the refusal is the answer.
+    // open() admits (the cluster-wide cap), registers and calls back (`subscribed`) before it replays: the next
+    // message waits for that, not for the replay; a refusal (429) is the answer instead of `subscribed`.
+    await Promise.race([admitted, opening]);
     if (!this.active.has(id)) {
-      await opening;
+      const sub = await opening;
+      ports.hub.drop(sub);
       return;
     }
     void opening.then((sub) => {
@@ -137,14 +169,15 @@ export class SocketSession implements FeedSocket {
     });
   }
 
-  private unsubscribe(id: string, ref: string | undefined): void {
+  /** `unsubscribed` once the subscription no longer counts against the cap. */
+  private async unsubscribe(id: string, ref: string | undefined): Promise<void> {
     if (!this.active.has(id)) {
       this.error(ref, id, appError('ERR_NOT_FOUND', `No subscription '${id}' on this socket`));
       return;
     }
     const sub = this.active.get(id);
     this.active.delete(id);
-    if (sub) this.ports.hub.drop(sub);
+    if (sub) await this.ports.hub.drop(sub);
     this.send({ op: 'unsubscribed', subscription: id, ...(ref !== undefined ? { ref } : {}) });
   }
 
