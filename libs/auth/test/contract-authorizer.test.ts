@@ -88,6 +88,19 @@ describe('contractAuthorizer', () => {
       await authorizer().authorize(endpoint('base.create', false) as never, user('u'), input() as never);
     } catch (err) { message = (err as Error).message; }
     expect(message).toBe("Forbidden - role 'none' may not perform 'base.create' (org-level-creator or above)");
+    try {
+      await authorizer().authorize(endpoint('base.create', false) as never, user('u', { roles: ['org-level-viewer', 'org-level-commenter'] }), input() as never);
+    } catch (err) { message = (err as Error).message; }
+    expect(message).toBe("Forbidden - role 'org-level-viewer,org-level-commenter' may not perform 'base.create' (org-level-creator or above)");
+    // the admitted caller's scope names the caller (use cases read the principal from it)
+    const caller = user('u', { roles: ['org-level-creator'] });
+    expect((await authorizer().authorize(endpoint('base.create', false) as never, caller, input() as never)).principal).toBe(caller);
+  });
+
+  it('a base permission on a resource outside any base is refused even where every base would admit the caller', async () => {
+    const generous = contractAuthorizer(new BaseAccess(async () => 'owner'), resolvers);
+    await expect(generous.authorize(endpoint('data.read') as never, user('anyone'), input('free') as never)).rejects.toMatchObject({ status: 404, code: 'ERR_NOTE_NOT_FOUND' });
+    await expect(generous.authorize(endpoint('data.read') as never, user('anyone'), input('n1') as never)).resolves.toMatchObject({ role: 'owner', baseId: 'p1' });
   });
 
   it('check: a scoped endpoint needs a resolver of its kind; refuse: a base token on its own base gets 403, elsewhere the missing answer', async () => {

@@ -20,6 +20,13 @@ const noteGet = defineEndpoint({
   summary: 'Read a note', tags: ['Notes'], params, response: z.object({ ok: z.boolean() }),
 });
 
+/** A note only org API tokens may read (one caller kind, not the session): a refused session waits for the input. */
+const noteTokenOnly = defineEndpoint({
+  id: 'noteTokenOnly', method: 'GET', path: '/api/v1/token-notes/{noteId}', service: 'comments',
+  auth: { callers: ['orgToken'] as const, permission: 'self', scope: { via: 'comment', id: (i) => i.params.noteId } },
+  summary: 'Read a note with an org token', tags: ['Notes'], params, response: z.object({ ok: z.boolean() }),
+});
+
 /** An internal endpoint (services only). */
 const noteInternal = defineEndpoint({
   id: 'noteInternal', method: 'GET', path: '/internal/notes/{noteId}', service: 'comments', auth: { callers: SERVICES },
@@ -37,7 +44,9 @@ const authorizer: Authorizer = {
 function app(principal: Principal | undefined): Koa {
   const router = guardedRouter(authorizer);
   route(router, noteDelete, () => ({ ok: true }));
-  route(router, noteGet, () => ({ ok: true }));
+  // the handler reads the scope the guard established
+  route(router, noteGet, (ctx) => ({ ok: scopeOf(ctx).principal !== undefined }));
+  route(router, noteTokenOnly, () => ({ ok: true }));
   route(router, noteInternal, () => ({ ok: true }));
   const koa = new Koa();
   koa.use(errorMiddleware({ error: () => undefined, warn: () => undefined } as never));
@@ -60,6 +69,21 @@ describe('caller kinds of a scoped endpoint', () => {
   it('an account endpoint answers a refused base token as a missing resource', async () => {
     const res = await request(app({ ...user, via: 'api-token' as const, tokenId: 't2', baseScope: 'p1' }).callback()).get('/api/v1/notes/n1');
     expect({ status: res.status, error: res.body.error }).toEqual({ status: 404, error: 'ERR_NOTE_NOT_FOUND' });
+  });
+
+  it('a scoped endpoint refuses an anonymous caller (401) and a service (403) at once: they are not told a resource is missing', async () => {
+    const anonymous = await request(app(undefined).callback()).get('/api/v1/notes/n1');
+    expect({ status: anonymous.status, error: anonymous.body.error }).toEqual({ status: 401, error: 'ERR_AUTHENTICATION_REQUIRED' });
+    const service = await request(app({ kind: 'service', id: 'meta', roles: [] }).callback()).get('/api/v1/notes/n1');
+    expect({ status: service.status, message: service.body.message }).toEqual({ status: 403, message: 'Forbidden - services call internal endpoints only' });
+    const admitted = await request(app({ ...user, via: 'jwt' as const }).callback()).get('/api/v1/notes/n1');
+    expect({ status: admitted.status, body: admitted.body }).toEqual({ status: 200, body: { ok: true } });
+  });
+
+  it('a scoped endpoint of one caller kind other than the session answers a refused session as a missing resource', async () => {
+    const res = await request(app({ ...user, via: 'jwt' as const }).callback()).get('/api/v1/token-notes/n1');
+    expect({ status: res.status, error: res.body.error }).toEqual({ status: 404, error: 'ERR_NOTE_NOT_FOUND' });
+    expect((await request(app({ ...user, via: 'api-token', tokenId: 't1' } as Principal).callback()).get('/api/v1/token-notes/n1')).status).toBe(200);
   });
 
   it('an internal endpoint answers 403 to every caller but a service, anonymous included', async () => {
