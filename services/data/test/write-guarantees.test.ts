@@ -63,6 +63,15 @@ function atomicInsertSuite(variant: SourceVariant): void {
       await db.destroy();
     }
   });
+
+  it('a write that changes no row answers as NocoDB (nothing updated or deleted) and announces nothing', async () => {
+    const events = h.events.length;
+    const updated = await request(h.server).patch(`${B}/all?where=(Title,eq,no-such-title)`).set(h.as(editor)).send({ Count: 1 });
+    const deleted = await request(h.server).delete(`${B}/all?where=(Title,eq,no-such-title)`).set(h.as(editor));
+    expect([updated.status, deleted.status]).toEqual([200, 200]);
+    await h.ports.relay.flush();
+    expect(h.events.slice(events).filter((e) => e.type.startsWith('records.after.'))).toEqual([]);
+  });
 }
 
 /** The table with only plain columns: its inserts take the one-statement path (rows and outbox row in one INSERT … RETURNING). */
