@@ -38,12 +38,16 @@ describe('attachment columns', () => {
     expect((await rawGet(stack.url, `/${found.Files[1].signedPath}`)).status).toBe(200);
   });
 
-  it('only attachments this storage issued are accepted', async () => {
+  it('only files this storage issued are accepted by path; a file by external url is kept as given, never signed (issue 29)', async () => {
     const { baseId, tableId } = await attachmentTable(stack.url, token);
     const rows = `/api/v1/db/data/noco/${baseId}/${tableId}`;
+    const external = { url: 'https://files.example/x.png', title: 'x.png', mimetype: 'image/png', size: 1 };
+    const kept = await json(stack.url, token, 'POST', rows, { Name: 'external', Files: [external] });
+    expect(kept.status).toBe(200);
+    expect(kept.body.Files).toEqual([external]);
     for (const forged of [
       [{ path: 'download/uploads/never_uploaded.png', title: 'x.png', mimetype: 'image/png', size: 1 }],
-      [{ url: 'https://evil.example/x.png', title: 'x.png', mimetype: 'image/png', size: 1 }],
+      [{ url: 'https://user:secret@files.example/x.png', title: 'x.png', mimetype: 'image/png', size: 1 }],
       [{ path: '../../etc/passwd', title: 'p', mimetype: 'text/plain', size: 1 }],
     ]) {
       const res = await json(stack.url, token, 'POST', rows, { Name: 'forged', Files: forged });
