@@ -20,7 +20,7 @@ const modules = {
   // commit on external ones): the part of `data` that a loaded machine can run in minutes
   'data-transaction': {
     mutate: ['services/data/src/domain/write-runner.ts:26-59'],
-    tests: ['services/data/test/write-guarantees.test.ts', 'services/data/test/records.test.ts'],
+    tests: ['services/data/test/write-guarantees.test.ts', 'services/data/test/records.test.ts', 'services/data/test/before-events.test.ts'],
   },
   // the insert path on its own (insert-records.ts), with the tests of its guarantees: a run of minutes, where `data`
   // (both files, most mutants static: every test file per mutant) takes over an hour on a shared 2-core machine

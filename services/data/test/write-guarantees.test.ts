@@ -64,6 +64,17 @@ function atomicInsertSuite(variant: SourceVariant): void {
     }
   });
 
+  it('a bulk insert that is stored is announced once, with its rows, on every source (after the commit on external ones)', async () => {
+    const events = h.events.length;
+    const res = await request(h.server).post(B).set(h.as(editor)).send([{ Title: 'announced-1' }, { Title: 'announced-2' }]);
+    expect(res.status).toBe(200);
+    await h.ports.relay.flush();
+    const inserts = h.events.slice(events).filter((e) => e.type === 'records.after.insert');
+    expect(inserts).toHaveLength(1);
+    // the event's payload (protobuf) carries the rows as JSON text
+    expect(Buffer.from(inserts[0].payload as Uint8Array).toString('utf8')).toContain('"Title":"announced-2"');
+  });
+
   it('a write that changes no row answers as NocoDB (nothing updated or deleted) and announces nothing', async () => {
     const events = h.events.length;
     const updated = await request(h.server).patch(`${B}/all?where=(Title,eq,no-such-title)`).set(h.as(editor)).send({ Count: 1 });
