@@ -1,7 +1,7 @@
 import {
   CREATABLE_UIDTS, UIDT_CATALOGUE, isAutoUidt, isVirtualUidt, systemColumnOf, uidtEntry, uidtsIn, valueRuleOf,
   isDtCompareUidt, isFormulaDatetimeUidt, isFormulaNumberUidt, isFormulaTextUidt, isIntegerKeyUidt, isJsonNumberUidt,
-  isJsonParsedUidt, isLinkUidt, isNoLookupUidt, isPgJsonNumberUidt, isPgJsonTextUidt, isCalendarDateUidt, isPrimaryValueUidt, isRelationUidt,
+  isJsonParsedUidt, isLinkUidt, isNoLookupUidt, isPgJsonNumberUidt, isPgJsonTextUidt, isCalendarDateUidt, isUserStampUidt, isCodeOfColumnUidt, isNoCodeSourceUidt, isPrimaryValueUidt, isRelationUidt,
   isScaledUidt, isSelectUidt, isSwaggerStringUidt, isThroughLinkUidt, isUnindexableUidt,
   type UidtEntry, type UidtGroup,
 } from './uidt-catalogue';
@@ -50,6 +50,9 @@ const GROUP_MEMBERS: Record<UidtGroup, string[]> = {
   pgJsonNumber: ['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'Year', 'AutoNumber', 'ID'],
   pgJsonText: ['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'SingleSelect', 'MultiSelect', 'ID', 'UUID'],
   calendarDate: ['Date', 'DateTime', 'CreatedTime', 'LastModifiedTime'],
+  userStamp: ['CreatedBy', 'LastModifiedBy'],
+  codeOfColumn: ['QrCode', 'Barcode'],
+  noCodeSource: ['QrCode', 'Barcode', 'Button', 'Links', 'LinkToAnotherRecord', 'Attachment'],
 };
 
 const PREDICATES: Record<UidtGroup, (uidt: string) => boolean> = {
@@ -58,6 +61,7 @@ const PREDICATES: Record<UidtGroup, (uidt: string) => boolean> = {
   scaled: isScaledUidt, integerKey: isIntegerKeyUidt, formulaNumber: isFormulaNumberUidt, formulaText: isFormulaTextUidt,
   formulaDatetime: isFormulaDatetimeUidt, swaggerString: isSwaggerStringUidt, jsonNumber: isJsonNumberUidt,
   jsonParsed: isJsonParsedUidt, pgJsonNumber: isPgJsonNumberUidt, pgJsonText: isPgJsonTextUidt, calendarDate: isCalendarDateUidt,
+  userStamp: isUserStampUidt, codeOfColumn: isCodeOfColumnUidt, noCodeSource: isNoCodeSourceUidt,
 };
 
 describe('uidt catalogue', () => {

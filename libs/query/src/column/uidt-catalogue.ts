@@ -52,11 +52,14 @@ export type CompareKind = 'text' | 'number' | 'checkbox' | 'date' | 'datetime' |
  * - `pgJsonNumber`, `pgJsonText`: pg prints the value into a record's JSON as a
  *   number or a string when its dt is numeric or textual (ID either way).
  * - `calendarDate`: a calendar view may place its records by the column (a date or a time stamp).
+ * - `userStamp`: CreatedBy, LastModifiedBy: one user, set by the service, read as a user object.
+ * - `codeOfColumn`: QrCode, Barcode: read the value of another column of the row.
+ * - `noCodeSource`: what a QrCode or Barcode may not show (codes, buttons, links, attachments).
  */
 export type UidtGroup =
   | 'link' | 'throughLink' | 'relation' | 'select' | 'dtCompare' | 'noLookup' | 'primaryValue' | 'unindexable'
   | 'scaled' | 'integerKey' | 'formulaNumber' | 'formulaText' | 'formulaDatetime' | 'swaggerString'
-  | 'jsonNumber' | 'jsonParsed' | 'pgJsonNumber' | 'pgJsonText' | 'calendarDate';
+  | 'jsonNumber' | 'jsonParsed' | 'pgJsonNumber' | 'pgJsonText' | 'calendarDate' | 'userStamp' | 'codeOfColumn' | 'noCodeSource';
 
 /** One type per dialect: the `dt` recorded in metadata. */
 export interface DialectTypes {
@@ -142,14 +145,14 @@ export const UIDT_CATALOGUE = {
   Year: physical('integer', 'year', 'number', g('formulaNumber', 'jsonNumber', 'pgJsonNumber')),
   SingleSelect: physical('text', 'singleSelect', 'text', g('select', 'primaryValue', 'formulaText', 'pgJsonText'), 'varchar'),
   MultiSelect: physical('text', 'multiSelect', 'text', g('select', 'unindexable', 'formulaText', 'pgJsonText')),
-  LinkToAnotherRecord: virtual('virtual', g('link', 'relation')),
-  Links: virtual('virtual', g('link', 'relation')),
+  LinkToAnotherRecord: virtual('virtual', g('link', 'relation', 'noCodeSource')),
+  Links: virtual('virtual', g('link', 'relation', 'noCodeSource')),
   Lookup: virtual('virtual', g('throughLink', 'relation')),
   Rollup: virtual('virtual', g('throughLink', 'relation')),
-  Attachment: physical('text', 'attachment', 'json', { noDefault: true, ...g('unindexable', 'jsonParsed') }),
+  Attachment: physical('text', 'attachment', 'json', { noDefault: true, ...g('unindexable', 'jsonParsed', 'noCodeSource') }),
   Checkbox: physical('boolean', 'boolean', 'checkbox'),
-  QrCode: virtual('virtual', { noDefault: true }),
-  Barcode: virtual('virtual', { noDefault: true }),
+  QrCode: virtual('virtual', { noDefault: true, ...g('codeOfColumn', 'noCodeSource') }),
+  Barcode: virtual('virtual', { noDefault: true, ...g('codeOfColumn', 'noCodeSource') }),
   JSON: physical('json', 'json', 'json', g('unindexable', 'formulaText', 'jsonParsed')),
   ID: physical('increments', 'raw', 'number', { auto: true, noDefault: true, ...g('dtCompare', 'pgJsonNumber', 'pgJsonText') }),
   AutoNumber: physical('integer', 'raw', 'number', { auto: true, noDefault: true, ...g('integerKey', 'formulaNumber', 'jsonNumber', 'pgJsonNumber') }),
@@ -157,10 +160,10 @@ export const UIDT_CATALOGUE = {
   LastModifiedTime: system('updated_at', 'datetime', g('formulaDatetime', 'calendarDate')),
   User: physical('varchar', 'text', 'text', g('formulaText', 'swaggerString')),
   Collaborator: physical('varchar', 'raw', 'text', g('swaggerString')),
-  CreatedBy: system('created_by', 'text', g('formulaText', 'swaggerString')),
-  LastModifiedBy: system('updated_by', 'text', g('formulaText', 'swaggerString')),
+  CreatedBy: system('created_by', 'text', g('formulaText', 'swaggerString', 'userStamp')),
+  LastModifiedBy: system('updated_by', 'text', g('formulaText', 'swaggerString', 'userStamp')),
   Formula: virtual('virtual', g('noLookup')),
-  Button: virtual('virtual', { noDefault: true }),
+  Button: virtual('virtual', { noDefault: true, ...g('noCodeSource') }),
   GeoData: physical('text', 'geoData', 'text', g('unindexable', 'formulaText', 'swaggerString')),
   Geometry: physical('varchar', 'text', 'text', g('swaggerString')),
   AI: physical('text', 'raw', 'text', g('unindexable', 'swaggerString')),
@@ -264,3 +267,9 @@ export const isPgJsonNumberUidt = inGroup('pgJsonNumber');
 export const isPgJsonTextUidt = inGroup('pgJsonText');
 /** Group `calendarDate` (Date, DateTime, CreatedTime, LastModifiedTime). */
 export const isCalendarDateUidt = inGroup('calendarDate');
+/** Group `userStamp` (CreatedBy, LastModifiedBy). */
+export const isUserStampUidt = inGroup('userStamp');
+/** Group `codeOfColumn` (QrCode, Barcode). */
+export const isCodeOfColumnUidt = inGroup('codeOfColumn');
+/** Group `noCodeSource`: what a QrCode or Barcode may not show. */
+export const isNoCodeSourceUidt = inGroup('noCodeSource');

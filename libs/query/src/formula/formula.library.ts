@@ -31,8 +31,9 @@ function roundAway(d: Dialect, x: Compiled, places: Compiled | undefined, up: bo
   const p = places ? places.sql : bound(0);
   if (d === 'pg') {
     const pl = tpl('(LEAST(GREATEST($0, -300), 300))::int', tpl('TRUNC(($0)::float8)', p));
-    const scale = tpl('POWER(10::numeric, $0)', pl);
-    return pgDouble(tpl(`${fn}($0 * $1) / $1`, pgExact(pgFloat(d, x)), scale));
+    // 10^|places| only: numeric's POWER(10, -300) rounds to 0 at its default scale (a division by zero)
+    const scale = tpl('POWER(10::numeric, ABS($0))', pl);
+    return pgDouble(tpl(`CASE WHEN $2 >= 0 THEN ${fn}($0 * $1) / $1 ELSE ${fn}($0 / $1) * $1 END`, pgExact(pgFloat(d, x)), scale, pl));
   }
   // Places within -290…15 (a double has no more digits); past 1e290 (or 1e15 with places ≥ 0) x is its own
   // rounding, so the scaled value stays finite (MySQL fails the statement on an overflow). A double scaled

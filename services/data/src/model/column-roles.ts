@@ -1,5 +1,5 @@
 import type { ColumnInfo } from '@tabula/contracts';
-import { isAutoUidt, isVirtualUidt } from '@tabula/query';
+import { isAutoUidt, isUserStampUidt, isVirtualUidt } from '@tabula/query';
 
 /** System columns left out of list/read responses (compat-notes "Records (v1)"). */
 const HIDDEN_SYSTEM_NAMES = new Set(['created_by', 'updated_by', 'nc_order']);
@@ -23,7 +23,7 @@ export function isAutoColumn(column: ColumnInfo): boolean {
 export function isHiddenSystem(column: ColumnInfo): boolean {
   // A link's foreign key column is NocoDB's hidden system `ForeignKey`.
   // A CreatedBy / LastModifiedBy column a client added reads the same system column, and is shown.
-  const userColumn = !column.system && (column.uidt === 'CreatedBy' || column.uidt === 'LastModifiedBy');
+  const userColumn = !column.system && isUserStampUidt(column.uidt);
   return (HIDDEN_SYSTEM_NAMES.has(column.column_name) && !userColumn) || column.uidt === 'ForeignKey';
 }
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ColumnInfo, TableContext } from '@tabula/contracts';
 import { countsLinks, linkPlanOf } from './link-columns';
 import {
-  compileFormula, formulaKind, isQueryError, type ColumnFormulaOptions, type CompiledFormula, type FormulaColumn,
+  compileFormula, formulaKind, isQueryError, type ColumnFormulaOptions, type CompiledFormula, type FormulaColumn, isCodeOfColumnUidt,
 } from '@tabula/query';
 import { relationPlanOf } from './relation-columns';
 
@@ -64,7 +64,7 @@ export function codeColumns(context: TableContext, readable: ColumnInfo[], virtu
   for (const c of context.table.columns) {
     const options = (c.colOptions ?? {}) as Record<string, unknown>;
     const base: ColumnInfo = { ...c, dt: 'code', rqd: false, unique: false, pk: false, ai: false };
-    if (c.uidt === 'QrCode' || c.uidt === 'Barcode') {
+    if (isCodeOfColumnUidt(c.uidt)) {
       const ref = options[c.uidt === 'QrCode' ? 'fk_qr_value_column_id' : 'fk_barcode_value_column_id'];
       const source = readable.find((r) => r.id === ref);
       const column = { ...base, column_name: `__nc_code_${c.id}` };

@@ -1,4 +1,5 @@
 import type { CellUser, ColumnInfo } from '@tabula/contracts';
+import { isUserStampUidt } from '@tabula/query';
 import type { TableHandle } from '../context/table-handle';
 import type { DataPorts } from '../ports';
 import type { ApiRecord } from '../presenters/record.presenter';
@@ -14,11 +15,10 @@ import { atIndex, invalidValue } from './value-errors';
  * member of the base (400 otherwise, nothing written). One call to auth per
  * page or write, whatever the number of rows.
  */
-const SINGLE = new Set(['CreatedBy', 'LastModifiedBy']);
 
 /** The user columns among `columns`. */
 export function userColumns(columns: ColumnInfo[]): ColumnInfo[] {
-  return columns.filter((c) => SINGLE.has(c.uidt) || c.uidt === 'User');
+  return columns.filter((c) => isUserStampUidt(c.uidt) || c.uidt === 'User');
 }
 
 const idsOf = (stored: unknown): string[] =>
@@ -38,7 +38,7 @@ export async function presentUserCells(ports: DataPorts, baseId: string, columns
     for (const c of cols) {
       if (!(c.title in record)) continue;
       const list = idsOf(record[c.title]).map((id) => shown(byId.get(id), id));
-      record[c.title] = SINGLE.has(c.uidt) ? (list[0] ?? null) : (list.length ? list : null);
+      record[c.title] = isUserStampUidt(c.uidt) ? (list[0] ?? null) : (list.length ? list : null);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { errors } from '@tabula/http';
 import { newId } from '@tabula/db';
-import { isScaledUidt, isSelectUidt } from '@tabula/query';
+import { isNoCodeSourceUidt, isScaledUidt, isSelectUidt } from '@tabula/query';
 import type { ColumnRow } from '../../repositories/column.repository';
 import type { Dialect } from '../../ddl/dialect';
 import { ALL_UIDTS, UNSUPPORTED_UIDTS, isVirtual, physicalTypeOf, systemPointer } from '../../ddl/uidt';
@@ -96,7 +96,7 @@ function computedOptions(fields: Record<string, unknown>, draft: ColumnRow, ctx:
     const ref = given[key];
     const source = typeof ref === 'string' ? ctx.existing.find((c) => c.id === ref || c.title === ref) : undefined;
     if (!source) throw errors.badRequest(`${draft.uidt} column needs ${key}: a column of this table`);
-    if (['QrCode', 'Barcode', 'Button', 'Links', 'LinkToAnotherRecord', 'Attachment'].includes(source.uidt)) {
+    if (isNoCodeSourceUidt(source.uidt)) {
       throw errors.badRequest(`${draft.uidt} column cannot show a ${source.uidt} column`);
     }
     const options: Record<string, unknown> = { [key]: source.id };

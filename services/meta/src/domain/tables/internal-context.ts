@@ -1,4 +1,5 @@
 import { errors } from '@tabula/http';
+import { isThroughLinkUidt } from '@tabula/query';
 import type { BaseInfo, SourceInfo, TableContext, TableInfo, ViewInfo } from '@tabula/contracts';
 import type { MetaPorts } from '../../ports';
 import { findBase, type BaseRow, baseCandidates } from '../../repositories/base.repository';
@@ -63,7 +64,7 @@ async function relatedTables(ports: MetaPorts, columns: ColumnRow[]): Promise<Ta
     for (const t of tables) found.set(t.id, { table: t, columns: all.filter((c) => c.fk_model_id === t.id) });
     // Further only where a lookup or rollup of a table just found reads a computed column of its related table.
     const deeper = new Set(tables.flatMap((t) => found.get(t.id)!.columns)
-      .filter((c) => (c.uidt === 'Lookup' || c.uidt === 'Rollup')).map((c) => (c.col_options as Record<string, unknown> | null)?.fk_relation_column_id));
+      .filter((c) => isThroughLinkUidt(c.uidt)).map((c) => (c.col_options as Record<string, unknown> | null)?.fk_relation_column_id));
     frontier = all.filter((c) => isLink(c) && deeper.has(c.id));
   }
   return [...found.values()].map(({ table: t, columns: cols }) => ({
