@@ -22,6 +22,11 @@ const modules = {
     mutate: ['services/data/src/domain/write-runner.ts:26-59'],
     tests: ['services/data/test/write-guarantees.test.ts', 'services/data/test/records.test.ts', 'services/data/test/before-events.test.ts'],
   },
+  // the whole write runner (the transaction above, the one-statement path, row deltas, what runs after the commit)
+  'data-write-runner': {
+    mutate: ['services/data/src/domain/write-runner.ts'],
+    tests: ['services/data/test/write-guarantees.test.ts', 'services/data/test/records.test.ts', 'services/data/test/before-events.test.ts'],
+  },
   // the insert path on its own (insert-records.ts), with the tests of its guarantees: a run of minutes, where `data`
   // (both files, most mutants static: every test file per mutant) takes over an hour on a shared 2-core machine
   'data-insert': {
