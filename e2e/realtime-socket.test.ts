@@ -213,16 +213,32 @@ describe('live feed over a WebSocket', () => {
     expect(byToken.messages.find((m) => m.op === 'closed')).toMatchObject({ subscription: tsub.subscription, reason: 'revoked' });
   });
 
+});
+
+/**
+ * A client that stops reading answers no pings either: with the file's 300 ms heartbeat the liveness
+ * check may drop it (1006) before its buffer fills under a slow machine's inserts. Here the heartbeat is far
+ * off, so only the buffer bound can end the socket, which is what this test is about.
+ */
+describe('live feed over a WebSocket, a slow reader', () => {
+  const slow = {} as { stack: TestStack; api: TestApi; root: TestUser; baseId: string };
+  beforeAll(async () => {
+    ({ stack: slow.stack, api: slow.api } = await startRealtimeStack({ SVC_FEED_HEARTBEAT_MS: '600000', SVC_FEED_BUFFER_BYTES: '65536' }));
+    slow.root = await slow.api.signUp('slow-root');
+    slow.baseId = (await slow.api.baseWithTable(slow.root, { title: 'Seed', columns: [col.id(), col.text('Title')] })).baseId;
+  }, 120_000);
+  afterAll(async () => { await slow.stack?.stop(); });
+
   it('a slow client\'s buffer is bounded: its subscriptions close with the last delivered id, and resuming loses nothing', async () => {
-    const t = await api.createTable(root, table.baseId, { title: 'Slow', columns: [col.id(), col.text('Title'), col.longText('Body')] });
-    const ws = await WsClient.open(stack.url, '/api/v1/events/ws', auth(root));
+    const t = await slow.api.createTable(slow.root, slow.baseId, { title: 'Slow', columns: [col.id(), col.text('Title'), col.longText('Body')] });
+    const ws = await WsClient.open(slow.stack.url, '/api/v1/events/ws', auth(slow.root));
     const sub = await ws.subscribe({ table_id: t.id });
     const raw = (ws.ws as unknown as { _socket: import('node:net').Socket })._socket;
     raw.pause();
     const big = 'x'.repeat(10_000);
     const writes = 40;
     for (let i = 0; i < writes; i += 1) {
-      await api.ok('POST', `/api/v1/db/data/bulk/noco/${t.baseId}/${t.id}`, { token: root.token, body: Array.from({ length: 50 }, (_, k) => ({ Title: `w${i}-${k}`, Body: big })) }, 'bulk insert');
+      await slow.api.ok('POST', `/api/v1/db/data/bulk/noco/${t.baseId}/${t.id}`, { token: slow.root.token, body: Array.from({ length: 50 }, (_, k) => ({ Title: `w${i}-${k}`, Body: big })) }, 'bulk insert');
     }
     raw.resume();
     await ws.until(() => ws.closed, 30_000, 'the socket to close');
@@ -232,11 +248,10 @@ describe('live feed over a WebSocket', () => {
     const delivered = ws.events(sub.subscription);
     expect(delivered.length).toBeLessThan(writes);
     expect(closed.last_event_id).toBe(delivered.at(-1)?.id ?? null);
-    const rest = await WsClient.open(stack.url, '/api/v1/events/ws', auth(root));
+    const rest = await WsClient.open(slow.stack.url, '/api/v1/events/ws', auth(slow.root));
     const again = await rest.subscribe({ table_id: t.id, ...(closed.last_event_id ? { last_event_id: closed.last_event_id } : { last_event_id: '0' }) });
     await rest.until(() => rest.events(again.subscription).length >= writes - delivered.length, 30_000, 'the rest');
     expect(delivered.length + rest.events(again.subscription).length).toBe(writes);
     rest.close();
   });
 });
-
