@@ -2,8 +2,9 @@
  * Webhook delivery: commit-to-delivery latency (API response of the write →
  * request at the sink) for single inserts at a fixed rate and under concurrent
  * writers, deliveries per second to a local sink (several hooks per insert), and
- * 1000-row bulk inserts. Standalone Tabula runs in a child process; the sink and
- * the client run here. After each phase the per-stage histograms of the hooks
+ * 1000-row bulk inserts. Standalone Tabula runs in a child process, the sink in
+ * another (sink-server.mjs: a busy writer would stamp arrivals late), the
+ * client here. After each phase the per-stage histograms of the hooks
  * service (its own `/metrics`) are read and their p50/p99 printed
  * (interpolated within buckets: approximate). Needs DATABASE_URL.
  * `--bus redis` (REDIS_URL) or `--bus kafka` (KAFKA_BROKERS, e.g. after `npm run kafka:start`)
@@ -20,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort, freePortBase, waitHealthy } from '@tabula/testing';
-import { Sink, call, setupTable } from '../../e2e/hooks-e2e.helpers';
+import { call, setupTable } from '../../e2e/hooks-e2e.helpers';
 import { startStandaloneChild } from './standalone-child';
 
 const arg = (name: string, fallback: number) => {
@@ -43,6 +44,52 @@ if (hooksReplicas && bus === 'memory') throw new Error('--hooks-replicas needs -
 
 /** The system under test: the gateway's URL, the hooks processes' /metrics, a stop. */
 interface Target { url: string; metricsUrls: string[]; stop(): Promise<void> }
+
+/** The sink process (sink-server.mjs): its URL, the arrivals it stamped per path, a stop. */
+class RemoteSink {
+  url = '';
+  private child?: ReturnType<typeof spawn>;
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, [path.resolve(__dirname, 'sink-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    this.child = child;
+    this.url = await new Promise<string>((resolve, reject) => {
+      let buffer = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        const line = buffer.split('\n').find((l) => l.startsWith('{"url":'));
+        if (line) resolve((JSON.parse(line) as { url: string }).url);
+      });
+      child.once('exit', (code) => reject(new Error(`sink exited with ${code}`)));
+    });
+  }
+
+  /** Arrival time (epoch ms) of each row name at a path, as the sink stamped it. */
+  async arrivals(hookPath: string): Promise<{ count: number; arrivals: Map<string, number> }> {
+    const res = await fetch(`${this.url}/_arrivals?path=${encodeURIComponent(hookPath)}`);
+    const body = (await res.json()) as { count: number; arrivals: Record<string, number> };
+    return { count: body.count, arrivals: new Map(Object.entries(body.arrivals)) };
+  }
+
+  /** Waits until `count` requests reached a path. */
+  async waitFor(hookPath: string, count: number, timeoutMs: number): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await fetch(`${this.url}/_arrivals?only=count&path=${encodeURIComponent(hookPath)}`);
+      const seen = ((await res.json()) as { count: number }).count;
+      if (seen >= count) return;
+      if (Date.now() > until) throw new Error(`sink: ${seen}/${count} requests at ${hookPath}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.child || this.child.exitCode !== null) return;
+    const exited = new Promise((r) => this.child!.once('exit', r));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
 
 /** Cluster mode on the launcher with `replicas` hooks processes (ports from a free base; replica n on hooks' port + 10(n-1)). */
 async function startCluster(env: NodeJS.ProcessEnv, replicas: number): Promise<Target> {
@@ -165,14 +212,8 @@ async function main(): Promise<void> {
     server = { url: child.url, metricsUrls: [`${child.directUrl}/metrics`], stop: () => child.stop() };
   }
   const metricsUrl = server.metricsUrls;
-  const sink = new Sink();
+  const sink = new RemoteSink();
   await sink.start();
-  const arrivals = new Map<string, number>();
-  const originalPush = sink.received.push.bind(sink.received);
-  sink.received.push = (...items) => {
-    for (const item of items) for (const row of (JSON.parse(item.body).data?.rows ?? []) as { Name: string }[]) arrivals.set(`${item.path}:${row.Name}`, Date.now());
-    return originalPush(...items);
-  };
   const results: Array<Record<string, string | number>> = [];
   const stages: Array<{ phase: string; rows: Array<Record<string, string | number>> }> = [];
   const phase = async (name: string, run: () => Promise<Record<string, string | number>>) => {
@@ -195,7 +236,7 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`insert failed: ${res.status}`);
       committedAt.set(name, Date.now());
     };
-    const arrivalsAt = (hookPath: string) => new Map([...arrivals].filter(([k]) => k.startsWith(`${hookPath}:`)).map(([k, v]) => [k.slice(hookPath.length + 1), v]));
+    const arrivalsAt = async (hookPath: string) => (await sink.arrivals(hookPath)).arrivals;
     let expected = 0;
     // warm-up: connections, caches, JIT
     const warm = new Map<string, number>();
@@ -221,7 +262,7 @@ async function main(): Promise<void> {
       const achieved = total / ((Date.now() - started) / 1000);
       expected += total;
       await sink.waitFor('/bench', expected, 120_000);
-      const single = latencies(committedAt, new Map([...arrivalsAt('/bench')].filter(([k]) => k.startsWith('r-'))));
+      const single = latencies(committedAt, new Map([...(await arrivalsAt('/bench'))].filter(([k]) => k.startsWith('r-'))));
       return { 'inserts/s': achieved.toFixed(0), 'deliveries/s': '-', 'p50 ms': pct(single, 50), 'p99 ms': pct(single, 99) };
     });
 
@@ -235,7 +276,7 @@ async function main(): Promise<void> {
       const achieved = singles / ((Date.now() - started) / 1000);
       expected += singles;
       await sink.waitFor('/bench', expected, 120_000);
-      const mine = new Map([...arrivalsAt('/bench')].filter(([k]) => k.startsWith('s-')));
+      const mine = new Map([...(await arrivalsAt('/bench'))].filter(([k]) => k.startsWith('s-')));
       const elapsed = (Math.max(...mine.values()) - started) / 1000;
       const single = latencies(committedAt, mine);
       return { 'inserts/s': achieved.toFixed(0), 'deliveries/s': (singles / elapsed).toFixed(0), 'p50 ms': pct(single, 50), 'p99 ms': pct(single, 99) };
@@ -260,7 +301,7 @@ async function main(): Promise<void> {
       const all: number[] = [];
       let last = 0;
       for (let h = 0; h < fanout; h += 1) {
-        const mine = arrivalsAt(`/fan${h}`);
+        const mine = await arrivalsAt(`/fan${h}`);
         all.push(...latencies(committedAt, mine));
         last = Math.max(last, ...mine.values());
       }
@@ -277,7 +318,7 @@ async function main(): Promise<void> {
         const committed = Date.now();
         expected += 1;
         await sink.waitFor('/bench', expected, 120_000);
-        bulkLatency.push(Math.max(0, (arrivals.get(`/bench:b${b}-999`) ?? Date.now()) - committed));
+        bulkLatency.push(Math.max(0, ((await arrivalsAt('/bench')).get(`b${b}-999`) ?? Date.now()) - committed));
       }
       bulkLatency.sort((a, b) => a - b);
       return { 'inserts/s': '-', 'deliveries/s': '-', 'p50 ms': pct(bulkLatency, 50), 'p99 ms': pct(bulkLatency, 99) };
