@@ -1,76 +1,43 @@
 /**
- * The browser's client of the public API (the same paths and shapes every
- * other client uses; contracts: libs/contracts). The session token lives in
- * memory and localStorage and goes only in the `xc-auth` header, never in a URL.
+ * The app's calls of the public API (the same paths and shapes every other
+ * client uses), each through the typed client of its contract in
+ * libs/contracts (client.ts): method and path come from the contract, and
+ * TypeScript checks the input and the answer against its schemas.
  */
 import { isSelectUidt } from '../../../libs/query/src/column/uidt-catalogue';
+import { accountV1 } from '../../../libs/contracts/src/auth/account';
+import { passwordV1 } from '../../../libs/contracts/src/auth/password';
+import { orgTokenCreate, orgTokenDelete, orgTokenList } from '../../../libs/contracts/src/auth/api-tokens';
+import { memberList } from '../../../libs/contracts/src/auth/base-members';
+import { baseCreate, baseDelete, baseGet, baseList, baseUpdate } from '../../../libs/contracts/src/meta/bases';
+import { tableCreate, tableDelete, tableGet, tableList, tableUpdate } from '../../../libs/contracts/src/meta/tables';
+import { columnCreate, columnDelete, columnUpdate, type selectOptionSchema } from '../../../libs/contracts/src/meta/columns';
+import { viewUpdate } from '../../../libs/contracts/src/meta/views';
+import { viewColumnUpdate } from '../../../libs/contracts/src/meta/view-types';
+import { filterCreate, filterDelete } from '../../../libs/contracts/src/meta/filters';
+import { sortCreate, sortDelete } from '../../../libs/contracts/src/meta/sorts';
+import { recordCreateV2, recordDeleteV2, recordListV2, recordReadV2, recordUpdateV2 } from '../../../libs/contracts/src/data/records-v2';
+import { commentListV2 } from '../../../libs/contracts/src/comments/comment-list';
+import { commentCreateV2 } from '../../../libs/contracts/src/comments/comment-create';
+import { commentUpdateV2 } from '../../../libs/contracts/src/comments/comment-update';
+import { commentResolve } from '../../../libs/contracts/src/comments/comment-resolve';
+import { storageUpload } from '../../../libs/contracts/src/storage/upload.endpoints';
+import { eventsTableStream, eventsTicketCreate } from '../../../libs/contracts/src/realtime/index';
+import { hookCreate, hookDelete, hookList, hookLogList, hookTest, hookUpdate } from '../../../libs/contracts/src/hooks/hooks';
+import { integrationCreate, integrationDelete, integrationList, integrationUpdate } from '../../../libs/contracts/src/integrations/integration-crud';
+import { integrationTypeList } from '../../../libs/contracts/src/integrations/integration-types';
+import { integrationEndpointCall } from '../../../libs/contracts/src/integrations/integration-calls';
+import type { z } from 'zod';
+import type { EndpointCall } from '../../../libs/contracts/src/endpoint/define-endpoint';
+import { call, urlOf } from './client';
 
-const TOKEN_KEY = 'tabula-token';
-let token: string | null = readStoredToken();
-const listeners = new Set<() => void>();
-
-function readStoredToken(): string | null {
-  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
-}
-
-export function currentToken(): string | null {
-  return token;
-}
-
-export function setToken(next: string | null): void {
-  token = next;
-  try {
-    if (next) localStorage.setItem(TOKEN_KEY, next);
-    else localStorage.removeItem(TOKEN_KEY);
-  } catch { /* private mode: memory only */ }
-  for (const listener of listeners) listener();
-}
-
-export function onTokenChange(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** An API error: the status and the server's `message`. */
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message);
-  }
-}
-
-type Query = Record<string, string | number | undefined>;
-
-function withQuery(path: string, query?: Query): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-}
-
-export async function api<T = any>(method: string, path: string, options: { body?: unknown; query?: Query; form?: FormData } = {}): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (token) headers['xc-auth'] = token;
-  let body: BodyInit | undefined;
-  if (options.form) body = options.form;
-  else if (options.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
-  const response = await fetch(withQuery(path, options.query), { method, headers, body, credentials: 'same-origin' });
-  const text = await response.text();
-  let data: any = undefined;
-  try { data = text ? JSON.parse(text) : undefined; } catch { data = text; }
-  if (!response.ok) {
-    if (response.status === 401 && token && !path.startsWith('/api/v1/auth/user/sign')) setToken(null);
-    throw new ApiError(response.status, data?.error ?? 'ERR', data?.message ?? data?.msg ?? `${response.status} ${response.statusText}`);
-  }
-  return data as T;
-}
+export { api, ApiError, currentToken, onTokenChange, setToken, type Query } from './request';
+export { call, urlOf } from './client';
 
 // ---- shapes used by the app (as the API answers them) ----
 export interface Base { id: string; title: string; }
-export interface SelectOption { id?: string; title: string; color?: string; }
+/** A select option (its contract: libs/contracts meta/columns.ts). */
+export type SelectOption = z.input<typeof selectOptionSchema>;
 export interface Column {
   id: string; title: string; column_name: string; uidt: string; pk: boolean; pv: boolean; system: boolean; order?: number;
   colOptions?: { options?: SelectOption[] } | null;
@@ -84,40 +51,38 @@ export type Row = Record<string, unknown>;
 export interface Page { list: Row[]; pageInfo: { totalRows: number } }
 export interface Comment { id: string; comment: string; created_by?: string; created_by_email?: string; created_at?: string; resolved_by?: string | null; resolved_by_email?: string | null; is_edited?: boolean; }
 
-const META = '/api/v1/db/meta';
-
 export const auth = {
-  signUp: (email: string, password: string) => api<{ token: string }>('POST', '/api/v1/auth/user/signup', { body: { email, password } }),
-  signIn: (email: string, password: string) => api<{ token: string }>('POST', '/api/v1/auth/user/signin', { body: { email, password } }),
-  signOut: () => api('POST', '/api/v1/auth/user/signout', { body: {} }),
-  me: () => api<{ id: string; email: string; roles: string }>('GET', '/api/v1/auth/user/me'),
-  forgot: (email: string) => api<{ msg: string }>('POST', '/api/v1/auth/password/forgot', { body: { email } }),
-  reset: (resetToken: string, password: string) => api<{ msg: string }>('POST', `/api/v1/auth/password/reset/${encodeURIComponent(resetToken)}`, { body: { password } }),
+  signUp: (email: string, password: string) => call(accountV1.signUp, { body: { email, password } }),
+  signIn: (email: string, password: string) => call(accountV1.signIn, { body: { email, password } }),
+  signOut: () => call(accountV1.signOut, {}),
+  me: () => call(accountV1.me, {}),
+  forgot: (email: string) => call(passwordV1.forgot, { body: { email } }),
+  reset: (resetToken: string, password: string) => call(passwordV1.reset, { params: { token: resetToken }, body: { password } }),
 };
 
 export const bases = {
-  list: () => api<{ list: Base[] }>('GET', `${META}/projects`, { query: { limit: 1000 } }).then((r) => r.list),
-  create: (title: string) => api<Base>('POST', `${META}/projects`, { body: { title } }),
-  rename: (id: string, title: string) => api('PATCH', `${META}/projects/${id}`, { body: { title } }),
-  remove: (id: string) => api('DELETE', `${META}/projects/${id}`),
-  get: (id: string) => api<Base>('GET', `${META}/projects/${id}`),
+  list: () => call(baseList, { query: { limit: 1000 } }).then((r) => r.list as Base[]),
+  create: (title: string) => call(baseCreate, { body: { title } }),
+  rename: (id: string, title: string) => call(baseUpdate, { params: { baseId: id }, body: { title } }),
+  remove: (id: string) => call(baseDelete, { params: { baseId: id } }),
+  get: (id: string) => call(baseGet, { params: { baseId: id } }),
   /** The caller's role in the base (members are readable by any member). */
   async myRole(id: string, email: string): Promise<string> {
-    const r = await api<{ users: { list: { email: string; roles: string }[] } }>('GET', `${META}/projects/${id}/users`, { query: { limit: 1000 } });
+    const r = await call(memberList, { params: { baseId: id }, query: { limit: 1000 } });
     return r.users.list.find((u) => u.email.toLowerCase() === email.toLowerCase())?.roles ?? 'viewer';
   },
 };
 
 export const tables = {
-  list: (baseId: string) => api<{ list: Table[] }>('GET', `${META}/projects/${baseId}/tables`).then((r) => r.list),
+  list: (baseId: string) => call(tableList, { params: { baseId } }).then((r) => r.list as Table[]),
   create: (baseId: string, title: string, columns: { title: string; uidt: string; options?: string[] }[]) =>
-    api<Table>('POST', `${META}/projects/${baseId}/tables`, { body: { title, table_name: identifier(title), columns: columns.map(columnBody) } }),
-  get: (id: string) => api<Table>('GET', `${META}/tables/${id}`),
-  rename: (id: string, title: string) => api('PATCH', `${META}/tables/${id}`, { body: { title } }),
-  remove: (id: string) => api('DELETE', `${META}/tables/${id}`),
-  addColumn: (tableId: string, column: { title: string; uidt: string; options?: string[]; formula?: string }) => api('POST', `${META}/tables/${tableId}/columns`, { body: columnBody(column) }),
-  removeColumn: (columnId: string) => api('DELETE', `${META}/columns/${columnId}`),
-  updateColumn: (columnId: string, patch: { title?: string; colOptions?: { options: SelectOption[] } }) => api<Column>('PATCH', `${META}/columns/${columnId}`, { body: patch }),
+    call(tableCreate, { params: { baseId }, body: { title, table_name: identifier(title), columns: columns.map(columnBody) } }),
+  get: (id: string) => call(tableGet, { params: { tableId: id } }) as Promise<Table>,
+  rename: (id: string, title: string) => call(tableUpdate, { params: { tableId: id }, body: { title } }),
+  remove: (id: string) => call(tableDelete, { params: { tableId: id } }),
+  addColumn: (tableId: string, column: { title: string; uidt: string; options?: string[]; formula?: string }) => call(columnCreate, { params: { tableId }, body: columnBody(column) }),
+  removeColumn: (columnId: string) => call(columnDelete, { params: { columnId } }),
+  updateColumn: (columnId: string, patch: { title?: string; colOptions?: { options: SelectOption[] } }) => call(columnUpdate, { params: { columnId }, body: patch }),
 };
 
 /** A table or column name the database accepts, from a title (the title keeps what the user typed). */
@@ -127,8 +92,10 @@ function identifier(title: string): string {
 
 const COLOURS = ['#cfdffe', '#d0f1fd', '#c2f5e9', '#ffdaf6', '#ffdce5', '#fee2d5', '#ffeab6', '#d1f7c4', '#ede2fe', '#eeeeee'];
 
-function columnBody(column: { title: string; uidt: string; options?: string[]; formula?: string }): Record<string, unknown> {
-  const body: Record<string, unknown> = { title: column.title, column_name: identifier(column.title), uidt: column.uidt };
+function columnBody(column: { title: string; uidt: string; options?: string[]; formula?: string }) {
+  const body: { title: string; column_name: string; uidt: string; formula_raw?: string; colOptions?: { options: SelectOption[] } } = {
+    title: column.title, column_name: identifier(column.title), uidt: column.uidt,
+  };
   if (column.uidt === 'Formula') body.formula_raw = column.formula ?? '';
   if (column.options && isSelectUidt(column.uidt)) {
     body.colOptions = { options: column.options.map((title, i) => ({ title, color: COLOURS[i % COLOURS.length] })) };
@@ -137,32 +104,32 @@ function columnBody(column: { title: string; uidt: string; options?: string[]; f
 }
 
 export const views = {
-  addFilter: (viewId: string, filter: { fk_column_id: string; comparison_op: string; value: string; comparison_sub_op?: string }) => api('POST', `${META}/views/${viewId}/filters`, { body: filter }),
-  removeFilter: (filterId: string) => api('DELETE', `${META}/filters/${filterId}`),
-  addSort: (viewId: string, sort: { fk_column_id: string; direction: string }) => api('POST', `${META}/views/${viewId}/sorts`, { body: sort }),
-  removeSort: (sortId: string) => api('DELETE', `${META}/sorts/${sortId}`),
-  update: (viewId: string, body: Record<string, unknown>) => api('PATCH', `${META}/views/${viewId}`, { body }),
-  showColumn: (viewId: string, columnId: string, show: boolean) => api('PATCH', `${META}/views/${viewId}/columns/${columnId}`, { body: { show } }),
+  addFilter: (viewId: string, filter: { fk_column_id: string; comparison_op: string; value: string; comparison_sub_op?: string }) => call(filterCreate, { params: { viewId }, body: filter }),
+  removeFilter: (filterId: string) => call(filterDelete, { params: { filterId } }),
+  addSort: (viewId: string, sort: { fk_column_id: string; direction: 'asc' | 'desc' }) => call(sortCreate, { params: { viewId }, body: sort }),
+  removeSort: (sortId: string) => call(sortDelete, { params: { sortId } }),
+  update: (viewId: string, body: Record<string, unknown>) => call(viewUpdate, { params: { viewId }, body }),
+  showColumn: (viewId: string, columnId: string, show: boolean) => call(viewColumnUpdate, { params: { viewId, columnId }, body: { show } }),
   /** A column's place in the view (view columns API, `order`). */
-  moveColumn: (viewId: string, columnId: string, order: number) => api('PATCH', `${META}/views/${viewId}/columns/${columnId}`, { body: { order } }),
+  moveColumn: (viewId: string, columnId: string, order: number) => call(viewColumnUpdate, { params: { viewId, columnId }, body: { order } }),
 };
 
 export const records = {
   page: (tableId: string, query: { offset: number; limit: number; where?: string; sort?: string }) =>
-    api<Page>('GET', `/api/v2/tables/${tableId}/records`, { query }),
-  get: (tableId: string, id: unknown) => api<Row>('GET', `/api/v2/tables/${tableId}/records/${encodeURIComponent(String(id))}`),
-  create: (tableId: string, row: Row | Row[]) => api<Row | Row[]>('POST', `/api/v2/tables/${tableId}/records`, { body: row }),
-  update: (tableId: string, row: Row | Row[]) => api('PATCH', `/api/v2/tables/${tableId}/records`, { body: row }),
-  remove: (tableId: string, keys: Row[]) => api('DELETE', `/api/v2/tables/${tableId}/records`, { body: keys }),
+    call(recordListV2, { params: { tableId }, query: { ...query, offset: String(query.offset), limit: String(query.limit) } }) as Promise<Page>,
+  get: (tableId: string, id: unknown) => call(recordReadV2, { params: { tableId, recordId: String(id) } }),
+  create: (tableId: string, row: Row | Row[]) => call(recordCreateV2, { params: { tableId }, body: row }),
+  update: (tableId: string, row: Row | Row[]) => call(recordUpdateV2, { params: { tableId }, body: row }),
+  remove: (tableId: string, keys: Row[]) => call(recordDeleteV2, { params: { tableId }, body: keys }),
 };
 
 export const comments = {
-  list: (tableId: string, recordId: unknown) => api<{ list: Comment[] }>('GET', `/api/v2/tables/${tableId}/records/${encodeURIComponent(String(recordId))}/comments`).then((r) => r.list),
-  add: (tableId: string, recordId: unknown, comment: string) => api<Comment>('POST', `/api/v2/tables/${tableId}/records/${encodeURIComponent(String(recordId))}/comments`, { body: { comment } }),
+  list: (tableId: string, recordId: unknown) => call(commentListV2, { params: { tableId, recordId: String(recordId) } }).then((r) => r.list as Comment[]),
+  add: (tableId: string, recordId: unknown, comment: string) => call(commentCreateV2, { params: { tableId, recordId: String(recordId) }, body: { comment } }),
   /** Only the author may change a comment (the API answers 403 to others). */
-  update: (commentId: string, comment: string) => api<Comment>('PATCH', `/api/v2/comments/${encodeURIComponent(commentId)}`, { body: { comment } }),
+  update: (commentId: string, comment: string) => call(commentUpdateV2, { params: { commentId }, body: { comment } }),
   /** Creators and owners resolve (or reopen) any comment of their base. */
-  resolve: (commentId: string, resolved: boolean) => api<Comment>('POST', `/api/v2/comments/${encodeURIComponent(commentId)}/resolve`, { body: { resolved } }),
+  resolve: (commentId: string, resolved: boolean) => call(commentResolve, { params: { commentId }, body: { resolved } }),
 };
 
 export interface UploadedFile { path?: string; url?: string; title: string; mimetype: string; size: number; signedPath?: string; signedUrl?: string; }
@@ -171,12 +138,15 @@ export const storage = {
   upload: (files: File[]) => {
     const form = new FormData();
     for (const file of files) form.append('files[]', file, file.name);
-    return api<UploadedFile[]>('POST', '/api/v1/db/storage/upload', { form });
+    return call(storageUpload, {}, { form }) as Promise<UploadedFile[]>;
   },
 };
 
 export const events = {
-  ticket: (tableId: string) => api<{ ticket: string }>('POST', '/api/v1/events/tickets', { body: { table_id: tableId } }),
+  ticket: (tableId: string) => call(eventsTicketCreate, { body: { table_id: tableId } }),
+  /** The table's change feed for an EventSource: the ticket opens it (never the session token), `last_event_id` resumes it. */
+  tableStreamUrl: (tableId: string, ticket: string, lastEventId?: string) =>
+    urlOf(eventsTableStream, { params: { tableId }, query: { ticket, last_event_id: lastEventId } }),
 };
 
 export interface Hook {
@@ -184,39 +154,49 @@ export interface Hook {
   notification?: { type?: string; payload?: { method?: string; path?: string } } | string;
 }
 export interface HookLog { id: string; created_at?: string; response?: unknown; error?: unknown; error_message?: string | null; payload?: unknown; [key: string]: unknown; }
-export interface HookDraft { title: string; event: string; operation: string; url: string; method: string; active: boolean; }
+export interface HookDraft { title: string; event: 'after' | 'before'; operation: string; url: string; method: string; active: boolean; }
 
-function hookBody(draft: HookDraft): Record<string, unknown> {
+function hookBody(draft: HookDraft) {
   return {
-    title: draft.title, event: draft.event, operation: draft.operation, active: draft.active, version: 'v2',
+    title: draft.title, event: draft.event, operation: draft.operation, active: draft.active, version: 'v2' as const,
     notification: { type: 'URL', payload: { method: draft.method, path: draft.url } },
   };
 }
 
 export const hooks = {
-  list: (tableId: string) => api<{ list: Hook[] }>('GET', `${META}/tables/${tableId}/hooks`).then((r) => r.list),
-  create: (tableId: string, draft: HookDraft) => api<Hook>('POST', `${META}/tables/${tableId}/hooks`, { body: hookBody(draft) }),
-  setActive: (hookId: string, active: boolean) => api<Hook>('PATCH', `${META}/hooks/${hookId}`, { body: { active } }),
-  remove: (hookId: string) => api('DELETE', `${META}/hooks/${hookId}`),
+  list: (tableId: string) => call(hookList, { params: { tableId } }).then((r) => r.list as Hook[]),
+  create: (tableId: string, draft: HookDraft) => call(hookCreate, { params: { tableId }, body: hookBody(draft) }) as Promise<Hook>,
+  setActive: (hookId: string, active: boolean) => call(hookUpdate, { params: { hookId }, body: { active } }) as Promise<Hook>,
+  /** Saves an edited hook: title, event, operation, URL and method, active. */
+  update: (hookId: string, draft: HookDraft) => {
+    const { title, event, operation, notification, active } = hookBody(draft);
+    return call(hookUpdate, { params: { hookId }, body: { title, event, operation, notification, active } }) as Promise<Hook>;
+  },
+  remove: (hookId: string) => call(hookDelete, { params: { hookId } }),
   /** Calls the hook once with a sample; a saved hook (`id`) gets the call in its delivery log. */
-  test: (tableId: string, draft: HookDraft, id?: string) => api<{ msg: string }>('POST', `${META}/tables/${tableId}/hooks/test`, { body: { hook: { ...hookBody(draft), ...(id ? { id } : {}) } } }),
-  logs: (hookId: string) => api<{ list: HookLog[] }>('GET', `${META}/hooks/${hookId}/logs`, { query: { limit: 25 } }).then((r) => r.list),
+  test: (tableId: string, draft: HookDraft, id?: string) => call(hookTest, { params: { tableId }, body: { hook: { ...hookBody(draft), ...(id ? { id } : {}) } } }),
+  logs: (hookId: string) => call(hookLogList, { params: { hookId }, query: { limit: 25 } }).then((r) => r.list as HookLog[]),
 };
 
 export interface ApiToken { id: string; description: string | null; created_at: string; token?: string; }
 
 export const apiTokens = {
-  list: () => api<{ list: ApiToken[] }>('GET', '/api/v1/tokens', { query: { limit: 1000 } }).then((r) => r.list),
-  create: (description: string) => api<ApiToken & { token: string }>('POST', '/api/v1/tokens', { body: { description } }),
-  revoke: (id: string) => api('DELETE', `/api/v1/tokens/${encodeURIComponent(id)}`),
+  list: () => call(orgTokenList, { query: { limit: 1000 } }).then((r) => r.list as ApiToken[]),
+  create: (description: string) => call(orgTokenCreate, { body: { description } }),
+  revoke: (id: string) => call(orgTokenDelete, { params: { id } }),
 };
 
 export interface Integration { id: string; title: string; type: string; sub_type: string; enabled: boolean; is_private: boolean; is_default: boolean; created_by: string; }
 
 export const integrations = {
-  list: () => api<Integration[] | { list: Integration[] }>('GET', '/api/v2/meta/integrations').then((r) => (Array.isArray(r) ? r : r.list)),
+  list: () => call(integrationList, {}) as Promise<Integration[]>,
   /** Every type with its sub-types (any signed-in user may read the catalogue). */
-  kinds: () => api<{ list: { type: string; subTypes: { type: string; sub_type: string; title: string }[] }[] }>('GET', '/api/v2/integrations')
-    .then((r) => r.list.flatMap((t) => t.subTypes)),
-  create: (body: { title: string; type: string; sub_type: string; config: Record<string, unknown> }) => api<Integration>('POST', '/api/v2/meta/integrations', { body }),
+  kinds: () => call(integrationTypeList, {}).then((r) => r.list.flatMap((t) => t.subTypes)),
+  create: (body: EndpointCall<typeof integrationCreate>['body']) => call(integrationCreate, { body }),
+  update: (id: string, body: EndpointCall<typeof integrationUpdate>['body']) => call(integrationUpdate, { params: { integrationId: id }, body }),
+  remove: (id: string) => call(integrationDelete, { params: { integrationId: id } }),
+  /** Calls one of the kind's endpoints (`endpoints` in the catalogue), e.g. `testConnection` of a database. */
+  callEndpoint: (id: string, endpoint: string, body: Record<string, unknown> = {}) => call(integrationEndpointCall, { params: { integrationId: id, endpoint }, body }),
 };
+/** A kind of integration as the catalogue (`GET /api/v2/integrations`) lists it. */
+export type IntegrationKind = Awaited<ReturnType<typeof integrations.kinds>>[number];

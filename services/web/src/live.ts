@@ -34,9 +34,7 @@ export function followTable(tableId: string, handlers: {
     try {
       const { ticket } = await events.ticket(tableId);
       if (closed) return;
-      const params = new URLSearchParams({ ticket });
-      if (lastId) params.set('last_event_id', lastId);
-      const stream = new EventSource(`/api/v1/events/tables/${encodeURIComponent(tableId)}?${params}`);
+      const stream = new EventSource(events.tableStreamUrl(tableId, ticket, lastId));
       source = stream;
       stream.onopen = () => { failures = 0; handlers.onStatus('live'); };
       stream.onerror = () => { if (source === stream) retry(); };

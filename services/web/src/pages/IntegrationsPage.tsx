@@ -1,13 +1,18 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { ApiError, integrations, type Integration } from '../api';
+import { ApiError, integrations, type Integration, type IntegrationKind } from '../api';
+import { IntegrationEditor, parseSettings } from './IntegrationForm';
 
-interface Kind { type: string; sub_type: string; title: string; }
-
-/** The workspace's integrations as `GET /api/v2/meta/integrations` answers them, and a create form (org creators and above). */
+/**
+ * The workspace's integrations as `GET /api/v2/meta/integrations` answers
+ * them; create, edit (name, settings), test connection and delete. The API
+ * lets org creators and administrators manage integrations (the list itself
+ * needs it): anyone else is told so and offered nothing.
+ */
 export function IntegrationsPage() {
   const [list, setList] = useState<Integration[] | null>(null);
   const [allowed, setAllowed] = useState(true);
-  const [kinds, setKinds] = useState<Kind[]>([]);
+  const [kinds, setKinds] = useState<IntegrationKind[]>([]);
+  const [editing, setEditing] = useState<Integration | null>(null);
   const [title, setTitle] = useState('');
   const [kind, setKind] = useState('');
   const [config, setConfig] = useState('{}');
@@ -25,16 +30,17 @@ export function IntegrationsPage() {
   const create = async (event: FormEvent) => {
     event.preventDefault();
     setFormError('');
-    let parsed: unknown;
-    try { parsed = JSON.parse(config); } catch { setFormError('The settings are not valid JSON.'); return; }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) { setFormError('The settings must be a JSON object.'); return; }
-    const [type, subType] = kind.split('/');
+    const settings = parseSettings(config, false);
+    if (settings.error) { setFormError(settings.error); return; }
+    const chosen = kinds.find((k) => `${k.type}/${k.sub_type}` === kind);
+    if (!chosen) return;
     try {
-      await integrations.create({ title, type, sub_type: subType, config: parsed as Record<string, unknown> });
+      await integrations.create({ title, type: chosen.type, sub_type: chosen.sub_type, config: settings.value });
       setTitle(''); setConfig('{}');
       await load();
     } catch (e) { setFormError(e instanceof ApiError ? e.message : String(e)); }
   };
+  const closeEditor = () => { setEditing(null); void load(); };
   return (
     <section aria-labelledby="integrations-title" className="page">
       <h1 id="integrations-title">Integrations</h1>
@@ -43,7 +49,7 @@ export function IntegrationsPage() {
       {list === null ? <p>Loading…</p> : list.length === 0 ? (!error && <p>No integrations yet.</p>) : (
         <table className="data-table">
           <caption>Integrations</caption>
-          <thead><tr><th scope="col">Title</th><th scope="col">Type</th><th scope="col">Kind</th><th scope="col">Enabled</th><th scope="col">Visibility</th></tr></thead>
+          <thead><tr><th scope="col">Title</th><th scope="col">Type</th><th scope="col">Kind</th><th scope="col">Enabled</th><th scope="col">Visibility</th>{allowed && <th scope="col">Actions</th>}</tr></thead>
           <tbody>
             {list.map((item) => (
               <tr key={item.id}>
@@ -52,10 +58,18 @@ export function IntegrationsPage() {
                 <td>{item.sub_type}</td>
                 <td>{item.enabled ? 'yes' : 'no'}</td>
                 <td>{item.is_private ? 'private' : 'shared'}</td>
+                {allowed && <td className="actions"><button type="button" onClick={() => setEditing(item)}>Edit {item.title}</button></td>}
               </tr>
             ))}
           </tbody>
         </table>
+      )}
+      {editing && (
+        <IntegrationEditor
+          key={editing.id} item={editing} kind={kinds.find((k) => k.type === editing.type && k.sub_type === editing.sub_type)}
+          save={(body) => integrations.update(editing.id, body)} test={() => integrations.callEndpoint(editing.id, 'testConnection')}
+          remove={() => integrations.remove(editing.id)} onSaved={closeEditor} onDeleted={closeEditor} onCancel={() => setEditing(null)}
+        />
       )}
       {allowed && kinds.length > 0 && (
         <form className="card" onSubmit={create} aria-labelledby="new-integration">

@@ -17,7 +17,7 @@ export function hookTarget(hook: Hook): { method: string; url: string } {
 
 function draftOf(hook: Hook): HookDraft {
   const target = hookTarget(hook);
-  return { title: hook.title, event: hook.event, operation: Array.isArray(hook.operation) ? hook.operation[0] : hook.operation, url: target.url, method: target.method, active: hook.active };
+  return { title: hook.title, event: hook.event === 'before' ? 'before' : 'after', operation: Array.isArray(hook.operation) ? hook.operation[0] : hook.operation, url: target.url, method: target.method, active: hook.active };
 }
 
 function logStatus(log: HookLog): string {
@@ -26,12 +26,14 @@ function logStatus(log: HookLog): string {
   return response?.status !== undefined ? `HTTP ${response.status}` : 'no response';
 }
 
-/** Webhooks of one table: list, create, test, delivery logs, activate, delete (creators and owners; others read the list). */
+/** Webhooks of one table: list, create, edit, test, delivery logs, activate, delete (creators and owners; others read the list). */
 export function WebhooksPage({ baseId, tableId, me }: { baseId: string; tableId: string; me: Me }) {
   const [table, setTable] = useState<Table | null>(null);
   const [list, setList] = useState<Hook[] | null>(null);
   const [role, setRole] = useState<string | null>(null);
   const [draft, setDraft] = useState<HookDraft>(EMPTY);
+  /** The hook the form edits (none: the form creates one). */
+  const [editing, setEditing] = useState<Hook | null>(null);
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   const [logsOf, setLogsOf] = useState<{ hook: Hook; logs: HookLog[] } | null>(null);
@@ -46,10 +48,18 @@ export function WebhooksPage({ baseId, tableId, me }: { baseId: string; tableId:
     try { await action(); } catch (e) { setError(e instanceof ApiError ? e.message : String(e)); }
   };
   const showLogs = (hook: Hook) => run(async () => setLogsOf({ hook, logs: await hooks.logs(hook.id) }));
-  const create = (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    void run(async () => { await hooks.create(tableId, draft); setDraft(EMPTY); setNotice('Webhook created.'); await load(); });
+    void run(async () => {
+      if (editing) await hooks.update(editing.id, draft);
+      else await hooks.create(tableId, draft);
+      setNotice(editing ? 'Webhook saved.' : 'Webhook created.');
+      setDraft(EMPTY); setEditing(null);
+      await load();
+    });
   };
+  const edit = (hook: Hook) => { setEditing(hook); setDraft(draftOf(hook)); setNotice(''); setError(''); };
+  const cancelEdit = () => { setEditing(null); setDraft(EMPTY); };
   const set = (patch: Partial<HookDraft>) => setDraft({ ...draft, ...patch });
   const manage = role !== null && canEditSchema(role);
   const tableUrl = `/bases/${baseId}/tables/${tableId}`;
@@ -77,6 +87,7 @@ export function WebhooksPage({ baseId, tableId, me }: { baseId: string; tableId:
                   {manage && (
                     <td className="actions">
                       <button type="button" onClick={() => void run(async () => { const r = await hooks.test(tableId, draftOf(hook), hook.id); setNotice(r.msg); await showLogs(hook); })}>Test {hook.title}</button>
+                      <button type="button" onClick={() => edit(hook)}>Edit {hook.title}</button>
                       <button type="button" onClick={() => void showLogs(hook)}>Logs of {hook.title}</button>
                       <button type="button" className="danger" onClick={() => { if (confirm(`Delete the webhook "${hook.title}"?`)) void run(async () => { await hooks.remove(hook.id); if (logsOf?.hook.id === hook.id) setLogsOf(null); await load(); }); }}>Delete {hook.title}</button>
                     </td>
@@ -105,19 +116,20 @@ export function WebhooksPage({ baseId, tableId, me }: { baseId: string; tableId:
         </section>
       )}
       {manage && (
-        <form className="card" onSubmit={create} aria-labelledby="new-hook">
-          <h2 id="new-hook">New webhook</h2>
+        <form className="card" onSubmit={submit} aria-labelledby="hook-form-title">
+          <h2 id="hook-form-title">{editing ? `Edit webhook ${editing.title}` : 'New webhook'}</h2>
           <label>Title<input required value={draft.title} onChange={(e) => set({ title: e.target.value })} /></label>
           <label>URL<input type="url" required value={draft.url} onChange={(e) => set({ url: e.target.value })} placeholder="https://example.com/hook" /></label>
           <div className="inline">
             <label>Method<select value={draft.method} onChange={(e) => set({ method: e.target.value })}>{['POST', 'PUT', 'PATCH', 'GET'].map((m) => <option key={m}>{m}</option>)}</select></label>
-            <label>Event<select value={draft.event} onChange={(e) => set({ event: e.target.value })}><option value="after">after</option><option value="before">before</option></select></label>
+            <label>Event<select value={draft.event} onChange={(e) => set({ event: e.target.value as HookDraft['event'] })}><option value="after">after</option><option value="before">before</option></select></label>
             <label>Operation<select value={draft.operation} onChange={(e) => set({ operation: e.target.value })}>{OPERATIONS.map((o) => <option key={o}>{o}</option>)}</select></label>
             <label className="check-label"><input type="checkbox" checked={draft.active} onChange={(e) => set({ active: e.target.checked })} /> Active</label>
           </div>
           <div className="inline">
             <button type="button" onClick={() => void run(async () => { const r = await hooks.test(tableId, draft); setNotice(r.msg); })}>Test webhook</button>
-            <button type="submit" className="primary">Create webhook</button>
+            <button type="submit" className="primary">{editing ? 'Save webhook' : 'Create webhook'}</button>
+            {editing && <button type="button" onClick={cancelEdit}>Cancel</button>}
           </div>
         </form>
       )}
