@@ -1,6 +1,7 @@
 import type { Column } from './api';
 // The one catalogue of column types (libs/query): a pure module, bundled into the app as it is.
 import { isSelectUidt, uidtEntry } from '../../../libs/query/src/column/uidt-catalogue';
+import { isRelationColumn, relationText } from './relations';
 
 export { isSelectUidt };
 
@@ -45,6 +46,7 @@ export function isDateColumn(column: Column): boolean {
 export function cellText(column: Column, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (column.uidt === 'Checkbox') return value ? '✓' : '';
+  if (isRelationColumn(column)) return relationText(column, value);
   if (column.uidt === 'Attachment') {
     const files = Array.isArray(value) ? value : [];
     return files.map((f: { title?: string }) => f?.title ?? 'file').join(', ');
