@@ -85,3 +85,8 @@ export function isNumberValued(column: Column): boolean {
 export function isRelationColumn(column: Pick<Column, 'uidt'>): boolean {
   return isLinkUidt(column.uidt) || isThroughLinkUidt(column.uidt);
 }
+
+/** The filter builder offers a relation column only where the API filters it: not a link's records (its `Links` count, yes). */
+export function isFilterableRelation(column: Column): boolean {
+  return !isLinkUidt(column.uidt) || (column.uidt === 'Links' && linksMany(column));
+}

@@ -102,7 +102,7 @@ export function LinkedSection({ tableId, columns, recordKey, editable, onChanged
   const links = columns.filter((c) => isLinkUidt(c.uidt));
   if (links.length === 0) return null;
   return (
-    <section aria-labelledby="links-title" className="links">
+    <section aria-labelledby="links-title" className="linked-section">
       <h3 id="links-title">Linked records</h3>
       {links.map((column) => (
         <div key={column.id} className="link-field" role="group" aria-labelledby={`links-${column.id}`}>
