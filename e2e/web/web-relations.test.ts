@@ -124,7 +124,9 @@ describeBrowser('the web app: links, lookups and rollups in a real browser (chro
     expect(await dialog.getByRole('heading').first().textContent()).toBe('Books of Ann');
     const results = dialog.getByRole('list', { name: 'Books: records to link' });
     await poll(async () => (await results.getByRole('listitem').allTextContents()).length).toBe(3);
-    await dialog.getByLabel('Search Books').fill('un');
+    // The search has focus: typing searches the other table by its display value.
+    await dialog.getByLabel('Search Books').and(page.locator(':focus')).waitFor();
+    await page.keyboard.type('un');
     await poll(() => results.getByRole('listitem').allTextContents()).toEqual(['DuneLink']);
     await dialog.getByRole('button', { name: 'Link Dune' }).click();
     await poll(() => linkedIn(dialog, 'Books')).toEqual(['Dune']);
@@ -136,6 +138,8 @@ describeBrowser('the web app: links, lookups and rollups in a real browser (chro
     await checkAxe('record picker');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+    // Focus is back on the grid (keyboard use goes on).
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('role'))).toBe('grid');
     expect(await linkedApi('Books', 1)).toEqual(['Dune', 'Emma']);
     await poll(() => text(0, 1)).toBe('2 records');
     expect(await text(1, 1)).toBe('0 records');

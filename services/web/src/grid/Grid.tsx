@@ -5,7 +5,7 @@ import type { RowStore } from '../rows';
 import { cellText, isEditable, parseInput } from '../columns';
 import { CellEditor } from './CellEditor';
 import { RelationCell } from './RelationCell';
-import { isLinkUidt, isRelationColumn } from '../relations';
+import { isLinkUidt, isRelationColumn, relationText } from '../relations';
 
 const ROW_HEIGHT = 34;
 const COL_WIDTH = 180;
@@ -152,7 +152,8 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
     const lines: string[] = [];
     for (let r = range.top; r <= range.bottom; r++) {
       const row = store.row(r);
-      lines.push(columns.slice(range.left, range.right + 1).map((c) => copyText(row?.[c.title])).join('\t'));
+      // A relation cell copies what it shows (display values, a count), not the API's objects.
+      lines.push(columns.slice(range.left, range.right + 1).map((c) => (isRelationColumn(c) ? copyText(relationText(c, row?.[c.title])) : copyText(row?.[c.title]))).join('\t'));
     }
     event.clipboardData.setData('text/plain', lines.join('\n'));
     event.preventDefault();

@@ -15,7 +15,7 @@ export function LinkPicker({ tableId, column, recordKey, rowLabel, onChanged, on
         <span className="spacer" />
         <button type="button" onClick={() => dialog.current?.close()}>Close</button>
       </header>
-      <LinkedRecords tableId={tableId} column={column} recordKey={recordKey} editable onChanged={onChanged} />
+      <LinkedRecords tableId={tableId} column={column} recordKey={recordKey} editable autoFocus onChanged={onChanged} />
     </dialog>
   );
 }

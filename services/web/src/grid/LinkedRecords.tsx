@@ -12,8 +12,9 @@ const RESULTS = 20;
  * results can be linked — when `editable` (editors and up; viewers read the
  * list only). No `<form>`: it sits inside the expanded record's.
  */
-export function LinkedRecords({ tableId, column, recordKey, editable, onChanged }: {
+export function LinkedRecords({ tableId, column, recordKey, editable, onChanged, autoFocus = false }: {
   tableId: string; column: Column; recordKey: unknown; editable: boolean; onChanged: () => void;
+  /** Focus the search when it appears (the picker; not the expanded record, whose first field keeps focus). */ autoFocus?: boolean;
 }) {
   const id = useId();
   const [related, setRelated] = useState<RelatedTable | null>(null);
@@ -72,7 +73,7 @@ export function LinkedRecords({ tableId, column, recordKey, editable, onChanged 
       {editable && related && (
         <div className="link-search">
           <label htmlFor={`${id}-search`}>Search {related.table.title}</label>
-          <input id={`${id}-search`} type="search" value={search} onChange={(e) => setSearch(e.target.value)}
+          <input id={`${id}-search`} type="search" value={search} autoFocus={autoFocus} onChange={(e) => setSearch(e.target.value)}
             onKeyDown={(e) => { if (e.key === 'Enter') e.preventDefault(); }} />
           {!many && <p className="muted">One record: linking another replaces it.</p>}
           <ul className="pick-list" aria-label={`${related.table.title}: records to link`}>
