@@ -108,6 +108,7 @@ describeBrowser('the web app: links, lookups and rollups in a real browser (chro
     await openTable('Authors');
     await addColumn('Books', 'Links (to another table)', async (form) => {
       await form.getByLabel('Link to table').selectOption({ label: 'Books' });
+      expect(await form.getByLabel('Relation').locator('option').allTextContents()).toEqual(['has many', 'many to many', 'belongs to', 'one to one']);
       await form.getByLabel('Relation').selectOption({ label: 'has many' });
     }, 'add-links');
     const meta = await server.call('GET', `/api/v1/db/meta/tables/${ids.Authors}`, token);
@@ -215,6 +216,32 @@ describeBrowser('the web app: links, lookups and rollups in a real browser (chro
     const edit = page.getByRole('region', { name: 'Edit column Total pages' });
     await edit.getByText('Rollup: sum of Pages of the Books records linked through Books.', { exact: false }).waitFor();
     await edit.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('filters on a rollup with number operators; the filter builder offers the link count, not a link\'s records', async () => {
+    // A belongs-to link: one record, NocoDB's LinkToAnotherRecord (its records are not filterable).
+    await addColumn('Favourite', 'Links (to another table)', async (form) => {
+      await form.getByLabel('Link to table').selectOption({ label: 'Books' });
+      await form.getByLabel('Relation').selectOption({ label: 'belongs to' });
+    });
+    const meta = await server.call('GET', `/api/v1/db/meta/tables/${ids.Authors}`, token);
+    expect(meta.body.columns.find((c: { title: string }) => c.title === 'Favourite')).toMatchObject({ uidt: 'LinkToAnotherRecord', colOptions: { type: 'bt' } });
+    await page.getByRole('button', { name: /^Filter/ }).click();
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    const fields = await page.getByLabel('Field').locator('option').allTextContents();
+    expect(fields).toEqual(['Name', 'Books', 'Book titles', 'Total pages']);
+    await page.getByLabel('Field').selectOption('Total pages');
+    expect(await page.getByLabel('Operator').locator('option').allTextContents()).toContain('>');
+    await page.getByLabel('Operator').selectOption('gt');
+    await page.getByLabel('Value').fill('500');
+    expect(await page.getByTestId('where-preview').textContent()).toBe('(Total pages,gt,500)');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await poll(() => page.getByTestId('grid-scroller').getAttribute('data-total')).toBe('1');
+    expect(await text(0, 0)).toBe('Ann');
+    await page.getByRole('button', { name: /^Filter/ }).click();
+    await page.getByRole('button', { name: 'Remove filter 1' }).click();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await poll(() => page.getByTestId('grid-scroller').getAttribute('data-total')).toBe('2');
   });
 
   it('the other table shows the reverse link as a chip; a one-record link is replaced through its picker', async () => {

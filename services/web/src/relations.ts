@@ -86,7 +86,10 @@ export function isRelationColumn(column: Pick<Column, 'uidt'>): boolean {
   return isLinkUidt(column.uidt) || isThroughLinkUidt(column.uidt);
 }
 
-/** The filter builder offers a relation column only where the API filters it: not a link's records (its `Links` count, yes). */
+/**
+ * The filter builder offers a relation column only where the API filters it:
+ * a `Links` column as the count of its records, never a `LinkToAnotherRecord`'s records.
+ */
 export function isFilterableRelation(column: Column): boolean {
-  return !isLinkUidt(column.uidt) || (column.uidt === 'Links' && linksMany(column));
+  return !isLinkUidt(column.uidt) || column.uidt === 'Links';
 }
