@@ -265,3 +265,32 @@ export class BrowserSuite {
     ].join('\n');
   }
 }
+
+/**
+ * Screenshots of one suite in its own folder under test-results/web (emptied
+ * at that suite's first screenshot), so suites run in one jest call never
+ * wipe each other's.
+ */
+export function suiteScreenshots(folder: string) {
+  const dir = path.join(SHOTS, folder);
+  const taken: { file: string; description: string }[] = [];
+  return {
+    dir, taken,
+    async take(page: Page, name: string, description: string): Promise<void> {
+      if (taken.length === 0) rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${String(taken.length + 1).padStart(2, '0')}-${name}.png`);
+      await page.screenshot({ path: file, fullPage: false });
+      taken.push({ file: path.relative(root, file), description });
+    },
+  };
+}
+
+/** Signs in through the app's sign-in page. */
+export async function signInPage(page: Page, url: string, email: string, password: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Bases' }).waitFor();
+}

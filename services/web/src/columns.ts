@@ -1,6 +1,7 @@
 import type { Column } from './api';
 // The one catalogue of column types (libs/query): a pure module, bundled into the app as it is.
 import { isSelectUidt, uidtEntry } from '../../../libs/query/src/column/uidt-catalogue';
+import { isNumberValued, isRelationColumn, relationText } from './relations';
 
 export { isSelectUidt };
 
@@ -45,6 +46,7 @@ export function isDateColumn(column: Column): boolean {
 export function cellText(column: Column, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (column.uidt === 'Checkbox') return value ? '✓' : '';
+  if (isRelationColumn(column)) return relationText(column, value);
   if (column.uidt === 'Attachment') {
     const files = Array.isArray(value) ? value : [];
     return files.map((f: { title?: string }) => f?.title ?? 'file').join(', ');
@@ -68,7 +70,7 @@ export function parseInput(column: Column, text: string): unknown {
 export function operatorsFor(column: Column): { op: string; label: string; unary?: boolean }[] {
   const blank = [{ op: 'blank', label: 'is blank', unary: true }, { op: 'notblank', label: 'is not blank', unary: true }];
   if (column.uidt === 'Checkbox') return [{ op: 'checked', label: 'is checked', unary: true }, { op: 'notchecked', label: 'is not checked', unary: true }];
-  if (isNumeric(column)) return [{ op: 'eq', label: '=' }, { op: 'neq', label: '≠' }, { op: 'gt', label: '>' }, { op: 'ge', label: '≥' }, { op: 'lt', label: '<' }, { op: 'le', label: '≤' }, ...blank];
+  if (isNumeric(column) || isNumberValued(column)) return [{ op: 'eq', label: '=' }, { op: 'neq', label: '≠' }, { op: 'gt', label: '>' }, { op: 'ge', label: '≥' }, { op: 'lt', label: '<' }, { op: 'le', label: '≤' }, ...blank];
   if (column.uidt === 'SingleSelect') return [{ op: 'eq', label: 'is' }, { op: 'neq', label: 'is not' }, ...blank];
   if (isDateColumn(column)) return [{ op: 'eq', label: 'is' }, { op: 'lt', label: 'is before' }, { op: 'gt', label: 'is after' }, ...blank];
   return [{ op: 'like', label: 'contains' }, { op: 'nlike', label: 'does not contain' }, { op: 'eq', label: 'is' }, { op: 'neq', label: 'is not' }, ...blank];

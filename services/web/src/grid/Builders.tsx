@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Column } from '../api';
 import { isDateColumn, operatorsFor } from '../columns';
+import { isFilterableRelation } from '../relations';
 
 export interface FilterDraft { column: string; op: string; value: string; }
 export interface SortDraft { column: string; direction: 'asc' | 'desc'; }
@@ -40,7 +41,7 @@ export function buildSort(sorts: SortDraft[]): string {
 /** The filter builder: column, NocoDB operator, value; applied to the grid and saved into the view. */
 export function FilterBuilder({ columns, initial, onApply, onClose }: { columns: Column[]; initial: FilterDraft[]; onApply: (f: FilterDraft[]) => void; onClose: () => void }) {
   const [drafts, setDrafts] = useState<FilterDraft[]>(initial.length ? initial : []);
-  const filterable = columns.filter((c) => c.uidt !== 'Attachment' && c.uidt !== 'JSON');
+  const filterable = columns.filter((c) => c.uidt !== 'Attachment' && c.uidt !== 'JSON' && isFilterableRelation(c));
   const set = (i: number, patch: Partial<FilterDraft>) => setDrafts(drafts.map((d, j) => (j === i ? { ...d, ...patch } : d)));
   const preview = buildWhere(columns, drafts, '', undefined);
   return (

@@ -1,12 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, type Column, type SelectOption } from '../api';
 import { isSelectUidt } from '../columns';
+import { isRelationColumn } from '../relations';
+import { RelationSummary } from './RelationFields';
 
 const COLOURS = ['#cfdffe', '#d0f1fd', '#c2f5e9', '#ffdaf6', '#ffdce5', '#fee2d5', '#ffeab6', '#d1f7c4', '#ede2fe', '#eeeeee'];
 
-/** Edits a column: its name and, for a select, its options (title and colour; an option keeps its id). */
-export function EditColumnDialog({ column, onClose, onSave }: {
-  column: Column; onClose: () => void;
+/**
+ * Edits a column: its name and, for a select, its options (title and colour;
+ * an option keeps its id). A link, lookup or rollup is renamed only (the API
+ * keeps its relation): the dialog says what it reads.
+ */
+export function EditColumnDialog({ column, columns, onClose, onSave }: {
+  column: Column; /** The table's columns (a lookup's link field). */ columns: Column[]; onClose: () => void;
   onSave: (patch: { title: string; colOptions?: { options: SelectOption[] } }) => Promise<void>;
 }) {
   const select = isSelectUidt(column.uidt);
@@ -29,6 +35,7 @@ export function EditColumnDialog({ column, onClose, onSave }: {
         <div className="inline">
           <label>Column name<input required value={title} onChange={(e) => setTitle(e.target.value)} autoFocus /></label>
         </div>
+        {isRelationColumn(column) && <RelationSummary column={column} columns={columns} />}
         {select && (
           <fieldset>
             <legend>Options</legend>

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, comments as commentsApi, records, storage, type Column, type Comment, type Row } from '../api';
 import { cellText, isEditable, isNumeric, parseInput } from '../columns';
+import { isLinkUidt } from '../relations';
+import { LinkedSection } from './LinkedRecords';
 
-/** A record in a dialog: every field with its editor, its attachments (upload, preview) and its comments. */
+/** A record in a dialog: every field with its editor, its attachments (upload, preview), its linked records and its comments. */
 export function ExpandedRecord({ tableId, columns, pk, row: initial, editable, commentable, resolvable, meId, onClose, onSaved }: {
   tableId: string; columns: Column[]; pk: string; row: Row; editable: boolean; commentable: boolean;
   /** Creators and owners may resolve comments. */ resolvable: boolean; /** The caller: only a comment's author may edit it. */ meId: string;
@@ -94,6 +96,7 @@ export function ExpandedRecord({ tableId, columns, pk, row: initial, editable, c
         {columns.map((column) => {
           const id = `field-${column.id}`;
           const canEdit = editable && isEditable(column);
+          if (isLinkUidt(column.uidt)) return null; // listed under "Linked records"
           if (column.uidt === 'Attachment') {
             const files = Array.isArray(row[column.title]) ? (row[column.title] as { title?: string; mimetype?: string; signedPath?: string; signedUrl?: string }[]) : [];
             return (
@@ -149,6 +152,8 @@ export function ExpandedRecord({ tableId, columns, pk, row: initial, editable, c
         })}
         {editable && <button type="submit" className="primary" disabled={Object.keys(draft).length === 0}>Save record</button>}
       </form>
+      <LinkedSection tableId={tableId} columns={columns} recordKey={key} editable={editable}
+        onChanged={() => records.get(tableId, key).then((fresh) => { setRow(fresh); onSaved(fresh); }, fail)} />
       <section aria-labelledby="comments-title" className="comments">
         <h3 id="comments-title">Comments</h3>
         {thread.length === 0 ? <p>No comments.</p> : (

@@ -4,6 +4,8 @@ import type { Column, Row } from '../api';
 import type { RowStore } from '../rows';
 import { cellText, isEditable, parseInput } from '../columns';
 import { CellEditor } from './CellEditor';
+import { RelationCell } from './RelationCell';
+import { isLinkUidt, isRelationColumn, relationText } from '../relations';
 
 const ROW_HEIGHT = 34;
 const COL_WIDTH = 180;
@@ -22,6 +24,8 @@ export interface GridProps {
   /** A paste: updates of loaded rows, rows to add past the end, and the cells as they were (undo). */
   onCommitBlock: (updates: Row[], inserts: Row[], befores: { key: unknown; title: string; before: unknown }[]) => Promise<void>;
   onUndo: () => Promise<void>;
+  /** Opens a link cell's record picker (editors and up: the grid offers it only then). */
+  onOpenLinks?: (row: Row, column: Column) => void;
 }
 
 /** A value as copied text (tab-separated rows): the raw value, not its display. */
@@ -45,7 +49,7 @@ export function parseTsv(text: string): string[][] {
  * Tab / Shift-Tab, Home / End, Ctrl-Home / Ctrl-End, PageUp / PageDown, Enter
  * or typing to edit, Esc to cancel, Delete to clear, Space to toggle a checkbox.
  */
-export function Grid({ store, columns, pk, editable, active, setActive, onExpand, onCommit, onCommitBlock, onUndo }: GridProps) {
+export function Grid({ store, columns, pk, editable, active, setActive, onExpand, onCommit, onCommitBlock, onUndo, onOpenLinks }: GridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState<{ initial?: string } | null>(null);
@@ -80,8 +84,11 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
   const column = columns[active.col];
   const row = store.row(active.row);
   const canEdit = (c: Column | undefined) => editable && !!c && isEditable(c);
+  const canLink = (c: Column | undefined) => editable && !!c && !!onOpenLinks && isLinkUidt(c.uidt);
+  const openLinks = (r: Row | undefined, c: Column | undefined) => { if (r && c && canLink(c)) onOpenLinks?.(r, c); };
 
   const startEdit = (initial?: string) => {
+    if (canLink(column)) { openLinks(row, column); return; }
     if (!row || !canEdit(column)) return;
     if (column.uidt === 'Checkbox') { void onCommit(row, column, !row[column.title]); return; }
     typed.current = initial ?? null;
@@ -145,7 +152,8 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
     const lines: string[] = [];
     for (let r = range.top; r <= range.bottom; r++) {
       const row = store.row(r);
-      lines.push(columns.slice(range.left, range.right + 1).map((c) => copyText(row?.[c.title])).join('\t'));
+      // A relation cell copies what it shows (display values, a count), not the API's objects.
+      lines.push(columns.slice(range.left, range.right + 1).map((c) => (isRelationColumn(c) ? copyText(relationText(c, row?.[c.title])) : copyText(row?.[c.title]))).join('\t'));
     }
     event.clipboardData.setData('text/plain', lines.join('\n'));
     event.preventDefault();
@@ -208,16 +216,19 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
                   const value = r?.[c.title];
                   return (
                     <div role="gridcell" aria-colindex={ci + 2} id={`cell-${item.index}-${ci}`} key={c.id} aria-selected={selected}
-                      aria-readonly={!canEdit(c)} className={`cell type-${c.uidt}${isActive ? ' active' : ''}${selected && !isActive ? ' in-range' : ''}`}
+                      aria-readonly={!canEdit(c) && !canLink(c)} className={`cell type-${c.uidt}${isActive ? ' active' : ''}${selected && !isActive ? ' in-range' : ''}`}
                       onMouseDown={(e) => {
                         if (e.shiftKey) { setAnchor(anchor ?? active); setActive({ row: item.index, col: ci }); setEditing(null); }
                         else if (!isActive) { setAnchor(null); setActive({ row: item.index, col: ci }); setEditing(null); }
                       }}
                       onClick={() => { if (isActive && c.uidt === 'Checkbox' && r && canEdit(c)) void onCommit(r, c, !r[c.title]); }}
-                      onDoubleClick={() => { setActive({ row: item.index, col: ci }); if (r && canEdit(c) && c.uidt !== 'Checkbox') setEditing({}); }}>
+                      onDoubleClick={() => { setActive({ row: item.index, col: ci }); if (canLink(c)) openLinks(r, c); else if (r && canEdit(c) && c.uidt !== 'Checkbox') setEditing({}); }}>
                       {isActive && editing && r ? (
                         <CellEditor column={c} value={value} typed={typed} label={`${c.title}, row ${item.index + 1}`} onDone={finishEdit} />
                       ) : r ? <CellValue column={c} value={value} /> : <span className="loading-cell" aria-hidden="true" />}
+                      {isActive && r && canLink(c) && (
+                        <button type="button" tabIndex={-1} className="cell-button" aria-label={`Edit links: ${c.title}, row ${item.index + 1}`} onClick={() => openLinks(r, c)}>+</button>
+                      )}
                     </div>
                   );
                 })}
@@ -234,6 +245,7 @@ export function Grid({ store, columns, pk, editable, active, setActive, onExpand
 
 /** A cell's value as text: markup in a value is shown, never interpreted. */
 function CellValue({ column, value }: { column: Column; value: unknown }) {
+  if (isRelationColumn(column)) return <RelationCell column={column} value={value} />;
   if (column.uidt === 'Checkbox') return <span className="check" aria-label={value ? 'checked' : 'not checked'}>{value ? '✓' : ''}</span>;
   if (column.uidt === 'SingleSelect' && value) {
     const option = column.colOptions?.options?.find((o) => o.title === value);

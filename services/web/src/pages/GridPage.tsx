@@ -10,6 +10,9 @@ import { FilterBuilder, SortBuilder, buildSort, buildWhere, type FilterDraft, ty
 import { AddColumnDialog } from '../grid/AddColumnDialog';
 import { EditColumnDialog } from '../grid/EditColumnDialog';
 import { ExpandedRecord } from '../grid/ExpandedRecord';
+import { LinkPicker } from '../grid/LinkPicker';
+import { relations } from '../relations-api';
+import { labelOf } from '../relations';
 import type { Me } from '../App';
 
 /** A table's grid: columns from meta, rows paged on demand, live, with filter, sort and search saved into the view. */
@@ -23,6 +26,7 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
   const [panel, setPanel] = useState<'' | 'filter' | 'sort' | 'column' | 'fields' | 'edit'>('');
   const [editing, setEditing] = useState<Column | null>(null);
   const [expanded, setExpanded] = useState<Row | null>(null);
+  const [linking, setLinking] = useState<{ row: Row; column: Column } | null>(null);
   const [live, setLive] = useState<LiveStatus>('connecting');
   const [active, setActive] = useState<{ row: number; col: number }>({ row: 0, col: 0 });
 
@@ -136,6 +140,11 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
     try { await records.remove(tableId, [{ [pk]: row[pk] }]); store.refresh(); } catch (e) { setError((e as Error).message); }
   };
 
+  /** A row read again (after its links changed: link cells, lookups and rollups follow). */
+  const refreshRow = (key: unknown) => {
+    records.get(tableId, key).then((fresh) => { store?.patch(key, fresh); }, (e: ApiError) => setError(e.message));
+  };
+
   const run = async (action: () => Promise<unknown>) => {
     try { await action(); } catch (e) { setError((e as Error).message); }
   };
@@ -189,15 +198,23 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
         </div>
       )}
       {panel === 'edit' && editing && (
-        <EditColumnDialog key={editing.id} column={editing} onClose={() => setPanel('fields')}
+        <EditColumnDialog key={editing.id} column={editing} columns={allColumns} onClose={() => setPanel('fields')}
           onSave={async (patch) => { await tables.updateColumn(editing.id, patch); await loadTable(); setPanel('fields'); }} />
       )}
-      {panel === 'column' && <AddColumnDialog onClose={() => setPanel('')} onCreate={async (c) => { await tables.addColumn(tableId, c); setPanel(''); await loadTable(); }} />}
+      {panel === 'column' && (
+        <AddColumnDialog baseId={baseId} columns={table.columns ?? []} onClose={() => setPanel('')}
+          onCreate={async (c) => { await (c.relation ? relations.addColumn(tableId, c.title, c.relation) : tables.addColumn(tableId, c)); setPanel(''); await loadTable(); }} />
+      )}
       <GridWithStore store={store} columns={columns} pk={pk} editable={editable} active={active} setActive={setActive}
-        onExpand={setExpanded} onError={setError} tableId={tableId} whereText={where} />
+        onExpand={setExpanded} onError={setError} tableId={tableId} whereText={where} onOpenLinks={(row, column) => setLinking({ row, column })} />
       {expanded && (
         <ExpandedRecord tableId={tableId} columns={columns} pk={pk} row={expanded} editable={editable} commentable={canComment(role)} resolvable={canEditSchema(role)} meId={me.id}
           onClose={() => setExpanded(null)} onSaved={(row) => { store.patch(row[pk], row); }} />
+      )}
+      {linking && editable && (
+        <LinkPicker key={`${String(linking.row[pk])}-${linking.column.id}`} tableId={tableId} column={linking.column} recordKey={linking.row[pk]}
+          rowLabel={display ? labelOf(linking.row, display.title) : `row ${String(linking.row[pk])}`}
+          onChanged={() => refreshRow(linking.row[pk])} onClose={() => setLinking(null)} />
       )}
     </section>
   );
@@ -207,7 +224,8 @@ export function GridPage({ baseId, tableId, me }: { baseId: string; tableId: str
 interface UndoStep { cells: { key: unknown; title: string; before: unknown }[]; added: unknown[] }
 
 function GridWithStore(props: { store: RowStore; columns: Column[]; pk: string; editable: boolean; active: { row: number; col: number };
-  setActive: (a: { row: number; col: number }) => void; onExpand: (row: Row) => void; onError: (m: string) => void; tableId: string; whereText: string }) {
+  setActive: (a: { row: number; col: number }) => void; onExpand: (row: Row) => void; onError: (m: string) => void; tableId: string; whereText: string;
+  onOpenLinks?: (row: Row, column: Column) => void }) {
   const { store, pk, tableId } = props;
   // Re-render on every store change (pages arriving, edits, live events).
   const version = useSyncExternalStore((l) => store.subscribe(l), () => store.version);
