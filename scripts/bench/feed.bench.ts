@@ -63,13 +63,14 @@ const wallNow = () => performance.timeOrigin + performance.now();
  * frames of one chunk arrived together), scanning the text without splitting
  * it into lines (this process parses 200,000 frames a second).
  */
-function subscribe(url: string, headers: Record<string, string>, onEvent: (data: string, id: string) => void): Promise<http.ClientRequest> {
+function subscribe(url: string, headers: Record<string, string>, onEvent: (data: string, id: string) => void, onChunk?: () => void): Promise<http.ClientRequest> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { accept: 'text/event-stream', ...headers }, agent: false }, (res) => {
       if (res.statusCode !== 200) { reject(new Error(`subscribe: ${res.statusCode}`)); return; }
       let buffer = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
+        onChunk?.();
         buffer = buffer ? buffer + chunk : chunk;
         let start = 0;
         for (let end = buffer.indexOf('\n\n'); end >= 0; start = end + 2, end = buffer.indexOf('\n\n', start)) {
@@ -92,6 +93,9 @@ class Receipts {
   readonly times = new Map<string, number[]>();
   readonly at = new Map<string, number>();
   count = 0;
+  /** Chunks the subscribers read (each the bytes of one or more of the server's writes). */
+  chunks = 0;
+  readonly onChunk = () => { this.chunks += 1; };
 
   /** A subscriber's handler recording into this. */
   readonly onEvent = (data: string) => {
@@ -208,9 +212,10 @@ async function main(): Promise<void> {
     const before = await collectedMemory(server.directUrl);
     const receipts = new Receipts();
     const streams: http.ClientRequest[] = [];
-    for (let i = 0; i < SUBSCRIBERS; i += 1) streams.push(await subscribe(streamUrl, { 'xc-auth': user.token }, receipts.onEvent));
+    for (let i = 0; i < SUBSCRIBERS; i += 1) streams.push(await subscribe(streamUrl, { 'xc-auth': user.token }, receipts.onEvent, receipts.onChunk));
     await new Promise((r) => setTimeout(r, 2000));
     const idle = await collectedMemory(server.directUrl);
+    receipts.chunks = 0;
 
     const commits = new Map<string, { started: number; answered: number }>();
     const serverCpu = cpuSeconds(server.child.pid as number);
@@ -269,7 +274,7 @@ async function main(): Promise<void> {
     console.log(`    commit-to-client:  ${fmt(live.fromCommit)}  target p50 ≤ 50 ms: ${verdict(pct(live.fromCommit, 50) <= 50)}, p99 ≤ 200 ms: ${verdict(pct(live.fromCommit, 99) <= 200)}`);
     console.log(`    answer-to-client:  ${fmt(live.fromAnswer)}`);
     console.log(`    events: ${commits.size} × ${SUBSCRIBERS} expected, missing ${live.missing} (never delivered), repeated ${live.repeated}  target none missing: ${verdict(live.missing === 0)}`);
-    console.log(`    live phase until the last delivery: ${liveSeconds.toFixed(1)} s wall; CPU server ${serverCpuUsed.toFixed(1)} s (${(serverCpuUsed * 1e6 / Math.max(1, commits.size * SUBSCRIBERS)).toFixed(2)} µs per delivery, inserts included), subscribers + inserter (this process) ${clientCpuUsed.toFixed(1)} s`);
+    console.log(`    live phase until the last delivery: ${liveSeconds.toFixed(1)} s wall; CPU server ${serverCpuUsed.toFixed(1)} s (${(serverCpuUsed * 1e6 / Math.max(1, commits.size * SUBSCRIBERS)).toFixed(2)} µs per delivery, inserts included), subscribers + inserter (this process) ${clientCpuUsed.toFixed(1)} s; ${(receipts.count / Math.max(1, receipts.chunks)).toFixed(1)} events per chunk read`);
     console.log(`  idle memory per subscriber (server, after full GCs): RSS ${perSubscriber.rss.toFixed(1)} kB, JS heap + external ${perSubscriber.heap.toFixed(1)} kB (RSS ${(before.rss / 1048576).toFixed(0)} → ${(idle.rss / 1048576).toFixed(0)} MiB)  target ≤ 30 kB: ${verdict(perSubscriber.rss <= 30)}`);
     console.log(`  resume: ${replayedTitles.size - resumeOthers}/${RESUME} events replayed in ${resumeMs ? resumeMs.toFixed(0) : '(incomplete)'} ms (repeated ${resumeRepeats}, other titles ${resumeOthers}; ${resumeLoad})  target ≤ 1000 ms: ${verdict(resumeMs > 0 && resumeMs <= 1000)}`);
     console.log(`  client connection failures retried: ${networkErrors}${networkErrors ? ` (${[...networkCauses].map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`);

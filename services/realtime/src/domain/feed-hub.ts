@@ -472,6 +472,6 @@ interface PgConnection {
   query(text: string): Promise<unknown>;
   on(event: 'notification', listener: (message: { payload?: string }) => void): void;
   once(event: 'error', listener: () => void): void;
-  removeListener(event: string, listener: (...args: unknown[]) => void): void;
+  removeListener(event: string, listener: (...args: never[]) => void): void;
   __knex__disposed?: unknown;
 }
