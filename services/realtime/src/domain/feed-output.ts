@@ -39,7 +39,7 @@ export function filterKey(where: CompiledWhere | undefined, fields: string[] | u
 
 /** What a row becomes through `where` and `fields` (`key`: {@link filterKey}): made once per row and key; null when filtered out. */
 export function outputOf(row: FeedRow, key: string, where: CompiledWhere | undefined, fields: string[] | undefined): FeedOut | null {
-  const memo = row.memo ??= new Map();
+  const memo = (row.memo ??= new Map()) as Map<string, FeedOut | null>;
   let out = memo.get(key);
   if (out === undefined) {
     const full = { id: row.seq, ...row.data } as FeedEvent;

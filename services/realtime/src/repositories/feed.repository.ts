@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { FeedEvent } from '@tabula/contracts';
-import type { FeedOut } from '../domain/feed-output';
 import { REALTIME_SCHEMA } from './realtime-db';
 
 /** The PostgreSQL channel a feed append notifies (every replica's hub listens). */
@@ -22,8 +21,8 @@ export interface FeedRow {
   base_id: string;
   table_id: string;
   data: Omit<FeedEvent, 'id'>;
-  /** Not stored: the row's output per filter key (null: filtered out), made once and shared by every stream with that key. */
-  memo?: Map<string, FeedOut | null>;
+  /** Not stored: the row's output per filter key (domain/feed-output.ts; null: filtered out), made once and shared by every stream with that key. */
+  memo?: Map<string, object | null>;
 }
 
 const feed = (db: Knex) => db.withSchema(REALTIME_SCHEMA).table('feed');
