@@ -10,7 +10,8 @@
  * bindings), for statement counts per request and EXPLAIN.
  * `GET /__bench/memory` on a direct port answers process.memoryUsage() after
  * a full garbage collection (when node runs with --expose-gc), for memory
- * deltas that GC timing does not blur.
+ * deltas that GC timing does not blur; `GET /__bench/heapsnapshot?file=PATH`
+ * writes a V8 heap snapshot there (to diff what N more streams hold).
  */
 import http from 'node:http';
 import v8 from 'node:v8';
