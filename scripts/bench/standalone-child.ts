@@ -20,11 +20,12 @@ export interface StandaloneChild {
 /**
  * Starts standalone Tabula in its own process, so the load generator and the
  * server do not share an event loop (which skews every figure), from an
- * esbuild bundle like the one `npm start` runs (bundled.ts).
+ * esbuild bundle like the one `npm start` runs (bundled.ts). `nodeArgs`: node's
+ * own flags (`--cpu-prof`, which NODE_OPTIONS does not take).
  */
-export async function startStandaloneChild(env: NodeJS.ProcessEnv, service = 'data'): Promise<StandaloneChild> {
+export async function startStandaloneChild(env: NodeJS.ProcessEnv, service = 'data', nodeArgs: string[] = []): Promise<StandaloneChild> {
   const childEnv: NodeJS.ProcessEnv = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', ...env };
-  const child = spawn(process.execPath, [...bundledArgs('scripts/bench/standalone-server.ts'), service], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, ...bundledArgs('scripts/bench/standalone-server.ts'), service], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     const onData = (chunk: Buffer) => {

@@ -8,8 +8,13 @@
  * `GET /__bench/statements?match=…` (stop; the SQL statements the data service
  * ran on its database meanwhile whose text contains `match`, with their
  * bindings), for statement counts per request and EXPLAIN.
+ * `GET /__bench/memory` on a direct port answers process.memoryUsage() after
+ * a full garbage collection (when node runs with --expose-gc), for memory
+ * deltas that GC timing does not blur; `GET /__bench/heapsnapshot?file=PATH`
+ * writes a V8 heap snapshot there (to diff what N more streams hold).
  */
 import http from 'node:http';
+import v8 from 'node:v8';
 import type { Knex } from 'knex';
 import type { ServiceName } from '@tabula/http';
 import { startTelemetry } from '@tabula/telemetry';
@@ -45,6 +50,15 @@ function countStatements(req: http.IncomingMessage, res: http.ServerResponse): v
   res.end(JSON.stringify({ count: seen.length, statements: seen }));
 }
 
+/** process.memoryUsage() after full collections (twice: what the first one freed may hold more). */
+function collectedMemory(res: http.ServerResponse): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ collected: Boolean(gc), ...process.memoryUsage() }));
+}
+
 async function main(): Promise<void> {
   // One service, or several comma-separated (`auth,data`): each gets a port; directUrl is the first.
   const services = (process.argv[2] ?? 'auth').split(',') as ServiceName[];
@@ -56,6 +70,8 @@ async function main(): Promise<void> {
     if (!handler) throw new Error(`no service ${service}`);
     const direct = http.createServer((req, res) => {
       if (process.env.BENCH_COUNT_STATEMENTS === 'true' && req.url?.startsWith('/__bench/statements')) countStatements(req, res);
+      else if (req.url === '/__bench/memory') collectedMemory(res);
+      else if (req.url?.startsWith('/__bench/heapsnapshot')) res.end(v8.writeHeapSnapshot(new URL(req.url, 'http://x').searchParams.get('file') ?? undefined));
       else handler(req, res);
     });
     await new Promise<void>((resolve) => direct.listen(0, '127.0.0.1', resolve));

@@ -55,8 +55,19 @@ async function createStreamLeases(db: Knex, schema: string): Promise<void> {
   await db.raw('CREATE INDEX stream_leases_expires_idx ON ??.stream_leases (expires_at)', [schema]);
 }
 
+/**
+ * `feed.data` as `json`: the text as appended, so an event read back from the
+ * log (a replay, another replica) has its rows' fields in the order the
+ * records API gave them, like the event the appending replica hands its hub
+ * (jsonb sorted the keys).
+ */
+async function feedDataAsJson(db: Knex, schema: string): Promise<void> {
+  await db.raw('ALTER TABLE ??.feed ALTER COLUMN data TYPE json USING data::json', [schema]);
+}
+
 /** The realtime schema's migrations, in order. */
 export const migrations: Migration[] = [
   { name: '001_feed', up: (db, schema) => createFeedTables(db, schema) },
   { name: '002_stream_leases', up: (db, schema) => createStreamLeases(db, schema) },
+  { name: '003_feed_data_json', up: (db, schema) => feedDataAsJson(db, schema) },
 ];

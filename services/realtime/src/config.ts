@@ -23,6 +23,8 @@ export const realtimeConfigSchema = z.object({
   SVC_FEED_MAX_STREAMS_PER_PRINCIPAL: z.coerce.number().int().min(1).default(20),
   /** Bytes a stream may have waiting to be sent to a slow client before it is closed (with the last delivered id). */
   SVC_FEED_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** Reads of the feed log at least this far apart (ms): events committed within it go to each client in one write. */
+  SVC_FEED_BATCH_MS: z.coerce.number().int().min(0).max(1000).default(20),
 });
 
 export type RealtimeConfig = z.infer<typeof realtimeConfigSchema>;

@@ -22,6 +22,7 @@ export function buildRealtimePorts(common: CommonPorts, config: RealtimeConfig):
     retentionMs: config.SVC_FEED_RETENTION, heartbeatMs: config.SVC_FEED_HEARTBEAT_MS, maxPerPrincipal: config.SVC_FEED_MAX_STREAMS_PER_PRINCIPAL,
     // the cap counts across replicas (realtime.stream_leases); a lease outlives 2 missed heartbeats
     leaseMs: 3 * config.SVC_FEED_HEARTBEAT_MS,
+    batchMs: config.SVC_FEED_BATCH_MS,
     loadWhere: async (tableId, where) => compileWhere(where, columnMetas(await loadTable({ meta }, tableId))),
   });
   return { ...common, config, meta, hub };

@@ -74,7 +74,8 @@ export function feedEntryOf(message: EventMessage): FeedAppend | undefined {
 /**
  * Appends record and meta events to the feed log (realtime.feed): one shared
  * group, so each event is appended once per deployment whatever the replicas;
- * the event id dedupes redeliveries. The hubs of every replica tail the log.
+ * the event id dedupes redeliveries. The hubs of every replica tail the log
+ * (this replica's takes the rows it appended without reading them back).
  */
 export const feedLogConsumer = defineConsumer<RealtimePorts>({
   name: 'realtime.feed-log',
@@ -83,12 +84,10 @@ export const feedLogConsumer = defineConsumer<RealtimePorts>({
   async handle(ports, message) {
     const entry = feedEntryOf(message);
     if (!entry) return;
-    const added = await appendFeedEvents(ports.db, [entry]);
-    if (added > 0) ports.hub.wake();
+    ports.hub.appended(await appendFeedEvents(ports.db, [entry]));
   },
   async handleBatch(ports, messages) {
     const entries = messages.map(feedEntryOf).filter((e): e is FeedAppend => e !== undefined);
-    const added = await appendFeedEvents(ports.db, entries);
-    if (added > 0) ports.hub.wake();
+    ports.hub.appended(await appendFeedEvents(ports.db, entries));
   },
 });

@@ -1,114 +1,23 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { FeedEvent } from '@tabula/contracts';
 import { roleAllows, type BaseAccess, type BaseRole, type Principal } from '@tabula/auth';
 import type { Logger } from '@tabula/telemetry';
 import { FEED_CHANNEL, lastSeq, prunedThrough, pruneFeed, readFeed, type FeedRow } from '../repositories/feed.repository';
 import { admitLease, pruneLeases, releaseLease, releaseReplica, renewLeases, restoreLeases } from '../repositories/stream-lease.repository';
-import { applyFilter, type CompiledWhere } from './feed-filter';
+import type { CompiledWhere } from './feed-filter';
+import { WriteBatch } from './feed-output';
+import { Subscription, type EndReason, type FeedSink, type SubscriptionOwner, type SubscriptionSpec } from './feed-subscription';
 
-/** Why a stream ended on the server's side. */
-export type EndReason = 'revoked' | 'deleted' | 'overflow' | 'shutdown';
-
-/** Where a subscription's output goes (an SSE response, or one subscription of a WebSocket). */
-export interface FeedSink {
-  /** Sends one event (`json`: its JSON text); false when the client's buffer is over its bound (the hub then ends the subscription). */
-  event(seq: string, event: FeedEvent, json: string): boolean;
-  /** True while the client's unsent bytes are at the bound (a replay then waits for {@link drained}). */
-  backlogged(): boolean;
-  /** Resolves when the client has read its backlog (or is gone). */
-  drained(): Promise<void>;
-  /** `event: reset`: the resume id is older than the retained log. */
-  reset(): void;
-  /** The last frame and the close. `lastId`: the last event id delivered. */
-  end(reason: EndReason, lastId: string | undefined): void;
-}
-
-/** What a subscription asks for. */
-export interface SubscriptionSpec {
-  principal: Principal;
-  kind: 'table' | 'base';
-  /** The table id (table streams) or base id. */
-  scopeId: string;
-  baseId: string;
-  /** Table streams: compiled at open; base streams: per table, by `whereFor`. */
-  where?: CompiledWhere;
-  whereText?: string;
-  fields?: string[];
-  lastEventId?: string;
-}
+export { Subscription, type EndReason, type FeedSink, type SubscriptionSpec } from './feed-subscription';
 
 /** The key streams are counted by (SVC_FEED_MAX_STREAMS_PER_PRINCIPAL, across replicas): the user. */
 export function principalKey(principal: Principal): string {
   return principal.id;
 }
 
+/** Rows per read of the log: the live tail, and a replay's pages (the next page is read while one is delivered). */
 const PAGE = 200;
-/** Events a subscription holds while its replay runs; beyond, it is ended as a slow consumer. */
-const MAX_PENDING = 50_000;
-
-/** One open stream or WebSocket subscription. */
-export class Subscription {
-  /** Seq of the last event handled (delivered or filtered out): nothing at or below it is sent again. */
-  handled = 0;
-  /** The last event id sent to the client. */
-  lastSent: string | undefined;
-  catchingUp = true;
-  pending: FeedRow[] = [];
-  closed = false;
-  /** Its row in the cluster-wide count (realtime.stream_leases) while it counts there. */
-  leaseId: string | undefined;
-  private chain: Promise<void> = Promise.resolve();
-
-  constructor(readonly spec: SubscriptionSpec, readonly sink: FeedSink, private readonly hub: FeedHub) {}
-
-  /** A live row from the hub. */
-  offer(row: FeedRow): void {
-    if (this.closed || Number(row.seq) <= this.handled) return;
-    if (this.catchingUp) {
-      if (this.pending.length >= MAX_PENDING) this.hub.end(this, 'overflow');
-      else this.pending.push(row);
-      return;
-    }
-    this.deliver(row);
-  }
-
-  /** Sends a row (through `where` and `fields`) unless handled already; in order, also when the filter loads a table. */
-  deliver(row: FeedRow): void {
-    const seq = Number(row.seq);
-    if (this.closed || seq <= this.handled) return;
-    this.handled = seq;
-    if (!this.carries(row)) return;
-    const needsTable = this.spec.kind === 'base' && this.spec.whereText && row.type.startsWith('records.');
-    if (!needsTable) {
-      this.send(row, this.spec.where);
-      return;
-    }
-    this.chain = this.chain.then(async () => {
-      const where = await this.hub.whereFor(row.table_id, this.spec.whereText as string);
-      if (where) this.send(row, where);
-    }).catch(() => undefined);
-  }
-
-  private carries(row: FeedRow): boolean {
-    if (this.spec.kind === 'table') return row.type.startsWith('records.') && row.table_id === this.spec.scopeId;
-    return row.base_id === this.spec.scopeId && row.type !== 'meta.base.deleted';
-  }
-
-  private send(row: FeedRow, where: CompiledWhere | undefined): void {
-    if (this.closed) return;
-    // One event object and one JSON text per row, whatever the number of streams it goes to unchanged.
-    const memo = row.memo ??= { event: { id: row.seq, ...row.data } as FeedEvent };
-    const event = applyFilter(memo.event, where, this.spec.fields);
-    if (!event) return;
-    const json = event === memo.event ? (memo.json ??= JSON.stringify(event)) : JSON.stringify(event);
-    if (!this.sink.event(row.seq, event, json)) {
-      this.hub.end(this, 'overflow');
-      return;
-    }
-    this.lastSent = row.seq;
-  }
-}
+const REPLAY_PAGE = 1000;
 
 /** A WebSocket as the hub sees it: whose it is, and how it ends when its credential goes or the process stops. */
 export interface FeedSocket {
@@ -136,6 +45,12 @@ export interface FeedHubOptions {
   loadWhere(tableId: string, where: string): Promise<CompiledWhere | undefined>;
   /** Fallback poll of the log when no notification came (ms). */
   pollMs?: number;
+  /**
+   * Reads of the log are at least this far apart (ms; SVC_FEED_BATCH_MS): a
+   * read after a quiet spell starts at once, appends in quick succession are
+   * read (and written to each client) together, one write per client per read.
+   */
+  batchMs?: number;
 }
 
 /** Thrown by {@link FeedHub.open} beyond SVC_FEED_MAX_STREAMS_PER_PRINCIPAL. */
@@ -149,16 +64,29 @@ export class TooManyStreams extends Error {}
  * replays the log after its id, then takes what queued meanwhile: every seq
  * at most once, none skipped (appends are serial: seq order is commit order).
  */
-export class FeedHub {
+export class FeedHub implements SubscriptionOwner {
+  /** Frames queued by this process's streams, written out once per batch of rows. */
+  readonly writes = new WriteBatch();
   private readonly byTable = new Map<string, Set<Subscription>>();
   private readonly byBase = new Map<string, Set<Subscription>>();
   private readonly byPrincipal = new Map<string, Set<Subscription>>();
   private readonly heartbeatSinks = new Set<{ ping(): boolean; sub: Subscription }>();
   private readonly sockets = new Set<FeedSocket>();
   private readonly whereCache = new Map<string, Promise<CompiledWhere | undefined>>();
+  /** Table streams' compiled `where`, one object per table, text and columns: alike streams share each row's output. */
+  private readonly tableWheres = new Map<string, CompiledWhere>();
   private seen = '0';
+  /** The highest seq known to be in the log (appends' notifications, this process's own appends): above `seen`, a read is due. */
+  private known = 0;
+  /** Rows this process appended, not yet dispatched: taken instead of a read when they follow `seen` without a gap. */
+  private inbox: FeedRow[] = [];
+  /** The next read also asks the log (the poll: a notification may have been lost). */
+  private askLog = false;
   private reading: Promise<void> | undefined;
   private again = false;
+  /** When the last read of the log started (performance.now()), and the read waiting for SVC_FEED_BATCH_MS to pass. */
+  private lastRead = -Infinity;
+  private readTimer: NodeJS.Timeout | undefined;
   private timers: NodeJS.Timeout[] = [];
   private listener: { conn: PgConnection; release(): Promise<void> } | undefined;
   private stopped = false;
@@ -179,7 +107,7 @@ export class FeedHub {
     this.replica = randomUUID();
     this.seen = await lastSeq(this.options.db);
     await this.listen();
-    const poll = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
+    const poll = setInterval(() => { this.askLog = true; this.wake(); }, this.options.pollMs ?? 1000);
     const heartbeat = setInterval(() => this.heartbeat(), this.options.heartbeatMs);
     const pruneEvery = Math.max(500, Math.min(60_000, Math.floor(this.options.retentionMs / 2)));
     const prune = setInterval(() => { void this.prune(); }, pruneEvery);
@@ -217,6 +145,8 @@ export class FeedHub {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    clearTimeout(this.readTimer);
+    this.readTimer = undefined;
     this.endAll();
     if (this.options.leaseMs) await releaseReplica(this.options.db, this.replica).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing the stream leases failed'));
     await this.reading?.catch(() => undefined);
@@ -224,10 +154,32 @@ export class FeedHub {
     this.listener = undefined;
   }
 
-  /** Reads the log's new rows soon (an append happened). */
+  /** Rows this process has just appended (in seq order): dispatched without reading them back, unless another replica's came between. */
+  appended(rows: FeedRow[]): void {
+    if (this.stopped || rows.length === 0) return;
+    this.inbox.push(...rows);
+    this.notified(rows[rows.length - 1].seq);
+  }
+
+  /** The log holds rows up to `seq` (an append's notification; without a seq: look). */
+  notified(seq: string | undefined): void {
+    const at = Number(seq);
+    if (seq && Number.isSafeInteger(at)) this.known = Math.max(this.known, at);
+    else this.askLog = true;
+    this.wake();
+  }
+
+  /** Reads the log's new rows soon (an append happened): now, or once SVC_FEED_BATCH_MS has passed since the last read. */
   wake(): void {
     if (this.stopped) return;
     if (this.reading) { this.again = true; return; }
+    if (this.readTimer) return;
+    const wait = this.lastRead + (this.options.batchMs ?? 0) - performance.now();
+    if (wait > 0) {
+      this.readTimer = setTimeout(() => { this.readTimer = undefined; this.wake(); }, wait);
+      return;
+    }
+    this.lastRead = performance.now();
     this.reading = this.readNew().catch((err: unknown) => this.options.logger.warn({ err }, 'feed: reading the log failed'))
       .finally(() => {
         this.reading = undefined;
@@ -240,7 +192,7 @@ export class FeedHub {
     const key = principalKey(spec.principal);
     const mine = this.byPrincipal.get(key);
     if ((mine?.size ?? 0) >= this.options.maxPerPrincipal) throw new TooManyStreams();
-    const sub = new Subscription(spec, sink, this);
+    const sub = new Subscription(spec.kind === 'table' && spec.where ? { ...spec, where: this.shareWhere(spec.scopeId, spec.where) } : spec, sink, this);
     if (this.options.leaseMs) {
       // Cluster-wide: admitted only while the principal holds fewer than the cap over every replica.
       const leaseId = randomUUID();
@@ -288,6 +240,16 @@ export class FeedHub {
       this.whereCache.set(key, hit);
     }
     return hit;
+  }
+
+  /** The one compiled `where` of a table's streams with that text over those columns (the first opened). */
+  private shareWhere(tableId: string, where: CompiledWhere): CompiledWhere {
+    const key = `${tableId}\u0000${createHash('sha1').update(JSON.stringify(where)).digest('base64')}`;
+    const shared = this.tableWheres.get(key);
+    if (shared) return shared;
+    if (this.tableWheres.size > 10_000) this.tableWheres.clear();
+    this.tableWheres.set(key, where);
+    return where;
   }
 
   /** Sign-out, password change, deletion (every session credential of the user) or a revoked token (that token). */
@@ -369,15 +331,23 @@ export class FeedHub {
     } else if (valid) {
       sub.handled = Number(from);
       const only = sub.spec.kind === 'table' ? { tableId: sub.spec.scopeId } : { baseId: sub.spec.scopeId };
+      const page = (after: string) => {
+        const read = readFeed(db, after, REPLAY_PAGE, only);
+        read.catch(() => undefined); // awaited below, unless the stream closed meanwhile
+        return read;
+      };
+      let next = page(String(sub.handled));
       for (;;) {
-        const rows = await readFeed(db, String(sub.handled), PAGE, only);
+        const rows = await next;
+        // the next page is read while this one goes out
+        const more = rows.length === REPLAY_PAGE && !sub.closed;
+        if (more) next = page(rows[rows.length - 1].seq);
         for (const row of rows) {
           // A replay goes at the client's pace (its backlog stays bounded); live events queue in `pending` meanwhile.
           while (sub.sink.backlogged() && !sub.closed) await sub.sink.drained();
           sub.deliver(row);
         }
-        if (rows.length < PAGE || sub.closed) break;
-        // deliver() moved `handled` past the page (also for rows it filtered out)
+        if (!more || sub.closed) break;
       }
     }
     if (live) sub.handled = Math.max(sub.handled, Number(await lastSeq(db)));
@@ -387,31 +357,64 @@ export class FeedHub {
     for (const row of queued) sub.deliver(row);
   }
 
+  /**
+   * Dispatches the rows after `seen`: this process's own appends straight
+   * from the inbox while they follow `seen` with no gap (nothing else can lie
+   * between: appends are serial), else read from the log, page by page.
+   */
   private async readNew(): Promise<void> {
+    let ask = this.askLog;
+    this.askLog = false;
     for (;;) {
+      const local = this.takeInbox();
+      for (const row of local) this.dispatchNext(row);
+      if (!ask && Number(this.seen) >= this.known) return;
       const rows = await readFeed(this.options.db, this.seen, PAGE);
-      for (const row of rows) {
-        this.seen = row.seq;
-        this.dispatch(row);
-      }
+      for (const row of rows) this.dispatchNext(row);
       if (rows.length < PAGE) return;
+      ask = true;
     }
+  }
+
+  private dispatchNext(row: FeedRow): void {
+    if (Number(row.seq) <= Number(this.seen)) return;
+    this.seen = row.seq;
+    this.dispatch(row);
+  }
+
+  /** The inbox's rows that continue `seen` without a gap; older ones are dropped, later ones wait (or are read). */
+  private takeInbox(): FeedRow[] {
+    if (this.inbox.length === 0) return [];
+    this.inbox.sort((a, b) => Number(a.seq) - Number(b.seq));
+    let next = Number(this.seen) + 1;
+    let i = 0;
+    while (i < this.inbox.length && Number(this.inbox[i].seq) < next) i += 1;
+    const taken: FeedRow[] = [];
+    for (; i < this.inbox.length && Number(this.inbox[i].seq) === next; i += 1, next += 1) taken.push(this.inbox[i]);
+    this.inbox = this.inbox.slice(i);
+    // what waits beyond a gap is read from the log with the rows before it: not kept
+    if (this.inbox.length && taken.length === 0) this.inbox = [];
+    return taken;
   }
 
   private dispatch(row: FeedRow): void {
     if (row.type.startsWith('meta.column.') || row.type.startsWith('meta.table.')) {
-      for (const key of this.whereCache.keys()) if (key.startsWith(`${row.table_id}\u0000`)) this.whereCache.delete(key);
+      for (const cache of [this.whereCache, this.tableWheres]) for (const key of cache.keys()) if (key.startsWith(`${row.table_id}\u0000`)) cache.delete(key);
     }
     if (row.type === 'meta.base.deleted') {
       for (const sub of [...(this.byBase.get(row.base_id) ?? [])]) this.end(sub, 'deleted');
       for (const set of [...this.byTable.values()]) for (const sub of [...set]) if (sub.spec.baseId === row.base_id) this.end(sub, 'deleted');
       return;
     }
-    for (const sub of [...(this.byTable.get(row.table_id) ?? [])]) {
-      if (row.type === 'meta.table.deleted') this.end(sub, 'deleted');
-      else sub.offer(row);
+    const tableSubs = this.byTable.get(row.table_id);
+    if (row.type === 'meta.table.deleted') {
+      for (const sub of [...(tableSubs ?? [])]) this.end(sub, 'deleted');
+    } else if (tableSubs) {
+      // no copy of the set: a subscription ended meanwhile (overflow) leaves it, which a Set's iteration allows
+      for (const sub of tableSubs) sub.offer(row);
     }
-    for (const sub of [...(this.byBase.get(row.base_id) ?? [])]) sub.offer(row);
+    const baseSubs = this.byBase.get(row.base_id);
+    if (baseSubs) for (const sub of baseSubs) sub.offer(row);
   }
 
   private heartbeat(): void {
@@ -433,7 +436,7 @@ export class FeedHub {
     const client = this.options.db.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
     try {
       const conn = await client.acquireConnection();
-      const onNotify = () => this.wake();
+      const onNotify = (message: { payload?: string }) => this.notified(message.payload);
       const onError = () => {
         conn.removeListener('notification', onNotify);
         conn.__knex__disposed = true;
@@ -467,8 +470,8 @@ export class FeedHub {
 /** A pooled PostgreSQL connection as knex hands it out (node-pg's Client). */
 interface PgConnection {
   query(text: string): Promise<unknown>;
-  on(event: 'notification', listener: () => void): void;
+  on(event: 'notification', listener: (message: { payload?: string }) => void): void;
   once(event: 'error', listener: () => void): void;
-  removeListener(event: string, listener: (...args: unknown[]) => void): void;
+  removeListener(event: string, listener: (...args: never[]) => void): void;
   __knex__disposed?: unknown;
 }

@@ -3,7 +3,7 @@ import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
 import {
   eventsBaseStream, eventsTableStream, feedSocketClientMessage,
-  type FeedEvent, type FeedSocketClientMessage, type FeedSocketServerMessage, type TableContext,
+  type FeedSocketClientMessage, type FeedSocketServerMessage, type TableContext,
 } from '@tabula/contracts';
 import { appError, callerKindOf, errorBody, toAppError, type AppError, type Authorizer } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
@@ -11,6 +11,7 @@ import type { RealtimePorts } from '../ports';
 import { checkWhereSyntax, compileWhere, parseFields } from './feed-filter';
 import { columnMetas } from './stream-scope';
 import { TooManyStreams, type EndReason, type FeedSink, type FeedSocket, type Subscription } from './feed-hub';
+import { drainedOf, type FeedOut, type Flushable } from './feed-output';
 
 /** Close codes of the socket (4000–4999: the application's own). */
 export const SOCKET_CLOSE = { revoked: 4001, overflow: 4008, shutdown: 1012 } as const;
@@ -38,6 +39,9 @@ export class SocketSession implements FeedSocket {
   /** Pings sent since the last pong. */
   private unanswered = 0;
   private pingQueued = false;
+  /** The raw socket is corked while a batch of rows is dispatched. */
+  private corked = false;
+  private readonly uncork: Flushable = { flush: () => { if (this.corked) { this.corked = false; this.raw.uncork(); } } };
 
   constructor(
     private readonly ports: RealtimePorts,
@@ -186,19 +190,20 @@ export class SocketSession implements FeedSocket {
     const bound = this.ports.config.SVC_FEED_BUFFER_BYTES;
     const backlogged = () => this.ws.readyState === this.ws.OPEN && this.ws.bufferedAmount >= bound;
     return {
-      event: (_seq: string, _event: FeedEvent, json: string) => {
+      event: (out: FeedOut) => {
         if (!this.active.has(id) || this.ws.readyState !== this.ws.OPEN) return true;
         if (this.ws.bufferedAmount >= bound) return false;
+        // The events of one batch of rows leave in one write (the socket is corked until the batch is dispatched).
+        if (!this.corked) { this.corked = true; this.raw.cork(); this.ports.hub.writes.add(this.uncork); }
         // {"op":"event","subscription":…, …the event's own fields}: the event's JSON text, made once per row, is reused.
-        this.ws.send(`{"op":"event","subscription":${JSON.stringify(id)},${json.slice(1)}`);
+        this.ws.send(`{"op":"event","subscription":${JSON.stringify(id)},${out.json.slice(1)}`);
         return true;
       },
       backlogged,
-      drained: () => new Promise<void>((resolve) => {
-        const done = () => { this.raw.off('drain', done); this.raw.off('close', done); resolve(); };
-        this.raw.once('drain', done);
-        this.raw.once('close', done);
-      }),
+      drained: () => {
+        this.uncork.flush();
+        return drainedOf(this.raw, backlogged);
+      },
       reset: () => { if (this.active.has(id)) this.send({ op: 'reset', subscription: id }); },
       end: (reason: EndReason, lastId: string | undefined) => {
         if (!this.active.has(id)) return;

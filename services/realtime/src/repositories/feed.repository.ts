@@ -21,25 +21,40 @@ export interface FeedRow {
   base_id: string;
   table_id: string;
   data: Omit<FeedEvent, 'id'>;
-  /** Not stored: the event and its JSON, made once and shared by every stream the row goes to unfiltered. */
-  memo?: { event: FeedEvent; json?: string };
+  /** Not stored: the row's output per filter key (domain/feed-output.ts; null: filtered out), made once and shared by every stream with that key. */
+  memo?: Map<string, object | null>;
 }
 
 const feed = (db: Knex) => db.withSchema(REALTIME_SCHEMA).table('feed');
 
 /**
- * Appends events in one transaction under the feed's advisory lock (appends are
- * serial, so seq order is commit order), skipping ids already there (the bus
- * delivers at least once), and notifies the hubs. Answers how many were new.
+ * Appends events in one statement (one round trip) and answers the rows that
+ * were new, in seq order; the hubs are notified with the highest new seq.
+ * The statement takes the feed's transaction-level advisory lock before any
+ * row gets its seq (the lock's CTE is scanned before the first row reaches
+ * the INSERT), so appends are serial and seq order is commit order; ids
+ * already there are skipped (the bus delivers at least once).
  */
-export async function appendFeedEvents(db: Knex, events: FeedAppend[]): Promise<number> {
-  if (events.length === 0) return 0;
-  return db.transaction(async (trx) => {
-    await trx.raw("SELECT pg_advisory_xact_lock(hashtext('tabula.realtime.feed'))");
-    const rows = events.map((e) => ({ event_id: e.eventId, type: e.type, base_id: e.baseId, table_id: e.tableId, data: JSON.stringify(e.data) }));
-    const inserted = await feed(trx).insert(rows).onConflict('event_id').ignore().returning('seq');
-    if (inserted.length > 0) await trx.raw(`NOTIFY ${FEED_CHANNEL}`);
-    return inserted.length;
+export async function appendFeedEvents(db: Knex, events: FeedAppend[]): Promise<FeedRow[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((e) => ({ event_id: e.eventId, type: e.type, base_id: e.baseId, table_id: e.tableId, data: e.data }));
+  const result = await db.raw<{ rows: { seq: string | number; event_id: string }[] }>(
+    `WITH serial AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtext('tabula.realtime.feed'))),
+     added AS (
+       INSERT INTO ${REALTIME_SCHEMA}.feed (event_id, type, base_id, table_id, data)
+       SELECT e.event_id, e.type, e.base_id, e.table_id, e.data
+       FROM serial, ROWS FROM (json_to_recordset(?::json) AS (event_id text, type text, base_id text, table_id text, data json))
+         WITH ORDINALITY AS e(event_id, type, base_id, table_id, data, n)
+       ORDER BY e.n
+       ON CONFLICT (event_id) DO NOTHING
+       RETURNING seq, event_id),
+     notified AS (SELECT pg_notify(?, (SELECT max(seq) FROM added)::text) FROM (SELECT 1 FROM added LIMIT 1) one)
+     SELECT seq, event_id, (SELECT count(*) FROM notified) AS notified FROM added ORDER BY seq`,
+    [JSON.stringify(rows), FEED_CHANNEL]);
+  const byId = new Map(events.map((e) => [e.eventId, e]));
+  return result.rows.map((row) => {
+    const e = byId.get(row.event_id) as FeedAppend;
+    return { seq: String(row.seq), type: e.type, base_id: e.baseId, table_id: e.tableId, data: e.data };
   });
 }
 

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { ServerResponse } from 'node:http';
-import { eventsBaseStream, eventsSocket, eventsTableStream, eventsTicketCreate, type FeedEvent, type TableContext } from '@tabula/contracts';
+import { eventsBaseStream, eventsSocket, eventsTableStream, eventsTicketCreate, type TableContext } from '@tabula/contracts';
 import { appError, errors, guardedRouter, route, scopeOf, type Authorizer, type EndpointContext } from '@tabula/http';
 import type { Principal } from '@tabula/auth';
 import type { RealtimePorts } from '../ports';
@@ -9,6 +9,7 @@ import { issueTicket, useTicket } from '../domain/tickets';
 import { checkWhereSyntax, compileWhere, parseFields } from '../domain/feed-filter';
 import { columnMetas } from '../domain/stream-scope';
 import { TooManyStreams, type EndReason, type FeedSink, type SubscriptionSpec } from '../domain/feed-hub';
+import { drainedOf, type Flushable, type WriteBatch } from '../domain/feed-output';
 import type { TicketGrant } from '../repositories/ticket.repository';
 
 const TICKET = 'realtimeTicket';
@@ -35,39 +36,50 @@ function assertTicketScope(ctx: { state: Record<string, unknown> }, kind: 'table
   if (grant && (grant.scope_kind !== kind || grant.scope_id !== id)) throw errors.unauthorized('The ticket was issued for another stream');
 }
 
-/** SSE framing of one event: `id:`, `event:`, `data:` (one line of JSON: `json`, the event's JSON text). */
-export function sseFrame(seq: string, event: FeedEvent, json = JSON.stringify(event)): string {
-  return `id: ${seq}\nevent: ${event.type}\ndata: ${json}\n\n`;
-}
+const PING = Buffer.from(': ping\n\n');
 
-/** A sink writing SSE frames to a response, closing it when the client's buffer passes `bound` bytes. */
-function sseSink(res: ServerResponse, bound: number): FeedSink & { ping(): boolean } {
-  let corked = false;
-  const write = (text: string): boolean => {
-    if (res.destroyed || res.writableEnded) return true;
+/**
+ * A sink writing SSE frames to a response: the frames of one batch of rows
+ * (shared buffers, encoded once per event) leave in one write when the batch
+ * is dispatched; past `bound` unsent bytes the stream is ended as a slow consumer.
+ */
+function sseSink(res: ServerResponse, bound: number, writes: WriteBatch): FeedSink & { ping(): boolean } {
+  let frames: Buffer[] = [];
+  let bytes = 0;
+  let queued = false;
+  const gone = () => res.destroyed || res.writableEnded;
+  const batch: Flushable = {
+    flush() {
+      queued = false;
+      if (frames.length === 0) return;
+      const out = frames.length === 1 ? frames[0] : Buffer.concat(frames, bytes);
+      frames = [];
+      bytes = 0;
+      if (!gone()) res.write(out);
+    },
+  };
+  const push = (frame: Buffer): boolean => {
+    if (gone()) return true;
     // Bounded: nothing more is queued once the unsent bytes reach the bound (at most bound + one event are held).
-    if (res.writableLength >= bound) return false;
-    // The frames written in one tick (a page of the log) leave in one write.
-    if (!corked) {
-      corked = true;
-      res.cork();
-      process.nextTick(() => { corked = false; res.uncork(); });
-    }
-    res.write(text);
+    if (res.writableLength + bytes >= bound) return false;
+    frames.push(frame);
+    bytes += frame.length;
+    if (!queued) { queued = true; writes.add(batch); }
     return true;
   };
+  const backlogged = () => !gone() && res.writableLength + bytes >= bound;
   return {
-    event: (seq, event, json) => write(sseFrame(seq, event, json)),
-    backlogged: () => !res.destroyed && !res.writableEnded && res.writableLength >= bound,
-    drained: () => new Promise<void>((resolve) => {
-      const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
-      res.once('drain', done);
-      res.once('close', done);
-    }),
-    reset: () => { write(`event: reset\ndata: ${JSON.stringify({ reason: 'the resume id is older than the retained log; reload' })}\n\n`); },
-    ping: () => write(': ping\n\n'),
+    event: (out) => push(out.sse),
+    backlogged,
+    drained: () => {
+      batch.flush();
+      return drainedOf(res, backlogged);
+    },
+    reset: () => { push(Buffer.from(`event: reset\ndata: ${JSON.stringify({ reason: 'the resume id is older than the retained log; reload' })}\n\n`)); },
+    ping: () => push(PING),
     end(reason: EndReason, lastId: string | undefined) {
-      if (res.destroyed || res.writableEnded) return;
+      if (gone()) return;
+      batch.flush();
       const name = reason === 'shutdown' ? 'reconnect' : reason;
       res.end(`event: ${name}\ndata: ${JSON.stringify({ last_event_id: lastId ?? null })}\n\n`);
     },
@@ -83,7 +95,7 @@ async function openStream(ports: RealtimePorts, ctx: EndpointContext<typeof even
   checkWhereSyntax(whereText);
   const full: SubscriptionSpec = { ...spec, fields, whereText, lastEventId: header !== '' ? header : query.last_event_id };
   const res = ctx.res;
-  const sink = sseSink(res, ports.config.SVC_FEED_BUFFER_BYTES);
+  const sink = sseSink(res, ports.config.SVC_FEED_BUFFER_BYTES, ports.hub.writes);
   let started = false;
   const start = () => {
     started = true;
@@ -105,29 +117,31 @@ async function openStream(ports: RealtimePorts, ctx: EndpointContext<typeof even
   }
   const opened = sub;
   ports.hub.addHeartbeat(opened, () => sink.ping());
-  await new Promise<void>((resolve) => {
-    if (res.destroyed || res.writableEnded) { resolve(); return; }
-    res.once('close', resolve);
+  // The stream lives on its subscription and sink: the request's access scope (the table's full metadata, which
+  // the koa context keeps until the response closes) and this function's frame are not held for its lifetime.
+  delete ctx.state.scope;
+  return new Promise<void>((resolve) => {
+    const closed = () => { ports.hub.drop(opened); resolve(); };
+    if (res.destroyed || res.writableEnded) closed();
+    else res.once('close', closed);
   });
-  ports.hub.drop(opened);
 }
 
 /** The realtime endpoints: table and base streams, tickets. */
 export function eventsRouter(ports: RealtimePorts, authorizer: Authorizer): Router {
   const router = guardedRouter(authorizer);
   router.use(ticketGate(ports));
-  route(router, eventsTableStream, async (ctx) => {
+  // Not async: no frame of the handler (holding the table's metadata) stays suspended while the stream lasts.
+  route(router, eventsTableStream, (ctx) => {
     const scope = scopeOf<TableContext>(ctx);
     assertTicketScope(ctx, 'table', ctx.input.params.tableId);
     const where = ctx.input.query.where ? compileWhere(ctx.input.query.where, columnMetas(scope.value)) : undefined;
-    await openStream(ports, ctx, { principal: scope.principal as Principal, kind: 'table', scopeId: scope.value.table.id, baseId: scope.baseId as string, where });
-    return '';
+    return openStream(ports, ctx, { principal: scope.principal as Principal, kind: 'table', scopeId: scope.value.table.id, baseId: scope.baseId as string, where }).then(() => '');
   });
-  route(router, eventsBaseStream, async (ctx) => {
+  route(router, eventsBaseStream, (ctx) => {
     const scope = scopeOf<string>(ctx);
     assertTicketScope(ctx, 'base', ctx.input.params.baseId);
-    await openStream(ports, ctx, { principal: scope.principal as Principal, kind: 'base', scopeId: scope.baseId as string, baseId: scope.baseId as string });
-    return '';
+    return openStream(ports, ctx, { principal: scope.principal as Principal, kind: 'base', scopeId: scope.baseId as string, baseId: scope.baseId as string }).then(() => '');
   });
   route(router, eventsTicketCreate, (ctx) => issueTicket(ports, scopeOf(ctx).principal as Principal, ctx.input.body));
   // The socket is the server's `upgrade` (events.socket.ts); a plain request is told so.
