@@ -8,11 +8,16 @@
  * `GET /__bench/statements?match=…` (stop; the SQL statements the data service
  * ran on its database meanwhile whose text contains `match`, with their
  * bindings), for statement counts per request and EXPLAIN.
+ * With BENCH_PROFILE=true it also answers `GET /__bench/profile?start` (a CPU
+ * profile of this process's main thread from now on) and `GET /__bench/profile`
+ * (stop; the profile as JSON): records-serve-profile.ts profiles the server at
+ * `npm start`'s defaults without its start-up.
  */
 import http from 'node:http';
 import type { Knex } from 'knex';
 import type { ServiceName } from '@tabula/http';
 import { startTelemetry } from '@tabula/telemetry';
+import { profileEndpoint } from './profile-endpoint';
 
 // As `npm start` does (scripts/start-standalone.ts): tracing first (off with OTEL_SDK_DISABLED=true), then koa/pg/undici load instrumented.
 startTelemetry('standalone');
@@ -56,6 +61,7 @@ async function main(): Promise<void> {
     if (!handler) throw new Error(`no service ${service}`);
     const direct = http.createServer((req, res) => {
       if (process.env.BENCH_COUNT_STATEMENTS === 'true' && req.url?.startsWith('/__bench/statements')) countStatements(req, res);
+      else if (process.env.BENCH_PROFILE === 'true' && req.url?.startsWith('/__bench/profile')) void profileEndpoint(req, res);
       else handler(req, res);
     });
     await new Promise<void>((resolve) => direct.listen(0, '127.0.0.1', resolve));
