@@ -37,7 +37,8 @@ export function summarise(profile: CpuProfile, requests?: number, top = 30): voi
  * file a frame's code is in (bundled frames mapped back to their source) or
  * its name (native frames).
  */
-const CAUSES: [string, RegExp][] = [
+export const CAUSES: [string, RegExp][] = [
+  ['the floor\'s own handler', /scripts\/bench\//],
   ['tracing (OpenTelemetry)', /@opentelemetry|libs\/telemetry\/src\/(tracing|route-template)/],
   ['logging (pino, access lines)', /pino|sonic-boom|libs\/telemetry\/src\/(logger|access-log|log-format)/],
   ['metrics (prom-client)', /prom-client|libs\/telemetry\/src\/metrics|libs\/runtime\/src\/service-metrics/],
@@ -55,7 +56,7 @@ const CAUSES: [string, RegExp][] = [
 ];
 
 /** Maps a bundled frame back to its source file through the bundle's source map, when there is one. */
-function sourceOf(url: string, line: number, column: number): string {
+export function sourceOf(url: string, line: number, column: number): string {
   if (!url.startsWith('file://') || url.includes('node_modules')) return url;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

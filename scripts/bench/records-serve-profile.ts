@@ -8,7 +8,9 @@
  * `--profile` the server main thread's CPU profile over one more load
  * window (self time per package and per frame, µs per request) and, with
  * `--strace`, the system calls per request of both processes (strace -c -f).
- * Usage: tsx scripts/bench/records-serve-profile.ts [list|read|insert] [--seconds 5 --concurrency 10 --rounds 3 --quiet --profile --strace --direct]
+ * With `--perf`, the main threads' on-CPU time by cause from `perf record -e cpu-clock`
+ * (perf-causes.ts: no time waiting for a CPU counted, kernel time included).
+ * Usage: tsx scripts/bench/records-serve-profile.ts [list|read|insert] [--seconds 5 --concurrency 10 --rounds 3 --quiet --profile --perf --strace --direct]
  *   (`--direct`: straight to the data service with a signed identity, no gateway; PROFILE_OUT=file writes the profile)
  */
 import { spawn } from 'node:child_process';
@@ -20,6 +22,7 @@ import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup
 import { poster, startFloor, withCpu } from './records-load';
 import { startStandaloneChild } from './standalone-child';
 import { byCause, summarise, type CpuProfile } from './profile-summary';
+import { perfCauses } from './perf-causes';
 
 const which = process.argv[2] ?? 'read';
 const arg = (name: string, fallback: number) => {
@@ -88,12 +91,14 @@ async function main(): Promise<void> {
   const dbUrl = await freshDatabase('serve_profile');
   // A folder of its own: one Tabula per DATA_DIR, and other benchmarks may be running.
   const dataDir = path.resolve(`data/bench-serve-${process.pid}`);
-  const server = await startStandaloneChild({ ...logging, ...process.env, BENCH_PROFILE: 'true', DATABASE_URL: dbUrl, DATA_DIR: dataDir }, 'data');
+  // --perf: JIT code symbolised for perf (/tmp/perf-<pid>.map), in the servers only.
+  const perfMap: NodeJS.ProcessEnv = flag('perf') ? { NODE_OPTIONS: '--perf-basic-prof' } : {};
+  const server = await startStandaloneChild({ ...logging, ...process.env, ...perfMap, BENCH_PROFILE: 'true', DATABASE_URL: dbUrl, DATA_DIR: dataDir }, 'data');
   try {
     const { token, principal } = await signup(server.url);
     const table = await createTable(server.url, token, 'Profiled');
     await fillTable(dbUrl, table, 100_000);
-    const floor = await startFloor(dbUrl, { main: table }, concurrency, { BENCH_PROFILE: 'true' });
+    const floor = await startFloor(dbUrl, { main: table }, concurrency, { BENCH_PROFILE: 'true', ...perfMap } as Record<string, string>);
     const direct = flag('direct');
     const origin = direct ? server.directUrl : server.url;
     const url = `${origin}/api/v1/db/data/noco/${table.baseId}/${table.title}`;
@@ -128,6 +133,15 @@ async function main(): Promise<void> {
       summarise(mine.profile, mine.result.requests, arg('top', 40));
       byCause(theirs.profile, theirs.result.requests, 'the minimal floor', theirs.result.mainUs);
       byCause(mine.profile, mine.result.requests, 'Tabula', mine.result.mainUs);
+    }
+    if (flag('perf')) {
+      // On-CPU time only (perf's cpu-clock), kernel included: unlike the V8 profile's samples, no time spent waiting for a CPU.
+      const theirs = await perfCauses(floor.pid!, () => load('minimal floor', minimal, {}));
+      const mine = await perfCauses(server.child.pid!, () => load(label, url, headers()));
+      const causes = [...new Set([...mine.causes.keys(), ...theirs.causes.keys()])].sort((a, b) => (mine.causes.get(b) ?? 0) - (mine.causes.get(a) ?? 0));
+      console.log(`\nmain thread's CPU µs per request by cause (perf record -e cpu-clock; ${theirs.result.requests} and ${mine.result.requests} requests):`);
+      console.table(causes.map((cause) => ({ cause, 'minimal floor': (theirs.causes.get(cause) ?? 0).toFixed(0), Tabula: (mine.causes.get(cause) ?? 0).toFixed(0) }))
+        .concat([{ cause: 'total', 'minimal floor': theirs.totalUs.toFixed(0), Tabula: mine.totalUs.toFixed(0) }]));
     }
     if (flag('strace')) {
       await syscalls(floor.pid, () => load('minimal floor', minimal, {}));
