@@ -16,10 +16,12 @@
  *   GET  /min/list             select * … order by id limit 25
  *   GET  /min/read/:id         select * … where id = $1
  *   POST /min/insert           insert … returning *
+ * With BENCH_PROFILE=true also `/__bench/profile` (profile-endpoint.ts).
  */
 import http from 'node:http';
 import { Pool } from 'pg';
 import { floorSql, type FloorTable } from './records-floor-sql';
+import { profileEndpoint } from './profile-endpoint';
 
 const tables = JSON.parse(process.argv[2] ?? '{}') as { main: FloorTable; million?: FloorTable; countLimit?: number };
 const pool = new Pool({ connectionString: process.env.FLOOR_DB_URL, max: Number(process.env.FLOOR_POOL ?? 10) });
@@ -72,6 +74,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
 }
 
 const server = http.createServer((req, res) => {
+  if (process.env.BENCH_PROFILE === 'true' && req.url?.startsWith('/__bench/profile')) { void profileEndpoint(req, res); return; }
   handle(req, res).catch((err: unknown) => send(res, 500, { error: String(err) }));
 });
 server.keepAliveTimeout = 30_000;

@@ -50,8 +50,8 @@ export interface Floor {
 }
 
 /** Starts the floor server as a child process on the tables given; resolves once it listens. */
-export function startFloor(dbUrl: string, tables: { main: FloorTable; million?: FloorTable; countLimit?: number }, poolSize: number): Promise<Floor> {
-  return startBenchServer('scripts/bench/records-floor.ts', [JSON.stringify(tables)], { FLOOR_DB_URL: dbUrl, FLOOR_POOL: String(poolSize) });
+export function startFloor(dbUrl: string, tables: { main: FloorTable; million?: FloorTable; countLimit?: number }, poolSize: number, env: Record<string, string> = {}): Promise<Floor> {
+  return startBenchServer('scripts/bench/records-floor.ts', [JSON.stringify(tables)], { ...env, FLOOR_DB_URL: dbUrl, FLOOR_POOL: String(poolSize) });
 }
 
 /**

@@ -28,6 +28,7 @@ import { allServices } from '../services';
 import { bundledArgs } from './bundled';
 import type { LoadResult } from './load';
 import { createTable, dropDatabase, fillTable, freshDatabase, signup } from './records-fixture';
+import { summarise, type ProfileNode } from './profile-summary';
 
 const which = process.argv[2] ?? 'read';
 const arg = (name: string, fallback: number) => {
@@ -36,28 +37,6 @@ const arg = (name: string, fallback: number) => {
 };
 const ms = arg('seconds', 5) * 1000;
 const concurrency = arg('concurrency', 10);
-
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-
-function summarise(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }): void {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const f = byId.get(id)!.callFrame;
-    const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*node_modules\//, '').replace(`file://${process.cwd()}/`, '')}:${f.lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + profile.timeDeltas[i]);
-  });
-  const total = [...self.values()].reduce((a, b) => a + b, 0);
-  // Self time by package / folder: where the time goes at a glance.
-  const byPackage = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const url = byId.get(id)!.callFrame.url;
-    const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? /(libs|services)\/[^/]+/.exec(url)?.[0] ?? (url.startsWith('node:') ? 'node internals' : url ? url : byId.get(id)!.callFrame.functionName || '(native)');
-    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + profile.timeDeltas[i]);
-  });
-  console.log('by package:', [...byPackage.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, t]) => `${k} ${((t / total) * 100).toFixed(1)} %`).join(', '));
-  for (const [key, t] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((t / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
-}
 
 async function main(): Promise<void> {
   const dbUrl = await freshDatabase('profile');
@@ -95,7 +74,7 @@ async function main(): Promise<void> {
   const busyUs = p.samples.reduce((sum, id, i) => sum + (idle.has(id) ? 0 : p.timeDeltas[i]), 0);
   console.log(`services' main thread, CPU per request: ${(busyUs / 1000 / result.requests).toFixed(3)} ms (process incl. the load worker: ${((used.user + used.system) / 1000 / result.requests).toFixed(3)} ms; minor page faults per request: ${(faulted / result.requests).toFixed(0)})`);
   if (process.env.PROFILE_OUT) (await import('node:fs')).writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
-  summarise(profile as never);
+  summarise(profile as never, result.requests);
   server.close();
   await handle.stop();
   await dropDatabase(dbUrl);

@@ -12,12 +12,17 @@
  * a full garbage collection (when node runs with --expose-gc), for memory
  * deltas that GC timing does not blur; `GET /__bench/heapsnapshot?file=PATH`
  * writes a V8 heap snapshot there (to diff what N more streams hold).
+ * With BENCH_PROFILE=true it also answers `GET /__bench/profile?start` (a CPU
+ * profile of this process's main thread from now on) and `GET /__bench/profile`
+ * (stop; the profile as JSON): records-serve-profile.ts profiles the server at
+ * `npm start`'s defaults without its start-up.
  */
 import http from 'node:http';
 import v8 from 'node:v8';
 import type { Knex } from 'knex';
 import type { ServiceName } from '@tabula/http';
 import { startTelemetry } from '@tabula/telemetry';
+import { profileEndpoint } from './profile-endpoint';
 
 // As `npm start` does (scripts/start-standalone.ts): tracing first (off with OTEL_SDK_DISABLED=true), then koa/pg/undici load instrumented.
 startTelemetry('standalone');
@@ -72,6 +77,7 @@ async function main(): Promise<void> {
       if (process.env.BENCH_COUNT_STATEMENTS === 'true' && req.url?.startsWith('/__bench/statements')) countStatements(req, res);
       else if (req.url === '/__bench/memory') collectedMemory(res);
       else if (req.url?.startsWith('/__bench/heapsnapshot')) res.end(v8.writeHeapSnapshot(new URL(req.url, 'http://x').searchParams.get('file') ?? undefined));
+      else if (process.env.BENCH_PROFILE === 'true' && req.url?.startsWith('/__bench/profile')) void profileEndpoint(req, res);
       else handler(req, res);
     });
     await new Promise<void>((resolve) => direct.listen(0, '127.0.0.1', resolve));

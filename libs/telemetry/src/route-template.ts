@@ -27,11 +27,14 @@ export function attachServerSpan(req: IncomingMessage, span: Span, rpc: { route?
  * Names the request's server span `METHOD /route/template` (and its
  * `http.route`). The outermost handler of a request names it last, so an
  * in-process hand-over (standalone) or a nested in-process call cannot leave
- * an inner route on it. No-op without tracing.
+ * an inner route on it. No-op without tracing, and once the span has ended
+ * (the gateway's hand-over returns when the response has closed, and an
+ * ended span answers every change with an Error built for a warning: two
+ * stack traces per request).
  */
 export function nameServerSpan(req: IncomingMessage, method: string, template: string): void {
   const ref = (req as Tagged)[SERVER_SPAN];
-  if (!ref) return;
+  if (!ref || !ref.span.isRecording()) return;
   if (ref.rpc) ref.rpc.route = template;
   ref.span.setAttribute('http.route', template);
   ref.span.updateName(`${method} ${template}`);

@@ -1,4 +1,4 @@
-import { createLogger, logFormatFrom, prettyLine, type LogDestination } from '@tabula/telemetry';
+import { createLogger, logFormatFrom, prettyLine, withLogFields, writeAccessLine, type LogDestination } from '@tabula/telemetry';
 import { knexLog } from '@tabula/db';
 
 /** A destination keeping what the logger wrote. */
@@ -78,5 +78,25 @@ describe('logger', () => {
     expect(logFormatFrom({ LOG_FORMAT: 'json' }, true)).toBe('json');
     expect(logFormatFrom({}, true)).toBe('pretty');
     expect(logFormatFrom({}, false)).toBe('json');
+  });
+
+  it('writes an access line with its fields and the request id, at the logger\'s level, while other lines stay redacted', () => {
+    const out = capture();
+    const logger = createLogger('gateway', 'info', 'json', out);
+    const started = process.hrtime.bigint();
+    withLogFields({ request_id: 'req-1' }, () => writeAccessLine(logger, { method: 'GET', path: '/api/v1/x', route: '/api/v1/x', status: 200, started }));
+    logger.info({ password: 'p', nested: { token: 't' } }, 'other');
+    writeAccessLine(logger, { method: 'GET', path: '/healthz', route: '/healthz', status: 200, started });
+    logger.level = 'debug';
+    writeAccessLine(logger, { method: 'GET', path: '/readyz', route: '/readyz', status: 503, started });
+    logger.level = 'warn';
+    writeAccessLine(logger, { method: 'POST', path: '/api/v1/y', route: '/api/v1/y', status: 201, started });
+    expect(out.lines).toHaveLength(3);
+    const [access, other, probe] = out.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(access).toMatchObject({ level: 'info', service: 'gateway', request_id: 'req-1', method: 'GET', route: '/api/v1/x', status: 200, msg: 'request' });
+    expect(typeof access.duration_ms).toBe('number');
+    expect(out.lines[0].match(/"service":/g)).toHaveLength(1);
+    expect(other).toMatchObject({ password: '[redacted]', nested: { token: '[redacted]' } });
+    expect(probe).toMatchObject({ level: 'debug', route: '/readyz', status: 503 });
   });
 });

@@ -68,10 +68,15 @@ export interface EdgeRequest {
  * 401 or 413 it refuses with before anything is written; calls `onHandOver`
  * just before the service takes the response over; answers the route
  * template of the answered request once the service has answered it.
+ * `matched`: the route table's rule for this request when the caller
+ * looked it up already (the edge handler), so it is matched once.
  */
-export async function dispatchRequest(deps: DispatchDeps, req: IncomingMessage, res: ServerResponse, edge: EdgeRequest, onHandOver?: () => void): Promise<string> {
+export async function dispatchRequest(
+  deps: DispatchDeps, req: IncomingMessage, res: ServerResponse, edge: EdgeRequest, onHandOver?: () => void,
+  matched?: RouteRule,
+): Promise<string> {
   const method = req.method ?? 'GET';
-  const rule = matchRoute(method, edge.path);
+  const rule = matched ?? matchRoute(method, edge.path);
   if (!rule) throw errors.notFound('ERR_NOT_FOUND', `Route ${method} ${edge.path} not found`);
   const limit = rule.service === 'storage' ? deps.config.SVC_GATEWAY_MAX_UPLOAD_BYTES : deps.config.SVC_GATEWAY_MAX_BODY_BYTES;
   enforceBodyLimit(req, res, limit);

@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { CidrList, requestIdFrom, toAppError } from '@tabula/http';
 import { nameServerSpan, withLogFields, writeAccessLine } from '@tabula/telemetry';
 import type { GatewayPorts } from './ports';
-import { matchRoute } from './route-table';
+import { matchRoute, type RouteRule } from './route-table';
 import { applyClientAddress, guardPath } from './edge.middleware';
 import { dispatchRequest, type DispatchDeps } from './dispatch.middleware';
 import { CORS_EXPOSE_HEADERS } from './app';
@@ -33,16 +33,17 @@ export function edgeHandler(app: Koa, ports: GatewayPorts): RequestListener {
   const accessLog = ports.platform.SVC_ACCESS_LOG;
   return (req, res) => {
     const path = pathOf(req);
-    if (path === undefined || req.method === 'OPTIONS' || req.headers.origin !== undefined || !matchRoute(req.method ?? 'GET', path)) {
+    const rule = path === undefined || req.method === 'OPTIONS' || req.headers.origin !== undefined ? undefined : matchRoute(req.method ?? 'GET', path);
+    if (path === undefined || !rule) {
       void koa(req, res);
       return;
     }
     const requestId = requestIdFrom(headerOf(req, 'x-request-id'));
     res.setHeader('x-request-id', requestId);
-    void withLogFields({ request_id: requestId }, () => handOver(req, res, path, requestId));
+    void withLogFields({ request_id: requestId }, () => handOver(req, res, path, requestId, rule));
   };
 
-  async function handOver(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
+  async function handOver(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, rule: RouteRule): Promise<void> {
     const started = process.hrtime.bigint();
     const end = ports.metrics.httpDuration.startTimer();
     ports.metrics.httpInFlight.inc();
@@ -55,7 +56,7 @@ export function edgeHandler(app: Koa, ports: GatewayPorts): RequestListener {
       res.setHeader('vary', 'Origin');
       res.setHeader('access-control-allow-origin', '*');
       res.setHeader('access-control-expose-headers', EXPOSE);
-      route = await dispatchRequest(deps, req, res, { path, requestId, ip }, () => { handedOver = true; });
+      route = await dispatchRequest(deps, req, res, { path, requestId, ip }, () => { handedOver = true; }, rule);
     } catch (err) {
       const error = toAppError(err, []);
       if (handedOver || res.headersSent) {
