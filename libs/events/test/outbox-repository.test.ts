@@ -175,16 +175,19 @@ describe('outbox repository', () => {
   });
 
   it('recordFailure counts an attempt and keeps the error on the named unpublished rows only', async () => {
-    const [a, b, c] = await enqueue(event('a'), event('b'), event('c'));
+    const [a, b, c, d] = await enqueue(event('a'), event('b'), event('c'), event('d'));
     await outbox().where({ id: c }).update({ published_at: knex.fn.now() });
     await recordFailure(knex, SCHEMA, [a, c], new Error('broker down'));
     await recordFailure(knex, SCHEMA, [a], 'a thrown string');
     await recordFailure(knex, SCHEMA, [b], new Error('é'.repeat(2500)));
+    // a publish that rejected with nothing at all (`Promise.reject()`)
+    await recordFailure(knex, SCHEMA, [d], undefined);
     const rows = await outbox().orderBy('seq').select('id', 'attempts', 'last_error');
     expect(rows).toEqual([
       { id: a, attempts: 2, last_error: 'a thrown string' },
       { id: b, attempts: 1, last_error: 'é'.repeat(2000) },
       { id: c, attempts: 0, last_error: null },
+      { id: d, attempts: 1, last_error: 'undefined' },
     ]);
   });
 
