@@ -146,6 +146,7 @@ describe('runWrite on a default source', () => {
           { op: 'bulkDelete', rows: [{ Id: 4 }] },
           { op: 'delete', rows: [{ Id: 5 }, { Id: 6 }], table: other },
           { op: 'insert', rows: [], table: other },
+          { op: 'delete', rows: [{ Id: 7 }] },
         ],
       };
     });
@@ -154,10 +155,12 @@ describe('runWrite on a default source', () => {
       { tx, type: 'records.after.update', key: other.tableId, id: expect.any(String) },
       { tx, type: 'records.after.delete', key: tasks.tableId, id: expect.any(String) },
       { tx, type: 'records.after.delete', key: other.tableId, id: expect.any(String) },
+      { tx, type: 'records.after.delete', key: tasks.tableId, id: expect.any(String) },
     ]);
+    // 3 inserted, 1 bulk-deleted and 1 deleted here; the other table's rows do not count
     expect(calls).toEqual([
-      `started ${tasks.tableId}`, `ended ${tasks.tableId} 2`, 'flush',
-      `dispatch ${tasks.tableId} records.after.insert:bulkInsert,records.after.delete:bulkDelete`,
+      `started ${tasks.tableId}`, `ended ${tasks.tableId} 1`, 'flush',
+      `dispatch ${tasks.tableId} records.after.insert:bulkInsert,records.after.delete:bulkDelete,records.after.delete:delete`,
       `dispatch ${other.tableId} records.after.update:update,records.after.delete:delete`,
     ]);
   });
