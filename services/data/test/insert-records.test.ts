@@ -1,11 +1,11 @@
 import knexFactory, { type Knex } from 'knex';
-import { RecordOperation, RecordsChangedSchema, decodeEvent, type ColumnInfo, type TableContext } from '@tabula/contracts';
+import { RecordOperation, RecordsChangedSchema, decodeEvent, hooksInternal, type ColumnInfo, type TableContext } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
 import { startDataHarness, type DataHarness } from './data-app.harness';
 import { createTasksTable, tasksContext } from './table.fixture';
 import { mysqlVariant, sourceVariants, type SourceVariant } from './source-variants';
 import { insertedBy, installTxLog } from './tx-log.fixture';
-import { insertRecordsAs, type InsertOptions } from '../src/domain/insert-records';
+import { insertRecords, insertRecordsAs, type InsertOptions } from '../src/domain/insert-records';
 import type { TableInScope } from '../src/domain/table-access';
 import type { TableHandle } from '../src/context/table-handle';
 import type { DataPorts } from '../src/ports';
@@ -63,6 +63,24 @@ function linkContexts(): { people: TableContext; assigned: TableContext } {
   return { people: { ...tasks, table: people, related: [assigned] }, assigned: { ...tasks, table: assigned, related: [people] } };
 }
 
+/** {@link plainContext} on an external pg source (no nc_order sequence there: the transaction, the event after it). */
+function externalPlainContext(url: string): TableContext {
+  const plain = plainContext();
+  const m = 'mxplain0000000';
+  return {
+    ...plain, source: { ...plain.source, id: 'bsrcxplain0000', is_meta: false, type: 'pg', connection: url, schema: 'xplain' },
+    table: { ...plain.table, id: m, title: 'XPlain', columns: plain.table.columns.map((c) => ({ ...c, id: c.id.replace('ci', 'cx'), fk_model_id: m })) },
+  };
+}
+
+/** A default-source table without an order column (nothing to number: no one-statement insert). */
+function bareContext(): TableContext {
+  const tasks = tasksContext('pbase');
+  const m = 'mbare000000000';
+  const columns = [col(m, 'Id', 'id', 'ID', { pk: true, ai: true, rqd: true, dt: 'integer' }), col(m, 'Name', 'name', 'SingleLineText', { pv: true, dt: 'text' })];
+  return { ...tasks, table: { ...tasks.table, id: m, table_name: 'bare', title: 'Bare', columns, views: [] } };
+}
+
 /** A variant's context under its own source and table ids (one resolver serves them all). */
 function ownIds(ctx: TableContext, key: string): TableContext {
   const id = `m${key}`.padEnd(14, '0');
@@ -74,6 +92,8 @@ function ownIds(ctx: TableContext, key: string): TableContext {
 
 let h: DataHarness;
 let db: Knex;
+/** What the synchronous hooks were sent (hooks' internal API, answering that the table has sync and before hooks). */
+const dispatched: Record<string, unknown>[] = [];
 const handles = new Map<string, TableHandle>();
 const variants: SourceVariant[] = [...sourceVariants.slice(1), ...[mysqlVariant()].filter((v): v is SourceVariant => v !== undefined)];
 
@@ -103,11 +123,17 @@ beforeAll(async () => {
     t.integer('owner_id');
   });
   await db('pbase.people').insert([{ name: 'Ada' }, { name: 'Bob' }]);
-  await installTxLog(db, ['data.outbox', 'pbase.plain', 'pbase.tasks']);
+  await db.raw('create table pbase.bare (id serial primary key, name text)');
+  await db.raw('create schema xplain');
+  await db.raw('create table xplain.plain (like pbase.plain including all)');
+  await installTxLog(db, ['data.outbox', 'pbase.plain', 'pbase.tasks', 'xplain.plain']);
   const { people, assigned } = linkContexts();
   const contexts: [string, TableContext][] = [['tasks', tasksContext('pbase')], ['plain', plainContext()], ['formula', formulaContext()],
-    ['people', people], ['assigned', assigned]];
+    ['people', people], ['assigned', assigned], ['xplain', externalPlainContext(h.database.url)], ['bare', bareContext()]];
   for (const [i, variant] of variants.entries()) contexts.push([variant.name, ownIds(await variant.setup(h.database.url), `v${i}`)]);
+  h.apis.implement(hooksInternal, {
+    dispatchSync: ({ body }) => { dispatched.push(body as Record<string, unknown>); return { sync_hooks: true, before_hooks: true, deliveries: [] }; },
+  });
   for (const [key, ctx] of contexts) h.apis.tables.set(key, ctx);
   for (const [key, ctx] of contexts) handles.set(key, await h.ports.tables.resolveById(ctx.table.id));
 });
@@ -164,6 +190,28 @@ describe('default pg source, plain columns: one statement for the rows and their
     expect(events).toEqual([{ key: 'mplain00000000', tx: expect.any(String), type: 'records.after.insert', operation: RecordOperation.INSERT, rows: records, user: editor.id }]);
     expect(await xminOf('pbase.plain', [records[0].Id])).toEqual([events[0].tx]);
     expect(await db('pbase.plain').where({ id: records[0].Id }).first()).toMatchObject({ name: 'one', created_by: editor.id, nc_order: expect.anything() });
+    // the objects form answers the same records
+    const [plainRecord] = await insertRecords(h.ports, scope('plain'), [{ Name: 'two', Score: 2 }], { bulk: false });
+    expect(plainRecord).toEqual(expect.objectContaining({ Name: 'two', Score: 2, Id: (records[0].Id as number) + 1 }));
+  });
+
+  it('a large bulk: its JSON answered in the database\'s pieces, which join into the records', async () => {
+    const names = Array.from({ length: 6 }, (_, i) => `${i}:` + 'aé€'.repeat(8000));
+    const result = await insert('plain', names.map((Name) => ({ Name })), { bulk: true });
+    expect(result.jsonPieces().length).toBeGreaterThan(1);
+    expect(result.json()).toBe(result.jsonPieces().join(''));
+    expect(JSON.parse(result.json()).map((r: { Name: string }) => r.Name)).toEqual(names);
+    expect(result.records().map((r) => r.Name)).toEqual(names);
+  });
+
+  it('single inserts of one turn share one statement (group commit); a bulk, even of one row, and a several-row insert keep their own', async () => {
+    await insert('plain', [{ Name: 'warm-up', Score: 0 }]);
+    const { result, sql } = await statementsOf('plain', () => Promise.all([
+      insert('plain', [{ Name: 's1', Score: 1 }]), insert('plain', [{ Name: 's2', Score: 2 }]),
+      insert('plain', [{ Name: 'b1', Score: 3 }], { bulk: true }), insert('plain', [{ Name: 'm1', Score: 4 }, { Name: 'm2', Score: 5 }]),
+    ]));
+    expect(result.map((r) => r.records().map((x) => x.Name))).toEqual([['s1'], ['s2'], ['b1'], ['m1', 'm2']]);
+    expect(writes(sql)).toHaveLength(3);
   });
 
   it('a bulk insert: one statement, one bulkInsert event with every row, answered in request order with rising nc_order', async () => {
@@ -236,7 +284,50 @@ describe('default pg source, plain columns: one statement for the rows and their
   });
 });
 
+describe('what the write announces besides its outbox event', () => {
+  /** The records.before.* messages of the table published since `from` (straight to the bus, before the write). */
+  async function beforeEvents(from: number, tableId: string) {
+    const mine = () => h.events.slice(from).filter((e) => e.key === tableId && e.type.startsWith('records.before.'));
+    for (let i = 0; i < 200 && mine().length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    return mine().map((e) => decodeEvent(RecordsChangedSchema, e.payload));
+  }
+
+  it.each([
+    ['plain', 'mplain00000000', [{ Name: 'hooked 1', Score: 1 }, { Name: 'hooked 2', Score: 2 }]],
+    ['tasks', 'mtasks00000000', [{ Title: 'hooked 1' }, { Title: 'hooked 2' }]],
+  ])('%s: the before event carries the bodies; the sync hooks get the stored records with the outbox event\'s id', async (key, tableId, bodies) => {
+    const seq = await lastSeq();
+    const fromEvents = h.events.length;
+    const fromHooks = dispatched.length;
+    const records = (await insert(key, bodies, { bulk: true })).records();
+    const [event] = await db('data.outbox').where('seq', '>', seq).select('id');
+    expect(dispatched.slice(fromHooks)).toEqual([expect.objectContaining({
+      eventId: event.id, type: 'records.after.insert', operation: 'bulkInsert', tableId, rows: records, user: { id: editor.id, email: editor.email },
+    })]);
+    const before = await beforeEvents(fromEvents, tableId);
+    expect(before.map((e) => [e.type, e.operation, JSON.parse(e.rowsJson), e.user?.id])).toEqual([['records.before.insert', RecordOperation.BULK_INSERT, bodies, editor.id]]);
+    const single = (await insert(key, [bodies[0]])).records();
+    expect(dispatched.slice(fromHooks + 1)).toEqual([expect.objectContaining({ type: 'records.after.insert', operation: 'insert', rows: single })]);
+  });
+});
+
 describe('default pg source, the transactional path', () => {
+  it('attachments are claimed from storage first: one it refuses stops the insert before anything is stored', async () => {
+    const seq = await lastSeq();
+    const file = (path: string) => [{ path, title: 'a.png', mimetype: 'image/png', size: 3 }];
+    h.apis.refusedPaths.add('download/not-yours.png');
+    const calls = h.apis.storageCalls.length;
+    await expect(insert('tasks', [{ Title: 'f1', Files: file('download/mine.png') }, { Title: 'f2', Files: file('download/not-yours.png') }], { bulk: true }))
+      .rejects.toThrow("Column 'Files': 'download/not-yours.png' is neither a file you uploaded nor an attachment of this base");
+    expect(await db('pbase.tasks').whereIn('title', ['f1', 'f2'])).toEqual([]);
+    expect(await eventsAfter(seq)).toEqual([]);
+    const [stored] = (await insert('tasks', [{ Title: 'f3', Files: file('download/mine.png') }])).records();
+    expect(stored.Files).toEqual([expect.objectContaining({ path: 'download/mine.png', title: 'a.png' })]);
+    expect(h.apis.storageCalls.slice(calls).map((c) => (c.body as { items: { path: string }[] }).items.map((i) => i.path)))
+      .toEqual(expect.arrayContaining([['download/mine.png', 'download/not-yours.png'], ['download/mine.png']]));
+  });
+
+
   it('a table with attachment and unique columns: rows and event in one transaction, answered as stored', async () => {
     const seq = await lastSeq();
     const { result, sql } = await statementsOf('tasks', () => insert('tasks', [{ Title: 't1', Code: 'k1', Count: 3 }, { Title: 't2', Done: true }], { bulk: true }));
@@ -244,8 +335,12 @@ describe('default pg source, the transactional path', () => {
     expect(writes(sql).every((s) => s.inTx)).toBe(true);
     const records = result.records();
     expect(records).toEqual([expect.objectContaining({ Title: 't1', Code: 'k1', Count: 3, Done: false }), expect.objectContaining({ Title: 't2', Code: null, Done: true })]);
+    expect(JSON.parse(result.json())).toEqual(records);
+    expect(result.jsonPieces().join('')).toBe(result.json());
+    // answered from the INSERT's RETURNING: the only read of the table is the unique check (no read-back on pg)
+    expect(sql.filter((q) => /^select/i.test(q.sql) && q.sql.includes('"pbase"."tasks"')).map((q) => q.sql)).toEqual([expect.stringMatching(/^select "id", "code" from/)]);
     const events = await eventsAfter(seq);
-    expect(events.map((e) => [e.key, e.operation, e.rows])).toEqual([['mtasks00000000', RecordOperation.BULK_INSERT, records]]);
+    expect(events.map((e) => [e.key, e.operation, e.rows, e.user])).toEqual([['mtasks00000000', RecordOperation.BULK_INSERT, records, editor.id]]);
     expect(await xminOf('pbase.tasks', records.map((r) => r.Id))).toEqual([events[0].tx, events[0].tx]);
     const single = await insert('tasks', [{ Title: 't3' }]);
     expect((await eventsAfter(seq)).map((e) => e.operation)).toEqual([RecordOperation.BULK_INSERT, RecordOperation.INSERT]);
@@ -280,6 +375,26 @@ describe('default pg source, the transactional path', () => {
     expect((await eventsAfter(seq)).map((e) => e.rows.map((r) => r.Title))).toEqual([['x', 'y']]);
     await expect(insert('assigned', [{ Title: 'ghost', Owner: { Id: 99 } }])).rejects.toMatchObject({ status: 404 });
     expect(await db('pbase.assigned').where({ title: 'ghost' })).toEqual([]);
+  });
+});
+
+describe('tables the one statement cannot serve', () => {
+  it('an external pg table of plain columns: the rows in their transaction, the event in another one after it', async () => {
+    const seq = await lastSeq();
+    const records = (await insert('xplain', [{ Name: 'x1', Score: 1 }, { Name: 'x2', Score: 2 }], { bulk: true })).records();
+    expect(records.map((r) => [r.Name, r.Score])).toEqual([['x1', 1], ['x2', 2]]);
+    const events = await eventsAfter(seq);
+    expect(events.map((e) => [e.key, e.operation, e.rows])).toEqual([['mxplain0000000', RecordOperation.BULK_INSERT, records]]);
+    const rowTx = await insertedBy(db, 'xplain.plain', records.map((r) => r.Id));
+    expect(rowTx[0]).toBe(rowTx[1]);
+    expect(rowTx[0]).not.toBe(events[0].tx);
+  });
+
+  it('a table without an order column', async () => {
+    const seq = await lastSeq();
+    const records = (await insert('bare', [{ Name: 'n1' }, { Name: 'n2' }], { bulk: true })).records();
+    expect(records).toEqual([{ Id: expect.any(Number), Name: 'n1' }, { Id: expect.any(Number), Name: 'n2' }]);
+    expect((await eventsAfter(seq)).map((e) => e.rows)).toEqual([records]);
   });
 });
 
