@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
-import { TestApi, backendUrl, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
+import { describeVariant, sourceVariants } from './source-variants.helpers';
 
 /**
  * Column types read as NocoDB 0.301.3 reads them (its answers to the same
@@ -25,24 +24,7 @@ async function raw(method: string, path: string, body?: unknown, as = token): Pr
   return { status: res.status, body: res.body };
 }
 
-const variants: { name: string; body: () => Promise<Record<string, unknown> | undefined> }[] = [
-  { name: 'default source', body: async () => ({}) },
-  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `types-${randomBytes(3).toString('hex')}.db` } } }] }) },
-  {
-    name: 'external MariaDB', body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_types_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      const u = new URL(admin);
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
-        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
-      } } }] };
-    },
-  },
-];
+const variants = sourceVariants('types', cleanups);
 
 beforeAll(async () => {
   stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
@@ -59,11 +41,6 @@ afterAll(async () => {
   await stack?.stop();
   for (const c of cleanups) await c().catch(() => undefined);
 });
-
-function describeVariant(name: string, title: string, body: () => void): void {
-  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
-  else describe(title, body);
-}
 
 for (const variant of variants) describeVariant(variant.name, `column types on ${variant.name}`, () => {
   let base: string;

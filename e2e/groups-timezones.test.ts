@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
 import { Api } from 'nocodb-sdk';
-import { TestApi, backendUrl, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
+import { describeVariant, sourceVariants } from './source-variants.helpers';
 
 /**
  * nocodb-sdk's grouped data list (`dbTableRow.groupedDataList`,
@@ -21,24 +20,7 @@ async function raw(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, body: res.body };
 }
 
-const variants: { name: string; body: () => Promise<Record<string, unknown> | undefined> }[] = [
-  { name: 'default source', body: async () => ({}) },
-  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `groups-${randomBytes(3).toString('hex')}.db` } } }] }) },
-  {
-    name: 'external MariaDB', body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_groups_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      const u = new URL(admin);
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
-        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
-      } } }] };
-    },
-  },
-];
+const variants = sourceVariants('groups', cleanups);
 
 beforeAll(async () => {
   stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
@@ -52,11 +34,6 @@ afterAll(async () => {
 /** Today in Tokyo (UTC+9, no daylight saving) and an instant of a Tokyo day as UTC text. */
 const tokyoDay = (offset: number) => new Date(Date.now() + 9 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
 const tokyo = (day: string, time: string) => new Date(`${day}T${time}:00+09:00`).toISOString().replace('T', ' ').slice(0, 19);
-
-function describeVariant(name: string, title: string, body: () => void): void {
-  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
-  else describe(title, body);
-}
 
 for (const variant of variants) describeVariant(variant.name, `group lists and time zones on ${variant.name}`, () => {
   let base: string;

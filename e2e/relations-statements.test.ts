@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { Api } from 'nocodb-sdk';
 import type { ServiceDefinition } from '@tabula/runtime';
-import { backendUrl, createTestDatabase, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
+import { startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 import type { SourceRegistry } from '@tabula/db';
+import { describeVariant, sourceVariants } from './source-variants.helpers';
 
 /**
  * No N+1: a page of records with 2 link columns, 4 lookups (one of them a
@@ -47,39 +47,13 @@ async function raw(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, body: await res.json() };
 }
 
-function pgConnection(url: string) {
-  const u = new URL(url);
-  return { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: u.pathname.slice(1) };
-}
-
-/** How a base of each source variant is created (as in relations.test.ts). */
-const variants: { name: string; withCount: number; body: () => Promise<Record<string, unknown> | undefined> }[] = [
-  // The default source's statements are those naming the base's schema (the pg_class row estimate binds it instead).
-  { name: 'default source', withCount: 2, body: async () => ({}) },
-  {
-    // Page, COUNT, and the planner's row estimate of the table (pg_class).
-    name: 'external PostgreSQL', withCount: 3, body: async () => {
-      const db = await createTestDatabase('tabula_reln1');
-      cleanups.push(() => db.drop());
-      return { external: true, sources: [{ type: 'pg', config: { client: 'pg', connection: pgConnection(db.url) } }] };
-    },
-  },
-  { name: 'external SQLite', withCount: 2, body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `reln1-${randomBytes(3).toString('hex')}.db` } } }] }) },
-  {
-    name: 'external MariaDB', withCount: 2, body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_reln1_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      const u = new URL(admin);
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
-        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
-      } } }] };
-    },
-  },
-];
+/** How a base of each source variant is created, and how many statements a page with its count costs there. */
+const variants = sourceVariants('reln1', cleanups, ['default source', 'external PostgreSQL', 'external SQLite', 'external MariaDB']).map((v) => ({
+  ...v,
+  // Page and COUNT; external PostgreSQL also reads the planner's row estimate of the table (pg_class). The default
+  // source's statements are those naming the base's schema (the pg_class row estimate binds it instead).
+  withCount: v.name === 'external PostgreSQL' ? 3 : 2,
+}));
 
 /** The statements one GET ran on the base's rows: on its external pool, or on the data database naming its schema. */
 async function statementsOf(baseId: string, external: boolean, path: string): Promise<{ count: number; rows: number }> {
@@ -104,15 +78,6 @@ afterAll(async () => {
 });
 
 const sorted = (v: unknown) => (Array.isArray(v) ? [...v].sort() : v);
-
-/**
- * The MariaDB variant needs MYSQL_URL: without it its tests are skipped with the reason printed
- * (and fail under REQUIRE_BACKENDS), never counted as passed.
- */
-function describeVariant(name: string, title: string, body: () => void): void {
-  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
-  else describe(title, body);
-}
 
 for (const variant of variants) describeVariant(variant.name, `statements per page on ${variant.name}`, () => {
   const { name, withCount, body } = variant;
