@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
-import { TestApi, backendUrl, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
+import { describeVariant, sourceVariants } from './source-variants.helpers';
 
 /**
  * Lookups of lookups and rollups of rollups (NocoDB reads any depth the schema
@@ -19,24 +18,7 @@ async function raw(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, body: res.body };
 }
 
-const variants: { name: string; body: () => Promise<Record<string, unknown> | undefined> }[] = [
-  { name: 'default source', body: async () => ({}) },
-  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `depth-${randomBytes(3).toString('hex')}.db` } } }] }) },
-  {
-    name: 'external MariaDB', body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_depth_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      const u = new URL(admin);
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
-        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
-      } } }] };
-    },
-  },
-];
+const variants = sourceVariants('depth', cleanups);
 
 beforeAll(async () => {
   stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
@@ -46,11 +28,6 @@ afterAll(async () => {
   await stack?.stop();
   for (const c of cleanups) await c().catch(() => undefined);
 });
-
-function describeVariant(name: string, title: string, body: () => void): void {
-  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
-  else describe(title, body);
-}
 
 for (const variant of variants) describeVariant(variant.name, `lookups and rollups of any depth on ${variant.name}`, () => {
   const t: Record<string, string> = {};
@@ -126,10 +103,33 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect(await authors('(Titles,like,b%)')).toEqual(['Ann', 'Bob', 'Cid']);
     expect(await authors('(Titles,in,b2,b4)')).toEqual(['Bob', 'Cid']);
     expect(await authors('(Titles,blank)')).toEqual([]);
-    expect((await read('Authors', 'sort=Titles')).status).toBeGreaterThanOrEqual(400);
     const books = async (q: string) => (await read('Books', q)).body.list.map((x: any) => x.Name);
     expect(await books(`where=${encodeURIComponent('(Country,eq,NO)')}`)).toEqual(['b4']);
     expect(await books('sort=Country,-Id')).toEqual(['b4', 'b3', 'b2', 'b1']);
+  });
+
+  it('sorts has-many and many-to-many lookups as NocoDB does: by their values as text joined by ___, none first', async () => {
+    const order = async (table: string, q: string) => { const r = await read(table, q); expect([q, r.status]).toEqual([q, 200]); return r.body.list.map((x: any) => x.Name); };
+    // Ann's titles are b1___b3, Bob's b2, Cid's b4; their pages 100___50, 50 and 7 compare as text (as on NocoDB).
+    expect(await order('Authors', 'sort=Titles')).toEqual(['Ann', 'Bob', 'Cid']);
+    expect(await order('Authors', 'sort=-Titles')).toEqual(['Cid', 'Bob', 'Ann']);
+    expect((await add('Authors', { title: 'PageList', uidt: 'Lookup', fk_relation_column_id: await colId('Authors', 'Books'), fk_lookup_column_id: await colId('Books', 'Pages') })).status).toBe(200);
+    expect(await order('Authors', 'sort=PageList')).toEqual(['Ann', 'Bob', 'Cid']);
+    expect(await order('Authors', `sort=-PageList&where=${encodeURIComponent('(PageList,gt,60)')}`)).toEqual(['Ann']);
+    // Countries' author names: PT Ann___Bob, NO Cid, XX none (NULL: first ascending, last descending).
+    expect((await add('Countries', { title: 'Names', uidt: 'Lookup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_lookup_column_id: await colId('Authors', 'Name') })).status).toBe(200);
+    expect(await order('Countries', 'sort=Names')).toEqual(['XX', 'PT', 'NO']);
+    expect(await order('Countries', 'sort=-Names')).toEqual(['NO', 'PT', 'XX']);
+    // A many-to-many lookup, listed and sorted in the related rows' primary-key order: PT b2___b4, NO b1, XX none.
+    expect((await add('Countries', { title: 'Sold', uidt: 'Links', parentId: t.Countries, childId: t.Books, type: 'mm' })).status).toBe(200);
+    for (const [row, ids] of [[1, [4, 2]], [2, [1]]] as const) {
+      expect((await raw('POST', `/api/v2/tables/${t.Countries}/links/${await colId('Countries', 'Sold')}/records/${row}`, ids.map((Id) => ({ Id })))).status).toBeLessThan(300);
+    }
+    expect((await add('Countries', { title: 'SoldNames', uidt: 'Lookup', fk_relation_column_id: await colId('Countries', 'Sold'), fk_lookup_column_id: await colId('Books', 'Name') })).status).toBe(200);
+    expect((await read('Countries', 'sort=Id')).body.list.map((r: any) => r.SoldNames)).toEqual([['b2', 'b4'], ['b1'], []]);
+    expect(await order('Countries', 'sort=SoldNames')).toEqual(['XX', 'NO', 'PT']);
+    expect(await order('Countries', `sort=-SoldNames&where=${encodeURIComponent('(SoldNames,like,b%)')}`)).toEqual(['PT', 'NO']);
+    expect(await order('Countries', `where=${encodeURIComponent('(SoldNames,eq,b4)')}`)).toEqual(['PT']);
   });
 
   it('sets a one-to-one link through the v1 nested route; the child side reads its parent as an object', async () => {

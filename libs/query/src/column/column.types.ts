@@ -8,9 +8,15 @@ export interface ComputedColumn {
    * A list of values of related rows (a has-many or many-to-many lookup):
    * `from` is `… AS alias WHERE <correlation>`, `value` one row's value. A
    * condition holds when some related row's value meets it (`neq`, `nlike`,
-   * `blank`: when none meets the positive form). Not sortable.
+   * `blank`: when none meets the positive form).
    */
   related?: { from: Fragment; value: Fragment };
+  /**
+   * What a list sorts by (NocoDB's: its values as text joined by `___`, in the
+   * related rows' primary-key order; no values: NULL). A list without one is
+   * not sortable.
+   */
+  sortKey?: Fragment;
 }
 
 /** A column as the meta service stores it (the fields this library reads). */

@@ -19,6 +19,8 @@ export interface RelationValuePlan {
   nested?: boolean;
   /** A list lookup: its related rows and one row's value, for `where` (some value meets the condition). */
   related?: { from: Fragment; value: Fragment };
+  /** A list lookup: what it sorts by (see {@link listSortKey}). */
+  sortKey?: Fragment;
 }
 
 const plans = new WeakMap<ColumnInfo, RelationValuePlan>();
@@ -122,7 +124,23 @@ function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[], depth
   else list = new Fragment(`(SELECT json_group_array(${target.list ? 'json(__nc_v)' : '__nc_v'}) FROM (SELECT ${v.sql} AS __nc_v FROM ${from.sql} ORDER BY ${pk.sql}))`, [...v.bindings, ...from.bindings, ...pk.bindings]);
   const lateral = pg && physical
     ? new Fragment(`COALESCE(json_agg(${v.sql} ORDER BY ${pk.sql}), '[]'::json)`, [...v.bindings, ...pk.bindings]) : undefined;
-  return { list, kind, type, linkId, lateral, nested: target.list, ...(target.list ? {} : { related: { from, value: v } }) };
+  const related = target.list ? {} : { related: { from, value: v }, sortKey: listSortKey(d, from, v, pk) };
+  return { list, kind, type, linkId, lateral, nested: target.list, ...related };
+}
+
+/** NocoDB's separator of a list's values in its sort key. */
+const LIST_SEPARATOR = '___';
+
+/**
+ * The sort key of a list lookup, as NocoDB sorts a has-many or many-to-many
+ * lookup: its values as text joined by `___` (NULL when there are none), here
+ * in the related rows' primary-key order (the order the list reads in).
+ */
+function listSortKey(d: string, from: Fragment, v: Fragment, pk: Fragment): Fragment {
+  if (d === 'pg') return new Fragment(`(SELECT STRING_AGG((${v.sql})::text, CAST(? AS TEXT) ORDER BY ${pk.sql}) FROM ${from.sql})`, [...v.bindings, LIST_SEPARATOR, ...pk.bindings, ...from.bindings]);
+  // MySQL's SEPARATOR takes a literal only (the constant above, never client input).
+  if (d === 'mysql2') return new Fragment(`(SELECT GROUP_CONCAT(${v.sql} ORDER BY ${pk.sql} SEPARATOR '${LIST_SEPARATOR}') FROM ${from.sql})`, [...v.bindings, ...pk.bindings, ...from.bindings]);
+  return new Fragment(`(SELECT group_concat(__nc_v, ?) FROM (SELECT ${v.sql} AS __nc_v FROM ${from.sql} ORDER BY ${pk.sql}))`, [LIST_SEPARATOR, ...v.bindings, ...from.bindings, ...pk.bindings]);
 }
 
 /** The table's Lookup and Rollup columns (given its planned link columns), each with a synthetic SELECT alias. */
