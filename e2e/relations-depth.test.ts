@@ -148,6 +148,26 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect((await raw('GET', `/api/v1/db/data/noco/${base}/${t.Countries}/2`)).body.Capital).toBeNull();
   });
 
+  it('changes an existing lookup through PATCH, and refuses a change that points it into a cycle (400, nothing changed)', async () => {
+    const authorCountry = (await cols('Authors')).find((c) => c.colOptions?.type === 'bt')!.id;
+    const country = await colId('Authors', 'Country');
+    const patch = (id: string, body: Record<string, unknown>) => raw('PATCH', `/api/v2/meta/columns/${id}`, body);
+    // Authors.Titles → (its country) Countries.Titles → Authors.Titles: a cycle.
+    const titles = await colId('Authors', 'Titles');
+    const cycle = await patch(titles, { fk_relation_column_id: authorCountry, fk_lookup_column_id: await colId('Countries', 'Titles') });
+    expect([cycle.status, cycle.body.msg]).toEqual([400, expect.stringMatching(/cycle/)]);
+    // Countries.Pages (a rollup of Authors.Pages) as the target of Authors.Pages: a cycle through a rollup.
+    const rollupCycle = await patch(await colId('Authors', 'Pages'), { fk_relation_column_id: authorCountry, fk_rollup_column_id: await colId('Countries', 'Pages') });
+    expect([rollupCycle.status, rollupCycle.body.msg]).toEqual([400, expect.stringMatching(/cycle/)]);
+    const authors = async () => (await read('Authors', 'sort=Id')).body.list.map((r: any) => [r.Name, r.Titles, r.Pages, r.Country]);
+    expect(await authors()).toEqual([['Ann', ['b1', 'b3'], 150, 'PT'], ['Bob', ['b2'], 50, 'PT'], ['Cid', ['b4'], 7, 'NO']]);
+    // A change into no cycle: Authors.Country reads its country's rollup of rollups, then its name again.
+    expect((await patch(country, { fk_lookup_column_id: await colId('Countries', 'Pages') })).status).toBe(200);
+    expect((await authors()).map((r: any[]) => r[3])).toEqual([200, 200, 7]);
+    expect((await patch(country, { title: 'Country', uidt: 'Lookup', fk_relation_column_id: authorCountry, fk_lookup_column_id: await colId('Countries', 'Name') })).status).toBe(200);
+    expect((await authors()).map((r: any[]) => r[3])).toEqual(['PT', 'PT', 'NO']);
+  });
+
   it('refuses a rollup of a has-many lookup (a list) with a 400', async () => {
     const r = await add('Countries', { title: 'Bad', uidt: 'Rollup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_rollup_column_id: await colId('Authors', 'Titles'), rollup_function: 'count' });
     expect(r.status).toBe(400);
