@@ -5,7 +5,7 @@ import { describeVariant, sourceVariants } from './source-variants.helpers';
 /**
  * Column types read as NocoDB 0.301.3 reads them (its answers to the same
  * requests: scripts/compat/depth-compare.ts types, docs/depth.md): CreatedBy and
- * LastModifiedBy as the writing user, User cells written by e-mail, `{email}` or
+ * LastModifiedBy as the writing user, User (and Collaborator) cells written by e-mail, `{email}` or
  * `{id}` and checked against the base's members, QrCode and Barcode as their
  * source column's value, a url Button as `{type, label, url}` with its formula
  * applied, UUID filled on insert, Decimal and Currency keeping every digit,
@@ -62,6 +62,7 @@ for (const variant of variants) describeVariant(variant.name, `column types on $
         { column_name: 'cur', title: 'Cur', uidt: 'Currency' },
         { column_name: 'uu', title: 'Uu', uidt: 'UUID' },
         { column_name: 'us', title: 'Us', uidt: 'User' },
+        { column_name: 'co', title: 'Co', uidt: 'Collaborator' },
         { column_name: 'att', title: 'Att', uidt: 'Attachment' },
       ],
     });
@@ -104,28 +105,29 @@ for (const variant of variants) describeVariant(variant.name, `column types on $
     expect(after.QR).toBe('c');
   });
 
-  it('User cells: e-mails, {email}, [{id}]; read as lists of users; a non-member is refused and nothing is written', async () => {
+  // Collaborator is NocoDB's older name of User: the same cells.
+  it.each(['Us', 'Co'])('User cells (%s): e-mails, {email}, [{id}]; read as lists of users; a non-member is refused and nothing is written', async (field) => {
     const ok = await raw('POST', `/api/v2/tables/${table}/records`, [
-      { Title: 'u1', Us: 'types-owner@example.com' }, { Title: 'u2', Us: [{ id: memberId }, { email: 'TYPES-OWNER@example.com' }] },
-      { Title: 'u3', Us: { email: 'types-member@example.com' } }, { Title: 'u4', Us: 'types-member@example.com, types-owner@example.com' },
+      { Title: `u1${field}`, [field]: 'types-owner@example.com' }, { Title: `u2${field}`, [field]: [{ id: memberId }, { email: 'TYPES-OWNER@example.com' }] },
+      { Title: `u3${field}`, [field]: { email: 'types-member@example.com' } }, { Title: `u4${field}`, [field]: 'types-member@example.com, types-owner@example.com' },
     ]);
     expect(ok.status).toBe(200);
-    const byTitle = new Map((await records()).map((r) => [r.Title, r.Us]));
+    const byTitle = new Map((await records()).map((r) => [r.Title, r[field]]));
     const ids = (t: string) => (byTitle.get(t) as { id: string }[]).map((u) => u.id);
-    expect(ids('u1')).toEqual([ownerId]);
-    expect(ids('u2')).toEqual([memberId, ownerId]);
-    expect(ids('u3')).toEqual([memberId]);
-    expect(ids('u4')).toEqual([memberId, ownerId]);
-    expect(byTitle.get('u3')).toEqual([{ id: memberId, email: 'types-member@example.com', display_name: null, meta: null }]);
+    expect(ids(`u1${field}`)).toEqual([ownerId]);
+    expect(ids(`u2${field}`)).toEqual([memberId, ownerId]);
+    expect(ids(`u3${field}`)).toEqual([memberId]);
+    expect(ids(`u4${field}`)).toEqual([memberId, ownerId]);
+    expect(byTitle.get(`u3${field}`)).toEqual([{ id: memberId, email: 'types-member@example.com', display_name: null, meta: null }]);
     const before = (await records()).length;
     for (const bad of ['types-stranger@example.com', 'nobody@example.com', [{ id: 'us-none' }], 42, [{}]]) {
-      const r = await raw('POST', `/api/v2/tables/${table}/records`, [{ Title: 'ok', Us: 'types-owner@example.com' }, { Title: 'bad', Us: bad }]);
+      const r = await raw('POST', `/api/v2/tables/${table}/records`, [{ Title: 'ok', [field]: 'types-owner@example.com' }, { Title: 'bad', [field]: bad }]);
       expect([r.status, r.body.error]).toEqual([400, 'ERR_INVALID_VALUE_FOR_FIELD']);
     }
     expect((await records()).length).toBe(before);
-    const cleared = await raw('PATCH', `/api/v2/tables/${table}/records`, [{ Id: (await records()).find((r) => r.Title === 'u1')!.Id, Us: null }]);
+    const cleared = await raw('PATCH', `/api/v2/tables/${table}/records`, [{ Id: (await records()).find((r) => r.Title === `u1${field}`)!.Id, [field]: null }]);
     expect(cleared.status).toBe(200);
-    expect((await records()).find((r) => r.Title === 'u1')!.Us).toBeNull();
+    expect((await records()).find((r) => r.Title === `u1${field}`)![field]).toBeNull();
   });
 
   it('an attachment by external url is kept as given, never signed', async () => {

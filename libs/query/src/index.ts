@@ -11,7 +11,7 @@ export {
   isLinkUidt, isThroughLinkUidt, isRelationUidt, isSelectUidt, isDtCompareUidt, isNoLookupUidt, isPrimaryValueUidt,
   isUnindexableUidt, isScaledUidt, isIntegerKeyUidt, isFormulaNumberUidt, isFormulaTextUidt, isFormulaDatetimeUidt,
   isSwaggerStringUidt, isJsonNumberUidt, isJsonParsedUidt, isPgJsonNumberUidt, isPgJsonTextUidt, isCalendarDateUidt,
-  isUserStampUidt, isCodeOfColumnUidt, isNoCodeSourceUidt,
+  isUserStampUidt, isUserListUidt, isCodeOfColumnUidt, isNoCodeSourceUidt,
   type Uidt, type UidtEntry, type UidtGroup, type UidtKind, type Storage, type ValueRule, type CompareKind, type DialectTypes,
 } from './column/uidt-catalogue';
 export type {
