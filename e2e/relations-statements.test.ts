@@ -8,7 +8,7 @@ import { describeVariant, sourceVariants } from './source-variants.helpers';
 
 /**
  * No N+1: a page of records with 2 link columns, 4 lookups (one of them a
- * lookup of a lookup), 1 rollup and 2 formulas costs the same number of SQL statements on the user tables
+ * lookup of a lookup), 2 rollups (one of them a rollup of a rollup) and 2 formulas costs the same number of SQL statements on the user tables
  * whatever its size, on the default source and on external PostgreSQL,
  * MariaDB and SQLite sources (knex 'query' events of the pool serving the
  * base: the data database's, counted when they name the base's schema, or
@@ -99,6 +99,7 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
     const skills = await table('Skills', [{ column_name: 'level', title: 'Level', uidt: 'Number' }]);
     const people = await table('People', [{ column_name: 'age', title: 'Age', uidt: 'Number' }]);
     const orgs = await table('Orgs');
+    const courses = await table('Courses', [{ column_name: 'hours', title: 'Hours', uidt: 'Number' }]);
     const col = async (body: object, on = people) => (await raw('POST', `/api/v1/db/meta/tables/${on}/columns`, body)).body;
     // Depth: a team's org name, looked up from people through the team (a lookup of a lookup).
     const org = await col({ title: 'Org', uidt: 'LinkToAnotherRecord', parentId: teams, childId: orgs, type: 'bt' }, teams);
@@ -106,19 +107,25 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
     const teamOrg = await col({ title: 'OrgName', uidt: 'Lookup', fk_relation_column_id: org.id, fk_lookup_column_id: orgName }, teams);
     const team = await col({ title: 'Team', uidt: 'LinkToAnotherRecord', parentId: people, childId: teams, type: 'bt' });
     const skill = await col({ title: 'Skills', uidt: 'Links', parentId: people, childId: skills, type: 'mm' });
-    const metaOf = async (id: string) => (await raw('GET', `/api/v1/db/meta/tables/${id}`)).body.columns as { id: string; title: string }[];
-    const [teamCols, skillCols] = [await metaOf(teams), await metaOf(skills)];
+    await col({ title: 'Skill', uidt: 'LinkToAnotherRecord', parentId: courses, childId: skills, type: 'bt' }, courses);
+    const metaOf = async (id: string) => (await raw('GET', `/api/v1/db/meta/tables/${id}`)).body.columns as { id: string; title: string; colOptions?: any }[];
     const id = (cols: { id: string; title: string }[], title: string) => cols.find((c) => c.title === title)!.id;
+    // Depth: a skill's course hours (a rollup), summed over a person's skills (a rollup of a rollup).
+    const skillCourses = (await metaOf(skills)).find((c) => c.colOptions?.type === 'hm' && c.colOptions.fk_related_model_id === courses)!;
+    await col({ title: 'Hours', uidt: 'Rollup', fk_relation_column_id: skillCourses.id, fk_rollup_column_id: id(await metaOf(courses), 'Hours'), rollup_function: 'sum' }, skills);
+    const [teamCols, skillCols] = [await metaOf(teams), await metaOf(skills)];
     await col({ title: 'TeamName', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Name') });
     await col({ title: 'TeamBudget', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Budget') });
     expect((await col({ title: 'TeamOrg', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: teamOrg.id })).title).toBe('TeamOrg');
     await col({ title: 'SkillNames', uidt: 'Lookup', fk_relation_column_id: skill.id, fk_lookup_column_id: id(skillCols, 'Name') });
     await col({ title: 'SkillSum', uidt: 'Rollup', fk_relation_column_id: skill.id, fk_rollup_column_id: id(skillCols, 'Level'), rollup_function: 'sum' });
+    expect((await col({ title: 'SkillHours', uidt: 'Rollup', fk_relation_column_id: skill.id, fk_rollup_column_id: id(skillCols, 'Hours'), rollup_function: 'sum' })).title).toBe('SkillHours');
     await col({ title: 'Score', uidt: 'Formula', formula_raw: '{SkillSum} + {Age}' });
     await col({ title: 'Label', uidt: 'Formula', formula_raw: "CONCAT({Name}, ' @ ', {TeamName})" });
     await api.dbTableRow.bulkCreate('noco', baseId, 'Orgs', [{ Name: 'acme' }, { Name: 'initech' }]);
     await api.dbTableRow.bulkCreate('noco', baseId, 'Teams', [{ Name: 'red', Budget: 10, Org: [1] }, { Name: 'blue', Budget: 20, Org: [2] }]);
     await api.dbTableRow.bulkCreate('noco', baseId, 'Skills', [{ Name: 'sql', Level: 3 }, { Name: 'ts', Level: 5 }]);
+    await api.dbTableRow.bulkCreate('noco', baseId, 'Courses', [{ Name: 'c1', Hours: 2, Skill: [1] }, { Name: 'c2', Hours: 4, Skill: [1] }, { Name: 'c3', Hours: 1, Skill: [2] }]);
     await api.dbTableRow.bulkCreate('noco', baseId, 'People', Array.from({ length: 120 }, (_, i) => ({
       Name: `p${i}`, Age: 20 + i, Team: [(i % 2) + 1], Skills: i % 3 === 0 ? [1, 2] : [2],
     })));
@@ -126,10 +133,10 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
 
   it('computes links, lookups, rollups and formulas correctly', async () => {
     const page = (await raw('GET', `/api/v1/db/data/noco/${baseId}/People?limit=3&sort=Id`)).body.list;
-    expect(page.map((r: any) => [r.Team, r.Skills, r.TeamName, r.TeamBudget, sorted(r.SkillNames), Number(r.SkillSum), Number(r.Score), r.Label, r.TeamOrg])).toEqual([
-      [{ Id: 1, Name: 'red' }, 2, 'red', 10, ['sql', 'ts'], 8, 28, 'p0 @ red', 'acme'],
-      [{ Id: 2, Name: 'blue' }, 1, 'blue', 20, ['ts'], 5, 26, 'p1 @ blue', 'initech'],
-      [{ Id: 1, Name: 'red' }, 1, 'red', 10, ['ts'], 5, 27, 'p2 @ red', 'acme'],
+    expect(page.map((r: any) => [r.Team, r.Skills, r.TeamName, r.TeamBudget, sorted(r.SkillNames), Number(r.SkillSum), Number(r.Score), r.Label, r.TeamOrg, Number(r.SkillHours)])).toEqual([
+      [{ Id: 1, Name: 'red' }, 2, 'red', 10, ['sql', 'ts'], 8, 28, 'p0 @ red', 'acme', 7],
+      [{ Id: 2, Name: 'blue' }, 1, 'blue', 20, ['ts'], 5, 26, 'p1 @ blue', 'initech', 1],
+      [{ Id: 1, Name: 'red' }, 1, 'red', 10, ['ts'], 5, 27, 'p2 @ red', 'acme', 1],
     ]);
   });
 
@@ -147,7 +154,7 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
   });
 
   it('pages through every row once, sorted and filtered by computed columns, with any subset of fields', async () => {
-    for (const sort of ['~-Skills,Id', '-Score,Id', 'TeamName,-Label']) {
+    for (const sort of ['~-Skills,Id', '-Score,Id', 'TeamName,-Label', '-SkillHours,TeamOrg,Id', '-SkillNames,Id']) {
       const seenIds: number[] = [];
       for (let offset = 0; offset < 120; offset += 25) {
         const res = await raw('GET', `/api/v1/db/data/noco/${baseId}/People?limit=25&offset=${offset}&sort=${encodeURIComponent(sort)}&fields=Id,Score`);
