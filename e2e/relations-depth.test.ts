@@ -108,7 +108,7 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect(await books('sort=Country,-Id')).toEqual(['b4', 'b3', 'b2', 'b1']);
   });
 
-  it('sorts has-many and many-to-many lookups as NocoDB does: by their values as text joined by ___, none first', async () => {
+  it('sorts has-many and many-to-many lookups (and lookups of them) as NocoDB does: by their values as text joined by ___, none first', async () => {
     const order = async (table: string, q: string) => { const r = await read(table, q); expect([q, r.status]).toEqual([q, 200]); return r.body.list.map((x: any) => x.Name); };
     // Ann's titles are b1___b3, Bob's b2, Cid's b4; their pages 100___50, 50 and 7 compare as text (as on NocoDB).
     expect(await order('Authors', 'sort=Titles')).toEqual(['Ann', 'Bob', 'Cid']);
@@ -130,6 +130,12 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect(await order('Countries', 'sort=SoldNames')).toEqual(['XX', 'NO', 'PT']);
     expect(await order('Countries', `sort=-SoldNames&where=${encodeURIComponent('(SoldNames,like,b%)')}`)).toEqual(['PT', 'NO']);
     expect(await order('Countries', `where=${encodeURIComponent('(SoldNames,eq,b4)')}`)).toEqual(['PT']);
+    // A lookup of a has-many lookup (a list of lists, read flattened): PT b1___b3___b2, NO b4, XX none.
+    expect(await order('Countries', 'sort=-Titles')).toEqual(['NO', 'PT', 'XX']);
+    expect(await order('Countries', `sort=Titles&where=${encodeURIComponent('(Titles,isnot,null)')}`)).toEqual(['PT', 'NO']);
+    expect(await order('Countries', `sort=Id&where=${encodeURIComponent('(Titles,eq,b2)')}`)).toEqual(['PT']);
+    expect(await order('Countries', `sort=Id&where=${encodeURIComponent('(Titles,neq,b4)')}`)).toEqual(['PT', 'XX']);
+    expect(await order('Countries', `sort=Id&where=${encodeURIComponent('(Titles,blank)')}`)).toEqual(['XX']);
   });
 
   it('sets a one-to-one link through the v1 nested route; the child side reads its parent as an object', async () => {

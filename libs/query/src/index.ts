@@ -3,7 +3,7 @@
  * of the NocoDB v1 records API, and their translation to knex for pg, mysql2 and sqlite3.
  */
 export { QueryError, isQueryError, QUERY_ERROR_STATUS, type QueryErrorCode, type QueryErrorInit } from './query-error';
-export type { ColumnMeta, ComputedColumn, Dialect } from './column/column.types';
+export type { ColumnMeta, ComputedColumn, Dialect, RelatedRows } from './column/column.types';
 export { ColumnIndex } from './column/column-index';
 export { columnKind, isLinkColumn, type ColumnKind } from './column/column-kind';
 export {
