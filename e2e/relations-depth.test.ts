@@ -108,19 +108,19 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect(await books('sort=Country,-Id')).toEqual(['b4', 'b3', 'b2', 'b1']);
   });
 
-  it('sorts has-many and many-to-many lookups (and lookups of them) as NocoDB does: by their values as text joined by ___, none first', async () => {
+  it('sorts has-many and many-to-many lookups (and lookups of them) as NocoDB does: by the text of their values (a JSON array; joined by ___ on SQLite), none first', async () => {
     const order = async (table: string, q: string) => { const r = await read(table, q); expect([q, r.status]).toEqual([q, 200]); return r.body.list.map((x: any) => x.Name); };
-    // Ann's titles are b1___b3, Bob's b2, Cid's b4; their pages 100___50, 50 and 7 compare as text (as on NocoDB).
+    // Ann's titles are [b1, b3], Bob's [b2], Cid's [b4]; their pages [100, 50], [50] and [7] compare as text (as on NocoDB).
     expect(await order('Authors', 'sort=Titles')).toEqual(['Ann', 'Bob', 'Cid']);
     expect(await order('Authors', 'sort=-Titles')).toEqual(['Cid', 'Bob', 'Ann']);
     expect((await add('Authors', { title: 'PageList', uidt: 'Lookup', fk_relation_column_id: await colId('Authors', 'Books'), fk_lookup_column_id: await colId('Books', 'Pages') })).status).toBe(200);
     expect(await order('Authors', 'sort=PageList')).toEqual(['Ann', 'Bob', 'Cid']);
     expect(await order('Authors', `sort=-PageList&where=${encodeURIComponent('(PageList,gt,60)')}`)).toEqual(['Ann']);
-    // Countries' author names: PT Ann___Bob, NO Cid, XX none (NULL: first ascending, last descending).
+    // Countries' author names: PT [Ann, Bob], NO [Cid], XX none (NULL: first ascending, last descending).
     expect((await add('Countries', { title: 'Names', uidt: 'Lookup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_lookup_column_id: await colId('Authors', 'Name') })).status).toBe(200);
     expect(await order('Countries', 'sort=Names')).toEqual(['XX', 'PT', 'NO']);
     expect(await order('Countries', 'sort=-Names')).toEqual(['NO', 'PT', 'XX']);
-    // A many-to-many lookup, listed and sorted in the related rows' primary-key order: PT b2___b4, NO b1, XX none.
+    // A many-to-many lookup, listed and sorted in the related rows' primary-key order: PT [b2, b4], NO [b1], XX none.
     expect((await add('Countries', { title: 'Sold', uidt: 'Links', parentId: t.Countries, childId: t.Books, type: 'mm' })).status).toBe(200);
     for (const [row, ids] of [[1, [4, 2]], [2, [1]]] as const) {
       expect((await raw('POST', `/api/v2/tables/${t.Countries}/links/${await colId('Countries', 'Sold')}/records/${row}`, ids.map((Id) => ({ Id })))).status).toBeLessThan(300);
@@ -130,7 +130,7 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect(await order('Countries', 'sort=SoldNames')).toEqual(['XX', 'NO', 'PT']);
     expect(await order('Countries', `sort=-SoldNames&where=${encodeURIComponent('(SoldNames,like,b%)')}`)).toEqual(['PT', 'NO']);
     expect(await order('Countries', `where=${encodeURIComponent('(SoldNames,eq,b4)')}`)).toEqual(['PT']);
-    // A lookup of a has-many lookup (a list of lists, read flattened): PT b1___b3___b2, NO b4, XX none.
+    // A lookup of a has-many lookup (a list of lists, read and sorted flattened): PT [b1, b3, b2], NO [b4], XX none.
     expect(await order('Countries', 'sort=-Titles')).toEqual(['NO', 'PT', 'XX']);
     expect(await order('Countries', `sort=Titles&where=${encodeURIComponent('(Titles,isnot,null)')}`)).toEqual(['PT', 'NO']);
     expect(await order('Countries', `sort=Id&where=${encodeURIComponent('(Titles,eq,b2)')}`)).toEqual(['PT']);

@@ -21,9 +21,8 @@ export interface ComputedColumn {
    */
   related?: RelatedRows;
   /**
-   * What a list sorts by (NocoDB's: its values as text joined by `___`, in the
-   * related rows' primary-key order; no values: NULL). A list without one is
-   * not sortable.
+   * What a list sorts by (NocoDB's: the text of its values, in the related
+   * rows' primary-key order; no values: NULL). A list without one is not sortable.
    */
   sortKey?: Fragment;
 }

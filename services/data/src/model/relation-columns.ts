@@ -132,23 +132,32 @@ function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[], depth
     ? new Fragment(`COALESCE(json_agg(${v.sql} ORDER BY ${pk.sql}), '[]'::json)`, [...v.bindings, ...pk.bindings]) : undefined;
   // A list of lists: some value of some related row's list; the lists' keys joined (the flattened values' key).
   const related = !target.list ? { related: { from, value: v }, sortKey: listSortKey(d, from, v, pk) }
-    : target.related && target.sortKey ? { related: { from, inner: target.related }, sortKey: listSortKey(d, from, target.sortKey, pk) } : {};
+    : target.related && target.sortKey ? { related: { from, inner: target.related }, sortKey: listSortKey(d, from, target.sortKey, pk, true) } : {};
   return { list, kind, type, linkId, lateral, nested: target.list, ...related };
 }
 
-/** NocoDB's separator of a list's values in its sort key. */
-const LIST_SEPARATOR = '___';
-
 /**
- * The sort key of a list lookup, as NocoDB sorts a has-many or many-to-many
- * lookup: its values as text joined by `___` (NULL when there are none), here
- * in the related rows' primary-key order (the order the list reads in).
+ * The sort key of a list lookup, as NocoDB 0.301.3 sorts a has-many or
+ * many-to-many lookup: the text of its values' JSON array on PostgreSQL
+ * (`["b1", "b3"]`) and MariaDB (`["b1","b3"]`), its values joined by `___` on
+ * SQLite; NULL when there are none. Here in the related rows' primary-key
+ * order (the order the list reads in). `inner`: `v` is the key of a list
+ * (a list of lists): the keys are joined into the key of the flattened values.
  */
-function listSortKey(d: string, from: Fragment, v: Fragment, pk: Fragment): Fragment {
-  if (d === 'pg') return new Fragment(`(SELECT STRING_AGG((${v.sql})::text, CAST(? AS TEXT) ORDER BY ${pk.sql}) FROM ${from.sql})`, [...v.bindings, LIST_SEPARATOR, ...pk.bindings, ...from.bindings]);
-  // MySQL's SEPARATOR takes a literal only (the constant above, never client input).
-  if (d === 'mysql2') return new Fragment(`(SELECT GROUP_CONCAT(${v.sql} ORDER BY ${pk.sql} SEPARATOR '${LIST_SEPARATOR}') FROM ${from.sql})`, [...v.bindings, ...pk.bindings, ...from.bindings]);
-  return new Fragment(`(SELECT group_concat(__nc_v, ?) FROM (SELECT ${v.sql} AS __nc_v FROM ${from.sql} ORDER BY ${pk.sql}))`, [LIST_SEPARATOR, ...v.bindings, ...from.bindings, ...pk.bindings]);
+function listSortKey(d: string, from: Fragment, v: Fragment, pk: Fragment, inner = false): Fragment {
+  const sql = (text: string, ...parts: Fragment[]) => new Fragment(text, parts.flatMap((p) => [...p.bindings]));
+  if (d === 'pg') {
+    return inner
+      ? sql(`(SELECT '[' || STRING_AGG(SUBSTRING((${v.sql}) FROM 2 FOR LENGTH(${v.sql}) - 2), ', ' ORDER BY ${pk.sql}) || ']' FROM ${from.sql})`, v, v, pk, from)
+      : sql(`(SELECT json_agg(${v.sql} ORDER BY ${pk.sql})::text FROM ${from.sql})`, v, pk, from);
+  }
+  if (d === 'mysql2') {
+    return inner
+      ? sql(`(SELECT CONCAT('[', GROUP_CONCAT(SUBSTRING((${v.sql}), 2, CHAR_LENGTH(${v.sql}) - 2) ORDER BY ${pk.sql} SEPARATOR ','), ']') FROM ${from.sql})`, v, v, pk, from)
+      : sql(`(SELECT CAST(JSON_ARRAYAGG(${v.sql} ORDER BY ${pk.sql}) AS CHAR) FROM ${from.sql})`, v, pk, from);
+  }
+  // SQLite (3.40) has no ORDER BY inside aggregates: the rows come ordered from a subquery.
+  return new Fragment(`(SELECT group_concat(__nc_v, '___') FROM (SELECT ${v.sql} AS __nc_v FROM ${from.sql} ORDER BY ${pk.sql}))`, [...v.bindings, ...from.bindings, ...pk.bindings]);
 }
 
 /** The table's Lookup and Rollup columns (given its planned link columns), each with a synthetic SELECT alias. */
