@@ -1,7 +1,5 @@
 import { Api } from 'nocodb-sdk';
-import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../scripts/services';
-import { describeVariant, sourceVariants } from './source-variants.helpers';
+import { describeVariant, variantSuite } from './source-variants.helpers';
 
 /**
  * nocodb-sdk's grouped data list (`dbTableRow.groupedDataList`,
@@ -11,25 +9,8 @@ import { describeVariant, sourceVariants } from './source-variants.helpers';
  * caller's time zone (`whereTz`): `eq today` matches any time of that day there.
  * On the default PostgreSQL source, an external SQLite file and an external MariaDB database.
  */
-let stack: TestStack;
-let token: string;
-const cleanups: (() => Promise<void>)[] = [];
-
-async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await new TestApi(stack.url).call(method, path, { body, headers: { 'xc-auth': token } });
-  return { status: res.status, body: res.body };
-}
-
-const variants = sourceVariants('groups', cleanups);
-
-beforeAll(async () => {
-  stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
-  token = (await new TestApi(stack.url).signUp('e2e', 'groups-tz@example.com')).token;
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-  for (const c of cleanups) await c().catch(() => undefined);
-});
+const suite = variantSuite('groups', 'groups-tz@example.com');
+const { variants, raw } = suite;
 
 /** Today in Tokyo (UTC+9, no daylight saving) and an instant of a Tokyo day as UTC text. */
 const tokyoDay = (offset: number) => new Date(Date.now() + 9 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
@@ -62,7 +43,7 @@ for (const variant of variants) describeVariant(variant.name, `group lists and t
       { Title: 'a', Kind: 'x', At: tokyo(today, '00:30') }, { Title: 'b', Kind: 'y', At: tokyo(today, '23:30') },
       { Title: 'c', Kind: 'x', At: tokyo(tokyoDay(-1), '23:30') }, { Title: 'd', Kind: 'x', At: tokyo(tokyoDay(1), '00:30') }, { Title: 'e', Kind: null, At: null },
     ])).status).toBe(200);
-    api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
+    api = new Api({ baseURL: suite.stack.url, headers: { 'xc-auth': suite.token } });
   }, 120_000);
 
   it('DateTime eq today (and its neighbours) take the days of the caller\'s time zone', async () => {

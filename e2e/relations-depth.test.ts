@@ -1,6 +1,4 @@
-import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../scripts/services';
-import { describeVariant, sourceVariants } from './source-variants.helpers';
+import { describeVariant, variantSuite } from './source-variants.helpers';
 
 /**
  * Lookups of lookups and rollups of rollups (NocoDB reads any depth the schema
@@ -9,25 +7,8 @@ import { describeVariant, sourceVariants } from './source-variants.helpers';
  * have many Books. On the default PostgreSQL source, an external SQLite file
  * and an external MariaDB database.
  */
-let stack: TestStack;
-let token: string;
-const cleanups: (() => Promise<void>)[] = [];
-
-async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await new TestApi(stack.url).call(method, path, { body, headers: { 'xc-auth': token } });
-  return { status: res.status, body: res.body };
-}
-
-const variants = sourceVariants('depth', cleanups);
-
-beforeAll(async () => {
-  stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
-  token = (await new TestApi(stack.url).signUp('e2e', 'relations-depth@example.com')).token;
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-  for (const c of cleanups) await c().catch(() => undefined);
-});
+const suite = variantSuite('depth', 'relations-depth@example.com');
+const { variants, raw } = suite;
 
 for (const variant of variants) describeVariant(variant.name, `lookups and rollups of any depth on ${variant.name}`, () => {
   const t: Record<string, string> = {};

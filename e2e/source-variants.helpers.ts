@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
-import { backendUrl, createTestDatabase, describeWithBackend } from '@tabula/testing';
+import { TestApi, backendUrl, createTestDatabase, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
+import { allServices } from '../scripts/services';
 
 /**
  * The data sources an e2e suite runs its bases on: the default PostgreSQL
@@ -78,4 +79,41 @@ export function sourceVariants(prefix: string, cleanups: Cleanups, names: readon
 export function describeVariant(name: SourceVariantName, title: string, body: () => void): void {
   if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
   else describe(title, body);
+}
+
+/** A whole-stack suite over source variants: its stack, its signed-up user's token, and a raw caller as that user. */
+export interface VariantSuite {
+  readonly stack: TestStack;
+  readonly token: string;
+  variants: SourceVariant[];
+  /** An HTTP call as the suite's user (`xc-auth`): its status and parsed body. */
+  raw: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+}
+
+/**
+ * Declares the suite's beforeAll (every service on one stack, external sources
+ * on this machine's databases allowed, a user `email` signed up) and afterAll
+ * (the stack stopped, the variants' databases dropped).
+ */
+export function variantSuite(prefix: string, email: string, names?: readonly SourceVariantName[]): VariantSuite {
+  const cleanups: Cleanups = [];
+  let stack: TestStack | undefined;
+  let token = '';
+  beforeAll(async () => {
+    stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
+    token = (await new TestApi(stack.url).signUp('e2e', email)).token;
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+    for (const c of cleanups) await c().catch(() => undefined);
+  });
+  return {
+    get stack() { return stack!; },
+    get token() { return token; },
+    variants: sourceVariants(prefix, cleanups, names),
+    raw: async (method, path, body) => {
+      const res = await new TestApi(stack!.url).call(method, path, { body, headers: { 'xc-auth': token } });
+      return { status: res.status, body: res.body };
+    },
+  };
 }
