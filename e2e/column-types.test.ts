@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
-import { TestApi, backendUrl, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
+import { describeVariant, sourceVariants } from './source-variants.helpers';
 
 /**
  * Column types read as NocoDB 0.301.3 reads them (its answers to the same
  * requests: scripts/compat/depth-compare.ts types, docs/depth.md): CreatedBy and
- * LastModifiedBy as the writing user, User cells written by e-mail, `{email}` or
+ * LastModifiedBy as the writing user, User (and Collaborator) cells written by e-mail, `{email}` or
  * `{id}` and checked against the base's members, QrCode and Barcode as their
  * source column's value, a url Button as `{type, label, url}` with its formula
  * applied, UUID filled on insert, Decimal and Currency keeping every digit,
@@ -25,24 +24,7 @@ async function raw(method: string, path: string, body?: unknown, as = token): Pr
   return { status: res.status, body: res.body };
 }
 
-const variants: { name: string; body: () => Promise<Record<string, unknown> | undefined> }[] = [
-  { name: 'default source', body: async () => ({}) },
-  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `types-${randomBytes(3).toString('hex')}.db` } } }] }) },
-  {
-    name: 'external MariaDB', body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_types_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      const u = new URL(admin);
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
-        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
-      } } }] };
-    },
-  },
-];
+const variants = sourceVariants('types', cleanups);
 
 beforeAll(async () => {
   stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
@@ -59,11 +41,6 @@ afterAll(async () => {
   await stack?.stop();
   for (const c of cleanups) await c().catch(() => undefined);
 });
-
-function describeVariant(name: string, title: string, body: () => void): void {
-  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
-  else describe(title, body);
-}
 
 for (const variant of variants) describeVariant(variant.name, `column types on ${variant.name}`, () => {
   let base: string;
@@ -85,6 +62,7 @@ for (const variant of variants) describeVariant(variant.name, `column types on $
         { column_name: 'cur', title: 'Cur', uidt: 'Currency' },
         { column_name: 'uu', title: 'Uu', uidt: 'UUID' },
         { column_name: 'us', title: 'Us', uidt: 'User' },
+        { column_name: 'co', title: 'Co', uidt: 'Collaborator' },
         { column_name: 'att', title: 'Att', uidt: 'Attachment' },
       ],
     });
@@ -127,28 +105,29 @@ for (const variant of variants) describeVariant(variant.name, `column types on $
     expect(after.QR).toBe('c');
   });
 
-  it('User cells: e-mails, {email}, [{id}]; read as lists of users; a non-member is refused and nothing is written', async () => {
+  // Collaborator is NocoDB's older name of User: the same cells.
+  it.each(['Us', 'Co'])('User cells (%s): e-mails, {email}, [{id}]; read as lists of users; a non-member is refused and nothing is written', async (field) => {
     const ok = await raw('POST', `/api/v2/tables/${table}/records`, [
-      { Title: 'u1', Us: 'types-owner@example.com' }, { Title: 'u2', Us: [{ id: memberId }, { email: 'TYPES-OWNER@example.com' }] },
-      { Title: 'u3', Us: { email: 'types-member@example.com' } }, { Title: 'u4', Us: 'types-member@example.com, types-owner@example.com' },
+      { Title: `u1${field}`, [field]: 'types-owner@example.com' }, { Title: `u2${field}`, [field]: [{ id: memberId }, { email: 'TYPES-OWNER@example.com' }] },
+      { Title: `u3${field}`, [field]: { email: 'types-member@example.com' } }, { Title: `u4${field}`, [field]: 'types-member@example.com, types-owner@example.com' },
     ]);
     expect(ok.status).toBe(200);
-    const byTitle = new Map((await records()).map((r) => [r.Title, r.Us]));
+    const byTitle = new Map((await records()).map((r) => [r.Title, r[field]]));
     const ids = (t: string) => (byTitle.get(t) as { id: string }[]).map((u) => u.id);
-    expect(ids('u1')).toEqual([ownerId]);
-    expect(ids('u2')).toEqual([memberId, ownerId]);
-    expect(ids('u3')).toEqual([memberId]);
-    expect(ids('u4')).toEqual([memberId, ownerId]);
-    expect(byTitle.get('u3')).toEqual([{ id: memberId, email: 'types-member@example.com', display_name: null, meta: null }]);
+    expect(ids(`u1${field}`)).toEqual([ownerId]);
+    expect(ids(`u2${field}`)).toEqual([memberId, ownerId]);
+    expect(ids(`u3${field}`)).toEqual([memberId]);
+    expect(ids(`u4${field}`)).toEqual([memberId, ownerId]);
+    expect(byTitle.get(`u3${field}`)).toEqual([{ id: memberId, email: 'types-member@example.com', display_name: null, meta: null }]);
     const before = (await records()).length;
     for (const bad of ['types-stranger@example.com', 'nobody@example.com', [{ id: 'us-none' }], 42, [{}]]) {
-      const r = await raw('POST', `/api/v2/tables/${table}/records`, [{ Title: 'ok', Us: 'types-owner@example.com' }, { Title: 'bad', Us: bad }]);
+      const r = await raw('POST', `/api/v2/tables/${table}/records`, [{ Title: 'ok', [field]: 'types-owner@example.com' }, { Title: 'bad', [field]: bad }]);
       expect([r.status, r.body.error]).toEqual([400, 'ERR_INVALID_VALUE_FOR_FIELD']);
     }
     expect((await records()).length).toBe(before);
-    const cleared = await raw('PATCH', `/api/v2/tables/${table}/records`, [{ Id: (await records()).find((r) => r.Title === 'u1')!.Id, Us: null }]);
+    const cleared = await raw('PATCH', `/api/v2/tables/${table}/records`, [{ Id: (await records()).find((r) => r.Title === `u1${field}`)!.Id, [field]: null }]);
     expect(cleared.status).toBe(200);
-    expect((await records()).find((r) => r.Title === 'u1')!.Us).toBeNull();
+    expect((await records()).find((r) => r.Title === `u1${field}`)![field]).toBeNull();
   });
 
   it('an attachment by external url is kept as given, never signed', async () => {

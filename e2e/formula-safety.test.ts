@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { Api } from 'nocodb-sdk';
-import { TestApi, backendUrl, backendsRequired, startTestStack, type TestStack } from '@tabula/testing';
+import { TestApi, backendsRequired, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
+import { mariaDbDatabase, mariaDbSource, sqliteSource } from './source-variants.helpers';
 
 /**
  * Audit findings 4, 5 and 9 (issue 28) through the API, on each kind of source:
@@ -42,19 +42,14 @@ const variants: Variant[] = [
       } finally { await db.destroy(); }
     },
   },
-  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `safety-${randomBytes(3).toString('hex')}.db` } } }] }) },
+  { name: 'external SQLite', body: async () => sqliteSource('safety') },
   {
     name: 'external MariaDB', body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_safety_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      const u = new URL(admin);
-      const connection = { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database };
+      const connection = await mariaDbDatabase('tabula_safety', cleanups);
+      if (!connection) return undefined;
       mysqlDb = knexFactory({ client: 'mysql2', connection });
-      cleanups.push(async () => { await mysqlDb?.destroy(); await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection } }] };
+      cleanups.unshift(async () => { await mysqlDb?.destroy(); }); // before its database is dropped
+      return mariaDbSource(connection);
     },
     dropColumn: async (table, column) => { await mysqlDb!.schema.alterTable(table, (t) => t.dropColumn(column)); },
   },

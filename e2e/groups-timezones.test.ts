@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
 import { Api } from 'nocodb-sdk';
-import { TestApi, backendUrl, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../scripts/services';
+import { describeVariant, variantSuite } from './source-variants.helpers';
 
 /**
  * nocodb-sdk's grouped data list (`dbTableRow.groupedDataList`,
@@ -12,51 +9,12 @@ import { allServices } from '../scripts/services';
  * caller's time zone (`whereTz`): `eq today` matches any time of that day there.
  * On the default PostgreSQL source, an external SQLite file and an external MariaDB database.
  */
-let stack: TestStack;
-let token: string;
-const cleanups: (() => Promise<void>)[] = [];
-
-async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await new TestApi(stack.url).call(method, path, { body, headers: { 'xc-auth': token } });
-  return { status: res.status, body: res.body };
-}
-
-const variants: { name: string; body: () => Promise<Record<string, unknown> | undefined> }[] = [
-  { name: 'default source', body: async () => ({}) },
-  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `groups-${randomBytes(3).toString('hex')}.db` } } }] }) },
-  {
-    name: 'external MariaDB', body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_groups_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      const u = new URL(admin);
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
-        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
-      } } }] };
-    },
-  },
-];
-
-beforeAll(async () => {
-  stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
-  token = (await new TestApi(stack.url).signUp('e2e', 'groups-tz@example.com')).token;
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-  for (const c of cleanups) await c().catch(() => undefined);
-});
+const suite = variantSuite('groups', 'groups-tz@example.com');
+const { variants, raw } = suite;
 
 /** Today in Tokyo (UTC+9, no daylight saving) and an instant of a Tokyo day as UTC text. */
 const tokyoDay = (offset: number) => new Date(Date.now() + 9 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
 const tokyo = (day: string, time: string) => new Date(`${day}T${time}:00+09:00`).toISOString().replace('T', ' ').slice(0, 19);
-
-function describeVariant(name: string, title: string, body: () => void): void {
-  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
-  else describe(title, body);
-}
 
 for (const variant of variants) describeVariant(variant.name, `group lists and time zones on ${variant.name}`, () => {
   let base: string;
@@ -85,7 +43,7 @@ for (const variant of variants) describeVariant(variant.name, `group lists and t
       { Title: 'a', Kind: 'x', At: tokyo(today, '00:30') }, { Title: 'b', Kind: 'y', At: tokyo(today, '23:30') },
       { Title: 'c', Kind: 'x', At: tokyo(tokyoDay(-1), '23:30') }, { Title: 'd', Kind: 'x', At: tokyo(tokyoDay(1), '00:30') }, { Title: 'e', Kind: null, At: null },
     ])).status).toBe(200);
-    api = new Api({ baseURL: stack.url, headers: { 'xc-auth': token } });
+    api = new Api({ baseURL: suite.stack.url, headers: { 'xc-auth': suite.token } });
   }, 120_000);
 
   it('DateTime eq today (and its neighbours) take the days of the caller\'s time zone', async () => {

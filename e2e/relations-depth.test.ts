@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
-import { TestApi, backendUrl, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
-import { allServices } from '../scripts/services';
+import { describeVariant, variantSuite } from './source-variants.helpers';
 
 /**
  * Lookups of lookups and rollups of rollups (NocoDB reads any depth the schema
@@ -10,47 +7,8 @@ import { allServices } from '../scripts/services';
  * have many Books. On the default PostgreSQL source, an external SQLite file
  * and an external MariaDB database.
  */
-let stack: TestStack;
-let token: string;
-const cleanups: (() => Promise<void>)[] = [];
-
-async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await new TestApi(stack.url).call(method, path, { body, headers: { 'xc-auth': token } });
-  return { status: res.status, body: res.body };
-}
-
-const variants: { name: string; body: () => Promise<Record<string, unknown> | undefined> }[] = [
-  { name: 'default source', body: async () => ({}) },
-  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `depth-${randomBytes(3).toString('hex')}.db` } } }] }) },
-  {
-    name: 'external MariaDB', body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_depth_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      const u = new URL(admin);
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
-        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
-      } } }] };
-    },
-  },
-];
-
-beforeAll(async () => {
-  stack = await startTestStack(allServices, { SVC_ALLOW_LOCAL_SOURCES: 'true' });
-  token = (await new TestApi(stack.url).signUp('e2e', 'relations-depth@example.com')).token;
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-  for (const c of cleanups) await c().catch(() => undefined);
-});
-
-function describeVariant(name: string, title: string, body: () => void): void {
-  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
-  else describe(title, body);
-}
+const suite = variantSuite('depth', 'relations-depth@example.com');
+const { variants, raw } = suite;
 
 for (const variant of variants) describeVariant(variant.name, `lookups and rollups of any depth on ${variant.name}`, () => {
   const t: Record<string, string> = {};
@@ -126,10 +84,39 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect(await authors('(Titles,like,b%)')).toEqual(['Ann', 'Bob', 'Cid']);
     expect(await authors('(Titles,in,b2,b4)')).toEqual(['Bob', 'Cid']);
     expect(await authors('(Titles,blank)')).toEqual([]);
-    expect((await read('Authors', 'sort=Titles')).status).toBeGreaterThanOrEqual(400);
     const books = async (q: string) => (await read('Books', q)).body.list.map((x: any) => x.Name);
     expect(await books(`where=${encodeURIComponent('(Country,eq,NO)')}`)).toEqual(['b4']);
     expect(await books('sort=Country,-Id')).toEqual(['b4', 'b3', 'b2', 'b1']);
+  });
+
+  it('sorts has-many and many-to-many lookups (and lookups of them) as NocoDB does: by the text of their values (a JSON array; joined by ___ on SQLite), none first', async () => {
+    const order = async (table: string, q: string) => { const r = await read(table, q); expect([q, r.status]).toEqual([q, 200]); return r.body.list.map((x: any) => x.Name); };
+    // Ann's titles are [b1, b3], Bob's [b2], Cid's [b4]; their pages [100, 50], [50] and [7] compare as text (as on NocoDB).
+    expect(await order('Authors', 'sort=Titles')).toEqual(['Ann', 'Bob', 'Cid']);
+    expect(await order('Authors', 'sort=-Titles')).toEqual(['Cid', 'Bob', 'Ann']);
+    expect((await add('Authors', { title: 'PageList', uidt: 'Lookup', fk_relation_column_id: await colId('Authors', 'Books'), fk_lookup_column_id: await colId('Books', 'Pages') })).status).toBe(200);
+    expect(await order('Authors', 'sort=PageList')).toEqual(['Ann', 'Bob', 'Cid']);
+    expect(await order('Authors', `sort=-PageList&where=${encodeURIComponent('(PageList,gt,60)')}`)).toEqual(['Ann']);
+    // Countries' author names: PT [Ann, Bob], NO [Cid], XX none (NULL: first ascending, last descending).
+    expect((await add('Countries', { title: 'Names', uidt: 'Lookup', fk_relation_column_id: await colId('Countries', 'Authors'), fk_lookup_column_id: await colId('Authors', 'Name') })).status).toBe(200);
+    expect(await order('Countries', 'sort=Names')).toEqual(['XX', 'PT', 'NO']);
+    expect(await order('Countries', 'sort=-Names')).toEqual(['NO', 'PT', 'XX']);
+    // A many-to-many lookup, listed and sorted in the related rows' primary-key order: PT [b2, b4], NO [b1], XX none.
+    expect((await add('Countries', { title: 'Sold', uidt: 'Links', parentId: t.Countries, childId: t.Books, type: 'mm' })).status).toBe(200);
+    for (const [row, ids] of [[1, [4, 2]], [2, [1]]] as const) {
+      expect((await raw('POST', `/api/v2/tables/${t.Countries}/links/${await colId('Countries', 'Sold')}/records/${row}`, ids.map((Id) => ({ Id })))).status).toBeLessThan(300);
+    }
+    expect((await add('Countries', { title: 'SoldNames', uidt: 'Lookup', fk_relation_column_id: await colId('Countries', 'Sold'), fk_lookup_column_id: await colId('Books', 'Name') })).status).toBe(200);
+    expect((await read('Countries', 'sort=Id')).body.list.map((r: any) => r.SoldNames)).toEqual([['b2', 'b4'], ['b1'], []]);
+    expect(await order('Countries', 'sort=SoldNames')).toEqual(['XX', 'NO', 'PT']);
+    expect(await order('Countries', `sort=-SoldNames&where=${encodeURIComponent('(SoldNames,like,b%)')}`)).toEqual(['PT', 'NO']);
+    expect(await order('Countries', `where=${encodeURIComponent('(SoldNames,eq,b4)')}`)).toEqual(['PT']);
+    // A lookup of a has-many lookup (a list of lists, read and sorted flattened): PT [b1, b3, b2], NO [b4], XX none.
+    expect(await order('Countries', 'sort=-Titles')).toEqual(['NO', 'PT', 'XX']);
+    expect(await order('Countries', `sort=Titles&where=${encodeURIComponent('(Titles,isnot,null)')}`)).toEqual(['PT', 'NO']);
+    expect(await order('Countries', `sort=Id&where=${encodeURIComponent('(Titles,eq,b2)')}`)).toEqual(['PT']);
+    expect(await order('Countries', `sort=Id&where=${encodeURIComponent('(Titles,neq,b4)')}`)).toEqual(['PT', 'XX']);
+    expect(await order('Countries', `sort=Id&where=${encodeURIComponent('(Titles,blank)')}`)).toEqual(['XX']);
   });
 
   it('sets a one-to-one link through the v1 nested route; the child side reads its parent as an object', async () => {
@@ -146,6 +133,26 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect(country).toEqual({ Id: 1, Name: 'PT' });
     expect((await raw('DELETE', `/api/v1/db/data/noco/${base}/${t.Countries}/2/oo/Capital/4`)).status).toBe(200);
     expect((await raw('GET', `/api/v1/db/data/noco/${base}/${t.Countries}/2`)).body.Capital).toBeNull();
+  });
+
+  it('changes an existing lookup through PATCH, and refuses a change that points it into a cycle (400, nothing changed)', async () => {
+    const authorCountry = (await cols('Authors')).find((c) => c.colOptions?.type === 'bt')!.id;
+    const country = await colId('Authors', 'Country');
+    const patch = (id: string, body: Record<string, unknown>) => raw('PATCH', `/api/v2/meta/columns/${id}`, body);
+    // Authors.Titles → (its country) Countries.Titles → Authors.Titles: a cycle.
+    const titles = await colId('Authors', 'Titles');
+    const cycle = await patch(titles, { fk_relation_column_id: authorCountry, fk_lookup_column_id: await colId('Countries', 'Titles') });
+    expect([cycle.status, cycle.body.msg]).toEqual([400, expect.stringMatching(/cycle/)]);
+    // Countries.Pages (a rollup of Authors.Pages) as the target of Authors.Pages: a cycle through a rollup.
+    const rollupCycle = await patch(await colId('Authors', 'Pages'), { fk_relation_column_id: authorCountry, fk_rollup_column_id: await colId('Countries', 'Pages') });
+    expect([rollupCycle.status, rollupCycle.body.msg]).toEqual([400, expect.stringMatching(/cycle/)]);
+    const authors = async () => (await read('Authors', 'sort=Id')).body.list.map((r: any) => [r.Name, r.Titles, r.Pages, r.Country]);
+    expect(await authors()).toEqual([['Ann', ['b1', 'b3'], 150, 'PT'], ['Bob', ['b2'], 50, 'PT'], ['Cid', ['b4'], 7, 'NO']]);
+    // A change into no cycle: Authors.Country reads its country's rollup of rollups, then its name again.
+    expect((await patch(country, { fk_lookup_column_id: await colId('Countries', 'Pages') })).status).toBe(200);
+    expect((await authors()).map((r: any[]) => r[3])).toEqual([200, 200, 7]);
+    expect((await patch(country, { title: 'Country', uidt: 'Lookup', fk_relation_column_id: authorCountry, fk_lookup_column_id: await colId('Countries', 'Name') })).status).toBe(200);
+    expect((await authors()).map((r: any[]) => r[3])).toEqual(['PT', 'PT', 'NO']);
   });
 
   it('refuses a rollup of a has-many lookup (a list) with a 400', async () => {

@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { Api } from 'nocodb-sdk';
 import type { ServiceDefinition } from '@tabula/runtime';
-import { backendUrl, createTestDatabase, describeWithBackend, startTestStack, type TestStack } from '@tabula/testing';
+import { startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
 import type { SourceRegistry } from '@tabula/db';
+import { describeVariant, sourceVariants } from './source-variants.helpers';
 
 /**
  * No N+1: a page of records with 2 link columns, 4 lookups (one of them a
- * lookup of a lookup), 1 rollup and 2 formulas costs the same number of SQL statements on the user tables
+ * lookup of a lookup), 2 rollups (one of them a rollup of a rollup) and 2 formulas costs the same number of SQL statements on the user tables
  * whatever its size, on the default source and on external PostgreSQL,
  * MariaDB and SQLite sources (knex 'query' events of the pool serving the
  * base: the data database's, counted when they name the base's schema, or
@@ -47,39 +47,13 @@ async function raw(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, body: await res.json() };
 }
 
-function pgConnection(url: string) {
-  const u = new URL(url);
-  return { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: u.pathname.slice(1) };
-}
-
-/** How a base of each source variant is created (as in relations.test.ts). */
-const variants: { name: string; withCount: number; body: () => Promise<Record<string, unknown> | undefined> }[] = [
-  // The default source's statements are those naming the base's schema (the pg_class row estimate binds it instead).
-  { name: 'default source', withCount: 2, body: async () => ({}) },
-  {
-    // Page, COUNT, and the planner's row estimate of the table (pg_class).
-    name: 'external PostgreSQL', withCount: 3, body: async () => {
-      const db = await createTestDatabase('tabula_reln1');
-      cleanups.push(() => db.drop());
-      return { external: true, sources: [{ type: 'pg', config: { client: 'pg', connection: pgConnection(db.url) } }] };
-    },
-  },
-  { name: 'external SQLite', withCount: 2, body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `reln1-${randomBytes(3).toString('hex')}.db` } } }] }) },
-  {
-    name: 'external MariaDB', withCount: 2, body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_reln1_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      const u = new URL(admin);
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
-        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
-      } } }] };
-    },
-  },
-];
+/** How a base of each source variant is created, and how many statements a page with its count costs there. */
+const variants = sourceVariants('reln1', cleanups, ['default source', 'external PostgreSQL', 'external SQLite', 'external MariaDB']).map((v) => ({
+  ...v,
+  // Page and COUNT; external PostgreSQL also reads the planner's row estimate of the table (pg_class). The default
+  // source's statements are those naming the base's schema (the pg_class row estimate binds it instead).
+  withCount: v.name === 'external PostgreSQL' ? 3 : 2,
+}));
 
 /** The statements one GET ran on the base's rows: on its external pool, or on the data database naming its schema. */
 async function statementsOf(baseId: string, external: boolean, path: string): Promise<{ count: number; rows: number }> {
@@ -105,15 +79,6 @@ afterAll(async () => {
 
 const sorted = (v: unknown) => (Array.isArray(v) ? [...v].sort() : v);
 
-/**
- * The MariaDB variant needs MYSQL_URL: without it its tests are skipped with the reason printed
- * (and fail under REQUIRE_BACKENDS), never counted as passed.
- */
-function describeVariant(name: string, title: string, body: () => void): void {
-  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
-  else describe(title, body);
-}
-
 for (const variant of variants) describeVariant(variant.name, `statements per page on ${variant.name}`, () => {
   const { name, withCount, body } = variant;
   let api: Api<unknown>;
@@ -134,6 +99,7 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
     const skills = await table('Skills', [{ column_name: 'level', title: 'Level', uidt: 'Number' }]);
     const people = await table('People', [{ column_name: 'age', title: 'Age', uidt: 'Number' }]);
     const orgs = await table('Orgs');
+    const courses = await table('Courses', [{ column_name: 'hours', title: 'Hours', uidt: 'Number' }]);
     const col = async (body: object, on = people) => (await raw('POST', `/api/v1/db/meta/tables/${on}/columns`, body)).body;
     // Depth: a team's org name, looked up from people through the team (a lookup of a lookup).
     const org = await col({ title: 'Org', uidt: 'LinkToAnotherRecord', parentId: teams, childId: orgs, type: 'bt' }, teams);
@@ -141,19 +107,25 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
     const teamOrg = await col({ title: 'OrgName', uidt: 'Lookup', fk_relation_column_id: org.id, fk_lookup_column_id: orgName }, teams);
     const team = await col({ title: 'Team', uidt: 'LinkToAnotherRecord', parentId: people, childId: teams, type: 'bt' });
     const skill = await col({ title: 'Skills', uidt: 'Links', parentId: people, childId: skills, type: 'mm' });
-    const metaOf = async (id: string) => (await raw('GET', `/api/v1/db/meta/tables/${id}`)).body.columns as { id: string; title: string }[];
-    const [teamCols, skillCols] = [await metaOf(teams), await metaOf(skills)];
+    await col({ title: 'Skill', uidt: 'LinkToAnotherRecord', parentId: courses, childId: skills, type: 'bt' }, courses);
+    const metaOf = async (id: string) => (await raw('GET', `/api/v1/db/meta/tables/${id}`)).body.columns as { id: string; title: string; colOptions?: any }[];
     const id = (cols: { id: string; title: string }[], title: string) => cols.find((c) => c.title === title)!.id;
+    // Depth: a skill's course hours (a rollup), summed over a person's skills (a rollup of a rollup).
+    const skillCourses = (await metaOf(skills)).find((c) => c.colOptions?.type === 'hm' && c.colOptions.fk_related_model_id === courses)!;
+    await col({ title: 'Hours', uidt: 'Rollup', fk_relation_column_id: skillCourses.id, fk_rollup_column_id: id(await metaOf(courses), 'Hours'), rollup_function: 'sum' }, skills);
+    const [teamCols, skillCols] = [await metaOf(teams), await metaOf(skills)];
     await col({ title: 'TeamName', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Name') });
     await col({ title: 'TeamBudget', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: id(teamCols, 'Budget') });
     expect((await col({ title: 'TeamOrg', uidt: 'Lookup', fk_relation_column_id: team.id, fk_lookup_column_id: teamOrg.id })).title).toBe('TeamOrg');
     await col({ title: 'SkillNames', uidt: 'Lookup', fk_relation_column_id: skill.id, fk_lookup_column_id: id(skillCols, 'Name') });
     await col({ title: 'SkillSum', uidt: 'Rollup', fk_relation_column_id: skill.id, fk_rollup_column_id: id(skillCols, 'Level'), rollup_function: 'sum' });
+    expect((await col({ title: 'SkillHours', uidt: 'Rollup', fk_relation_column_id: skill.id, fk_rollup_column_id: id(skillCols, 'Hours'), rollup_function: 'sum' })).title).toBe('SkillHours');
     await col({ title: 'Score', uidt: 'Formula', formula_raw: '{SkillSum} + {Age}' });
     await col({ title: 'Label', uidt: 'Formula', formula_raw: "CONCAT({Name}, ' @ ', {TeamName})" });
     await api.dbTableRow.bulkCreate('noco', baseId, 'Orgs', [{ Name: 'acme' }, { Name: 'initech' }]);
     await api.dbTableRow.bulkCreate('noco', baseId, 'Teams', [{ Name: 'red', Budget: 10, Org: [1] }, { Name: 'blue', Budget: 20, Org: [2] }]);
     await api.dbTableRow.bulkCreate('noco', baseId, 'Skills', [{ Name: 'sql', Level: 3 }, { Name: 'ts', Level: 5 }]);
+    await api.dbTableRow.bulkCreate('noco', baseId, 'Courses', [{ Name: 'c1', Hours: 2, Skill: [1] }, { Name: 'c2', Hours: 4, Skill: [1] }, { Name: 'c3', Hours: 1, Skill: [2] }]);
     await api.dbTableRow.bulkCreate('noco', baseId, 'People', Array.from({ length: 120 }, (_, i) => ({
       Name: `p${i}`, Age: 20 + i, Team: [(i % 2) + 1], Skills: i % 3 === 0 ? [1, 2] : [2],
     })));
@@ -161,10 +133,10 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
 
   it('computes links, lookups, rollups and formulas correctly', async () => {
     const page = (await raw('GET', `/api/v1/db/data/noco/${baseId}/People?limit=3&sort=Id`)).body.list;
-    expect(page.map((r: any) => [r.Team, r.Skills, r.TeamName, r.TeamBudget, sorted(r.SkillNames), Number(r.SkillSum), Number(r.Score), r.Label, r.TeamOrg])).toEqual([
-      [{ Id: 1, Name: 'red' }, 2, 'red', 10, ['sql', 'ts'], 8, 28, 'p0 @ red', 'acme'],
-      [{ Id: 2, Name: 'blue' }, 1, 'blue', 20, ['ts'], 5, 26, 'p1 @ blue', 'initech'],
-      [{ Id: 1, Name: 'red' }, 1, 'red', 10, ['ts'], 5, 27, 'p2 @ red', 'acme'],
+    expect(page.map((r: any) => [r.Team, r.Skills, r.TeamName, r.TeamBudget, sorted(r.SkillNames), Number(r.SkillSum), Number(r.Score), r.Label, r.TeamOrg, Number(r.SkillHours)])).toEqual([
+      [{ Id: 1, Name: 'red' }, 2, 'red', 10, ['sql', 'ts'], 8, 28, 'p0 @ red', 'acme', 7],
+      [{ Id: 2, Name: 'blue' }, 1, 'blue', 20, ['ts'], 5, 26, 'p1 @ blue', 'initech', 1],
+      [{ Id: 1, Name: 'red' }, 1, 'red', 10, ['ts'], 5, 27, 'p2 @ red', 'acme', 1],
     ]);
   });
 
@@ -182,7 +154,7 @@ for (const variant of variants) describeVariant(variant.name, `statements per pa
   });
 
   it('pages through every row once, sorted and filtered by computed columns, with any subset of fields', async () => {
-    for (const sort of ['~-Skills,Id', '-Score,Id', 'TeamName,-Label']) {
+    for (const sort of ['~-Skills,Id', '-Score,Id', 'TeamName,-Label', '-SkillHours,TeamOrg,Id', '-SkillNames,Id']) {
       const seenIds: number[] = [];
       for (let offset = 0; offset < 120; offset += 25) {
         const res = await raw('GET', `/api/v1/db/data/noco/${baseId}/People?limit=25&offset=${offset}&sort=${encodeURIComponent(sort)}&fields=Id,Score`);

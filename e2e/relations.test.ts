@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { Api } from 'nocodb-sdk';
-import { TestApi, backendUrl, createTestDatabase, describeWithBackend, startTestStack, type TestDatabase, type TestStack } from '@tabula/testing';
+import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { allServices } from '../scripts/services';
+import { describeVariant, sourceVariants } from './source-variants.helpers';
 
 let stack: TestStack;
 let token: string;
@@ -16,37 +16,7 @@ async function raw(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-function pgConnection(url: string) {
-  const u = new URL(url);
-  return { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: u.pathname.slice(1) };
-}
-
-/** How a base of each source variant is created. */
-const variants: { name: string; body: () => Promise<Record<string, unknown> | undefined> }[] = [
-  { name: 'default source', body: async () => ({}) },
-  {
-    name: 'external PostgreSQL', body: async () => {
-      const db: TestDatabase = await createTestDatabase('tabula_rel');
-      cleanups.push(() => db.drop());
-      return { external: true, sources: [{ type: 'pg', config: { client: 'pg', connection: pgConnection(db.url) } }] };
-    },
-  },
-  { name: 'external SQLite', body: async () => ({ external: true, sources: [{ type: 'sqlite3', config: { client: 'sqlite3', connection: { filename: `rel-${randomBytes(3).toString('hex')}.db` } } }] }) },
-  {
-    name: 'external MariaDB', body: async () => {
-      const admin = backendUrl('mysql');
-      if (!admin) return undefined;
-      const database = `tabula_rel_${randomBytes(4).toString('hex')}`;
-      const k = knexFactory({ client: 'mysql2', connection: admin });
-      await k.raw('CREATE DATABASE ??', [database]);
-      cleanups.push(async () => { await k.raw('DROP DATABASE IF EXISTS ??', [database]); await k.destroy(); });
-      const u = new URL(admin);
-      return { external: true, sources: [{ type: 'mysql2', config: { client: 'mysql2', connection: {
-        host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database,
-      } } }] };
-    },
-  },
-];
+const variants = sourceVariants('rel', cleanups, ['default source', 'external PostgreSQL', 'external SQLite', 'external MariaDB']);
 
 beforeAll(async () => {
   // External sources on this machine's databases: private addresses, allowed only by the flag.
@@ -59,15 +29,6 @@ afterAll(async () => {
 });
 
 const titles = (list: { Name?: string; Title?: string }[]) => list.map((r) => r.Name ?? r.Title).sort();
-
-/**
- * The MariaDB variant needs MYSQL_URL: without it its tests are skipped with the reason printed
- * (and fail under REQUIRE_BACKENDS), never counted as passed.
- */
-function describeVariant(name: string, title: string, body: () => void): void {
-  if (name === 'external MariaDB') describeWithBackend('mysql', title, body);
-  else describe(title, body);
-}
 
 for (const variant of variants) describeVariant(variant.name, `relations on ${variant.name}`, () => {
   const { name, body } = variant;

@@ -176,13 +176,14 @@ export const TYPE_COLUMNS: Record<string, unknown>[] = [
   { column_name: 'js', title: 'JSON', uidt: 'JSON' },
   { column_name: 'uu', title: 'UUID', uidt: 'UUID' },
   { column_name: 'us', title: 'User', uidt: 'User' },
+  { column_name: 'co', title: 'Collaborator', uidt: 'Collaborator' },
   { column_name: 'att', title: 'Attachment', uidt: 'Attachment' },
 ];
 
 /** The values written (row 1; row 2 is empty); `User` is the signed-in user's e-mail. */
 const typeRow = (email: string): Record<string, unknown> => ({
   Title: 'a b', Decimal: 1.23456, Percent: 33.5, Duration: 3661, Rating: 3, Year: 2024, Time: '10:20:30', Currency: 9.999,
-  GeoData: '50.1;8.6', Geometry: 'POINT(1 2)', JSON: { a: [1] }, User: email,
+  GeoData: '50.1;8.6', Geometry: 'POINT(1 2)', JSON: { a: [1] }, User: email, Collaborator: email,
   Attachment: [{ url: 'https://example.org/a.png', title: 'a.png', mimetype: 'image/png' }],
 });
 
@@ -283,6 +284,7 @@ async function depthValues(side: Side & { base?: string }): Promise<Record<strin
     const where = await call(side, 'GET', `/api/v2/tables/${ids[table]}/records?sort=-${title},Id&fields=Id&where=${encodeURIComponent(`(${title},isnot,null)`)}`);
     out[`${what}: sort desc, where not null`] = where.status >= 300 ? errorOf(where) : cell((where.body.list as { Id: number }[]).map((x) => x.Id));
   }
+  Object.assign(out, await depthOrders(side, ids, columns));
   // DateTime eq today in the caller's time zone.
   const tokyoDay = (offset: number) => new Date(Date.now() + 9 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
   const tokyo = (day: string, time: string) => `${new Date(`${day}T${time}:00+09:00`).toISOString().replace('T', ' ').slice(0, 19)}+00:00`;
@@ -296,6 +298,34 @@ async function depthValues(side: Side & { base?: string }): Promise<Record<strin
     const r = await call(side, 'GET', `/api/v2/tables/${events.body.id}/records?sort=Id&fields=Id&whereTz=Asia%2FTokyo&where=${encodeURIComponent(w)}`);
     out[`${w} whereTz=Asia/Tokyo (rows: today 00:30, today 23:30, yesterday 23:30, tomorrow 00:30 in Tokyo)`] = r.status >= 300 ? errorOf(r) : cell((r.body.list as { Id: number }[]).map((x) => x.Id));
   }
+  return out;
+}
+
+/**
+ * Sorts and filters on the depth tables: a has-many lookup of numbers (compared
+ * as text?), a Links count, a Formula over a rollup, and a PATCH that points an
+ * existing lookup into a cycle.
+ */
+async function depthOrders(side: Side, ids: Record<string, string>, columns: (table: string) => Promise<{ id: string; title: string; colOptions?: any }[]>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const colId = async (table: string, title: string) => (await columns(table)).find((c) => c.title === title)?.id;
+  const add = (table: string, body: Record<string, unknown>) => call(side, 'POST', `/api/v2/meta/tables/${ids[table]}/columns`, body);
+  const idsOf = async (table: string, query: string) => {
+    const r = await call(side, 'GET', `/api/v2/tables/${ids[table]}/records?fields=Id&${query}`);
+    return r.status >= 300 ? errorOf(r) : cell((r.body.list as { Id: number }[]).map((x) => x.Id));
+  };
+  await add('Authors', { title: 'PageList', uidt: 'Lookup', fk_relation_column_id: await colId('Authors', 'Books'), fk_lookup_column_id: await colId('Books', 'Pages') });
+  out['has-many Lookup of numbers (100,50 / 50 / 7): sort asc'] = await idsOf('Authors', 'sort=PageList,Id');
+  out['has-many Lookup of numbers: where gt 60'] = await idsOf('Authors', `sort=Id&where=${encodeURIComponent('(PageList,gt,60)')}`);
+  out['Links count (2 / 1 / 1): sort desc, where gt 0'] = await idsOf('Authors', `sort=-Books,Id&where=${encodeURIComponent('(Books,gt,0)')}`);
+  await add('Authors', { title: 'Twice', uidt: 'Formula', formula_raw: '{PagesSum} * 2', formula: '{PagesSum} * 2' });
+  out['Formula over a Rollup (300 / 100 / 14): sort asc, where lt 200'] = await idsOf('Authors', `sort=Twice&where=${encodeURIComponent('(Twice,lt,200)')}`);
+  // Authors.Titles → (its country) Countries.D3, the lookup of Authors.Titles: a cycle.
+  const bt = (await columns('Authors')).find((c) => c.colOptions?.type === 'bt')?.id;
+  const cycle = await call(side, 'PATCH', `/api/v2/meta/columns/${await colId('Authors', 'Titles')}`, {
+    title: 'Titles', uidt: 'Lookup', fk_relation_column_id: bt, fk_lookup_column_id: await colId('Countries', 'D3'),
+  });
+  out['PATCH a Lookup to look up its own lookup (a cycle)'] = String(cycle.status);
   return out;
 }
 

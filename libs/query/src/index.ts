@@ -3,7 +3,7 @@
  * of the NocoDB v1 records API, and their translation to knex for pg, mysql2 and sqlite3.
  */
 export { QueryError, isQueryError, QUERY_ERROR_STATUS, type QueryErrorCode, type QueryErrorInit } from './query-error';
-export type { ColumnMeta, ComputedColumn, Dialect } from './column/column.types';
+export type { ColumnMeta, ComputedColumn, Dialect, RelatedRows } from './column/column.types';
 export { ColumnIndex } from './column/column-index';
 export { columnKind, isLinkColumn, type ColumnKind } from './column/column-kind';
 export {
@@ -11,7 +11,7 @@ export {
   isLinkUidt, isThroughLinkUidt, isRelationUidt, isSelectUidt, isDtCompareUidt, isNoLookupUidt, isPrimaryValueUidt,
   isUnindexableUidt, isScaledUidt, isIntegerKeyUidt, isFormulaNumberUidt, isFormulaTextUidt, isFormulaDatetimeUidt,
   isSwaggerStringUidt, isJsonNumberUidt, isJsonParsedUidt, isPgJsonNumberUidt, isPgJsonTextUidt, isCalendarDateUidt,
-  isUserStampUidt, isCodeOfColumnUidt, isNoCodeSourceUidt,
+  isUserStampUidt, isUserListUidt, isCodeOfColumnUidt, isNoCodeSourceUidt,
   type Uidt, type UidtEntry, type UidtGroup, type UidtKind, type Storage, type ValueRule, type CompareKind, type DialectTypes,
 } from './column/uidt-catalogue';
 export type {

@@ -1,16 +1,30 @@
 import type { Fragment } from '../compile/sql-fragment';
 
+/**
+ * The related rows of a list (a has-many or many-to-many lookup): `from` is
+ * `… AS alias WHERE <correlation>`; `value` is one row's value, or, for a list
+ * of lists (a lookup of such a lookup), `inner` the rows of each related row's list.
+ */
+export interface RelatedRows {
+  from: Fragment;
+  value?: Fragment;
+  inner?: RelatedRows;
+}
+
 /** A computed column (Formula, Lookup, Rollup): its SQL expression and how it compares. */
 export interface ComputedColumn {
   expression: Fragment;
   kind: 'text' | 'number' | 'checkbox' | 'date' | 'datetime';
   /**
-   * A list of values of related rows (a has-many or many-to-many lookup):
-   * `from` is `… AS alias WHERE <correlation>`, `value` one row's value. A
-   * condition holds when some related row's value meets it (`neq`, `nlike`,
-   * `blank`: when none meets the positive form). Not sortable.
+   * A list of values of related rows: a condition holds when some value meets
+   * it (`neq`, `nlike`, `blank`: when none meets the positive form).
    */
-  related?: { from: Fragment; value: Fragment };
+  related?: RelatedRows;
+  /**
+   * What a list sorts by (NocoDB's: the text of its values, in the related
+   * rows' primary-key order; no values: NULL). A list without one is not sortable.
+   */
+  sortKey?: Fragment;
 }
 
 /** A column as the meta service stores it (the fields this library reads). */

@@ -1,7 +1,7 @@
 import {
   CREATABLE_UIDTS, UIDT_CATALOGUE, isAutoUidt, isVirtualUidt, systemColumnOf, uidtEntry, uidtsIn, valueRuleOf,
   isDtCompareUidt, isFormulaDatetimeUidt, isFormulaNumberUidt, isFormulaTextUidt, isIntegerKeyUidt, isJsonNumberUidt,
-  isJsonParsedUidt, isLinkUidt, isNoLookupUidt, isPgJsonNumberUidt, isPgJsonTextUidt, isCalendarDateUidt, isUserStampUidt, isCodeOfColumnUidt, isNoCodeSourceUidt, isPrimaryValueUidt, isRelationUidt,
+  isJsonParsedUidt, isLinkUidt, isNoLookupUidt, isPgJsonNumberUidt, isPgJsonTextUidt, isCalendarDateUidt, isUserStampUidt, isUserListUidt, isCodeOfColumnUidt, isNoCodeSourceUidt, isPrimaryValueUidt, isRelationUidt,
   isScaledUidt, isSelectUidt, isSwaggerStringUidt, isThroughLinkUidt, isUnindexableUidt,
   type UidtEntry, type UidtGroup,
 } from './uidt-catalogue';
@@ -42,7 +42,7 @@ const GROUP_MEMBERS: Record<UidtGroup, string[]> = {
   scaled: ['Duration'],
   integerKey: ['Number', 'AutoNumber'],
   formulaNumber: ['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'AutoNumber', 'Year', 'Count'],
-  formulaText: ['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'SingleSelect', 'MultiSelect', 'JSON', 'Time', 'UUID', 'GeoData', 'User', 'CreatedBy', 'LastModifiedBy'],
+  formulaText: ['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'SingleSelect', 'MultiSelect', 'JSON', 'Time', 'UUID', 'GeoData', 'User', 'Collaborator', 'CreatedBy', 'LastModifiedBy'],
   formulaDatetime: ['DateTime', 'CreatedTime', 'LastModifiedTime'],
   swaggerString: ['SingleLineText', 'LongText', 'PhoneNumber', 'GeoData', 'Geometry', 'AI', 'User', 'Collaborator', 'CreatedBy', 'LastModifiedBy'],
   jsonNumber: ['Number', 'Decimal', 'Currency', 'Percent', 'Duration', 'Rating', 'Year', 'AutoNumber'],
@@ -51,6 +51,7 @@ const GROUP_MEMBERS: Record<UidtGroup, string[]> = {
   pgJsonText: ['SingleLineText', 'LongText', 'Email', 'URL', 'PhoneNumber', 'SingleSelect', 'MultiSelect', 'ID', 'UUID'],
   calendarDate: ['Date', 'DateTime', 'CreatedTime', 'LastModifiedTime'],
   userStamp: ['CreatedBy', 'LastModifiedBy'],
+  userList: ['User', 'Collaborator'],
   codeOfColumn: ['QrCode', 'Barcode'],
   noCodeSource: ['QrCode', 'Barcode', 'Button', 'Links', 'LinkToAnotherRecord', 'Attachment'],
 };
@@ -61,7 +62,7 @@ const PREDICATES: Record<UidtGroup, (uidt: string) => boolean> = {
   scaled: isScaledUidt, integerKey: isIntegerKeyUidt, formulaNumber: isFormulaNumberUidt, formulaText: isFormulaTextUidt,
   formulaDatetime: isFormulaDatetimeUidt, swaggerString: isSwaggerStringUidt, jsonNumber: isJsonNumberUidt,
   jsonParsed: isJsonParsedUidt, pgJsonNumber: isPgJsonNumberUidt, pgJsonText: isPgJsonTextUidt, calendarDate: isCalendarDateUidt,
-  userStamp: isUserStampUidt, codeOfColumn: isCodeOfColumnUidt, noCodeSource: isNoCodeSourceUidt,
+  userStamp: isUserStampUidt, userList: isUserListUidt, codeOfColumn: isCodeOfColumnUidt, noCodeSource: isNoCodeSourceUidt,
 };
 
 describe('uidt catalogue', () => {

@@ -53,13 +53,15 @@ export type CompareKind = 'text' | 'number' | 'checkbox' | 'date' | 'datetime' |
  *   number or a string when its dt is numeric or textual (ID either way).
  * - `calendarDate`: a calendar view may place its records by the column (a date or a time stamp).
  * - `userStamp`: CreatedBy, LastModifiedBy: one user, set by the service, read as a user object.
+ * - `userList`: User, Collaborator (NocoDB's older name of User): users of the base written by
+ *   e-mail, `{id}` or `{email}`, stored as their ids, read as a list of user objects.
  * - `codeOfColumn`: QrCode, Barcode: read the value of another column of the row.
  * - `noCodeSource`: what a QrCode or Barcode may not show (codes, buttons, links, attachments).
  */
 export type UidtGroup =
   | 'link' | 'throughLink' | 'relation' | 'select' | 'dtCompare' | 'noLookup' | 'primaryValue' | 'unindexable'
   | 'scaled' | 'integerKey' | 'formulaNumber' | 'formulaText' | 'formulaDatetime' | 'swaggerString'
-  | 'jsonNumber' | 'jsonParsed' | 'pgJsonNumber' | 'pgJsonText' | 'calendarDate' | 'userStamp' | 'codeOfColumn' | 'noCodeSource';
+  | 'jsonNumber' | 'jsonParsed' | 'pgJsonNumber' | 'pgJsonText' | 'calendarDate' | 'userStamp' | 'userList' | 'codeOfColumn' | 'noCodeSource';
 
 /** One type per dialect: the `dt` recorded in metadata. */
 export interface DialectTypes {
@@ -158,8 +160,8 @@ export const UIDT_CATALOGUE = {
   AutoNumber: physical('integer', 'raw', 'number', { auto: true, noDefault: true, ...g('integerKey', 'formulaNumber', 'jsonNumber', 'pgJsonNumber') }),
   CreatedTime: system('created_at', 'datetime', g('formulaDatetime', 'calendarDate')),
   LastModifiedTime: system('updated_at', 'datetime', g('formulaDatetime', 'calendarDate')),
-  User: physical('varchar', 'text', 'text', g('formulaText', 'swaggerString')),
-  Collaborator: physical('varchar', 'raw', 'text', g('swaggerString')),
+  User: physical('varchar', 'text', 'text', g('formulaText', 'swaggerString', 'userList')),
+  Collaborator: physical('varchar', 'text', 'text', g('formulaText', 'swaggerString', 'userList')),
   CreatedBy: system('created_by', 'text', g('formulaText', 'swaggerString', 'userStamp')),
   LastModifiedBy: system('updated_by', 'text', g('formulaText', 'swaggerString', 'userStamp')),
   Formula: virtual('virtual', g('noLookup')),
@@ -269,6 +271,8 @@ export const isPgJsonTextUidt = inGroup('pgJsonText');
 export const isCalendarDateUidt = inGroup('calendarDate');
 /** Group `userStamp` (CreatedBy, LastModifiedBy). */
 export const isUserStampUidt = inGroup('userStamp');
+/** Group `userList` (User, Collaborator). */
+export const isUserListUidt = inGroup('userList');
 /** Group `codeOfColumn` (QrCode, Barcode). */
 export const isCodeOfColumnUidt = inGroup('codeOfColumn');
 /** Group `noCodeSource`: what a QrCode or Barcode may not show. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { toColumnIndex, type ColumnIndex } from '../column/column-index';
-import type { ColumnMeta, Dialect } from '../column/column.types';
+import type { ColumnMeta, Dialect, RelatedRows } from '../column/column.types';
 import { columnKind } from '../column/column-kind';
 import type { FilterCondition, FilterGroup, FilterNode } from '../filter/filter.types';
 import { canonicalOp } from '../filter/operators';
@@ -82,6 +82,27 @@ function connector(op: FilterNode['logicalOp'], first: boolean): string {
 const NEGATED: Partial<Record<string, FilterCondition['op']>> = { neq: 'eq', nlike: 'like', blank: 'notblank', notin: 'in' };
 const LIST_OPS = new Set<string>(['eq', 'like', 'gt', 'gte', 'lt', 'lte', 'notblank', 'in', 'checked', 'notchecked', 'isWithin']);
 
+/**
+ * A list has values or none: null, empty and `is null`/`is blank` mean no
+ * non-blank value (`blank`); their opposites some non-blank value (`notblank`).
+ */
+function listForm(cond: FilterCondition): Pick<FilterCondition, 'op' | 'value'> {
+  const nothing: Partial<Record<string, boolean>> = { null: true, empty: true, blank: true, notnull: false, notempty: false, notblank: false };
+  let none = nothing[cond.op];
+  if ((cond.op === 'is' || cond.op === 'isnot') && typeof cond.value === 'string') {
+    const arg = nothing[cond.value.trim().toLowerCase()];
+    if (arg !== undefined) none = cond.op === 'is' ? arg : !arg;
+  }
+  return none === undefined ? { op: cond.op, value: cond.value } : { op: none ? 'blank' : 'notblank', value: undefined };
+}
+
+/** `EXISTS` a related row (of a list of lists: a row of some related row's list) whose value meets `condition`. */
+function existsIn(rows: RelatedRows, condition: (value: Fragment) => Fragment | null): Fragment | null {
+  const inner = rows.inner ? existsIn(rows.inner, condition) : rows.value ? condition(rows.value) : null;
+  if (!inner) return null;
+  return new Fragment(`EXISTS (SELECT 1 FROM ${rows.from.sql} AND (${inner.sql}))`, [...rows.from.bindings, ...inner.bindings]);
+}
+
 function compileLeaf(cond: FilterCondition, ctx: GroupContext): Fragment | null {
   const column = typeof cond.columnId === 'string' ? ctx.columns.byColumnId(cond.columnId) : undefined;
   if (!column) throw invalidAst(`unknown column id '${String(cond.columnId).slice(0, 100)}'`);
@@ -93,11 +114,12 @@ function compileLeaf(cond: FilterCondition, ctx: GroupContext): Fragment | null 
   const name = ctx.tableAlias ? `${ctx.tableAlias}.${column.column_name}` : column.column_name;
   const related = column.computed?.related;
   if (related) {
-    const negated = NEGATED[op];
-    if (!negated && !LIST_OPS.has(op)) throw invalidAst(`'${op}' is not supported on the list '${column.title}'`);
-    const inner = compileCondition({ ...cond, op: negated ?? op }, { dialect: ctx.dialect, d: ctx.d, now: ctx.now, column, kind, col: related.value });
-    if (!inner) return null;
-    return new Fragment(`${negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${related.from.sql} AND (${inner.sql}))`, [...related.from.bindings, ...inner.bindings]);
+    const listCond = { ...cond, ...listForm(cond) };
+    const listOp = listCond.op;
+    const negated = NEGATED[listOp];
+    if (!negated && !LIST_OPS.has(listOp)) throw invalidAst(`'${listOp}' is not supported on the list '${column.title}'`);
+    const some = existsIn(related, (value) => compileCondition({ ...listCond, op: negated ?? listOp }, { dialect: ctx.dialect, d: ctx.d, now: ctx.now, column, kind, col: value }));
+    return some && (negated ? new Fragment(`NOT ${some.sql}`, some.bindings) : some);
   }
   const col = column.computed ? column.computed.expression : ident(name);
   const condCtx: ConditionContext = { dialect: ctx.dialect, d: ctx.d, now: ctx.now, column, kind, col };

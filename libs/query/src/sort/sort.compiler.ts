@@ -35,7 +35,7 @@ export function applySort<Q extends Knex.QueryBuilder>(
       continue;
     }
     if (column.computed) {
-      const { sql, bindings } = column.computed.expression;
+      const { sql, bindings } = column.computed.sortKey ?? column.computed.expression;
       qb.orderByRaw(orderTerm(dialect, direction === 'desc').replace(/\?\?/g, () => `(${sql})`), [...bindings]);
       continue;
     }

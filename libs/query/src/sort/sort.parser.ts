@@ -98,7 +98,7 @@ function toSortItem(column: ColumnMeta, direction: SortDirection): SortItem {
       column: column.title,
     });
   }
-  if (columnKind(column) === 'virtual' || column.computed?.related) {
+  if (columnKind(column) === 'virtual' || (column.computed?.related && !column.computed.sortKey)) {
     throw QueryError.invalidSort(`Sorting on column '${column.title}' (${column.uidt}) is not supported`, {
       column: column.title,
     });

@@ -120,7 +120,7 @@ export function computedOf(column: ColumnInfo) {
   const link = linkPlanOf(column);
   if (link) return column.uidt === 'Links' ? { expression: link.count!, kind: 'number' as const } : undefined;
   const rel = relationPlanOf(column);
-  if (rel) return rel.scalar ? { expression: rel.scalar, kind: rel.kind } : rel.related ? { expression: rel.list!, kind: rel.kind, related: rel.related } : undefined;
+  if (rel) return rel.scalar ? { expression: rel.scalar, kind: rel.kind } : rel.related ? { expression: rel.list!, kind: rel.kind, related: rel.related, sortKey: rel.sortKey } : undefined;
   const compiled = plans.get(column)?.compiled;
   return compiled ? { expression: compiled.expression, kind: formulaKind(compiled.type) } : undefined;
 }

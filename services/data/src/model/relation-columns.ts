@@ -1,5 +1,5 @@
 import type { ColumnInfo, TableContext } from '@tabula/contracts';
-import { Fragment, columnKind, formulaNumber, formulaTypeOf, isLinkUidt, isThroughLinkUidt, type ComputedColumn, type FormulaColumn, type FormulaType } from '@tabula/query';
+import { Fragment, columnKind, formulaNumber, formulaTypeOf, isLinkUidt, isThroughLinkUidt, type ComputedColumn, type FormulaColumn, type FormulaType, type RelatedRows } from '@tabula/query';
 import { dialectOf } from './source-dialect';
 import { linkColumns, linkPlanOf, relatedFrom, type LinkPlan } from './link-columns';
 
@@ -17,8 +17,10 @@ export interface RelationValuePlan {
   lateral?: Fragment;
   /** A list of lists (a has-many lookup of a has-many lookup): flattened when presented, as NocoDB does. */
   nested?: boolean;
-  /** A list lookup: its related rows and one row's value, for `where` (some value meets the condition). */
-  related?: { from: Fragment; value: Fragment };
+  /** A list lookup: its related rows and one row's value (or list), for `where` (some value meets the condition). */
+  related?: RelatedRows;
+  /** A list lookup: what it sorts by (see {@link listSortKey}). */
+  sortKey?: Fragment;
 }
 
 const plans = new WeakMap<ColumnInfo, RelationValuePlan>();
@@ -53,6 +55,9 @@ interface TargetValue {
   list: boolean;
   kind: ComputedColumn['kind'];
   type: FormulaType;
+  /** A list: its rows (for `where`) and its sort key, correlated on the related row. */
+  related?: RelatedRows;
+  sortKey?: Fragment;
 }
 
 function targetValue(context: TableContext, plan: LinkPlan, target: ColumnInfo, depth: number): TargetValue | undefined {
@@ -74,7 +79,7 @@ function targetValue(context: TableContext, plan: LinkPlan, target: ColumnInfo, 
   const column = relationColumns(nested, links, depth + 1).find((c) => c.id === target.id);
   const rel = column ? plans.get(column) : undefined;
   if (!rel) return undefined;
-  return { sql: (rel.scalar ?? rel.list)!, list: !rel.scalar, kind: rel.kind, type: rel.type };
+  return { sql: (rel.scalar ?? rel.list)!, list: !rel.scalar, kind: rel.kind, type: rel.type, related: rel.related, sortKey: rel.sortKey };
 }
 
 /** `fn`'s `??` placeholders (a column of the related rows) replaced by a value expression. */
@@ -110,7 +115,10 @@ function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[], depth
   if (!plan.many) {
     const lateral = pg && physical ? new Fragment('(array_agg(??))[1]', target.sql.bindings) : undefined;
     const value = new Fragment(`(SELECT ${target.sql.sql} FROM ${from.sql} LIMIT 1)`, [...target.sql.bindings, ...from.bindings]);
-    return target.list ? { list: value, kind, type, linkId, nested: true } : { scalar: value, kind, type, linkId, lateral };
+    if (!target.list) return { scalar: value, kind, type, linkId, lateral };
+    // The list of the one related row: its rows, its sort key.
+    const sortKey = target.sortKey && new Fragment(`(SELECT ${target.sortKey.sql} FROM ${from.sql} LIMIT 1)`, [...target.sortKey.bindings, ...from.bindings]);
+    return { list: value, kind, type, linkId, nested: true, ...(target.related ? { related: { from, inner: target.related }, sortKey } : {}) };
   }
   // A has-many or many-to-many lookup lists its values in the related rows' primary-key order (as NocoDB does).
   const pk = new Fragment('??', [`${plan.alias}.${plan.related.pk.column_name}`]);
@@ -122,7 +130,34 @@ function planOf(context: TableContext, c: ColumnInfo, links: ColumnInfo[], depth
   else list = new Fragment(`(SELECT json_group_array(${target.list ? 'json(__nc_v)' : '__nc_v'}) FROM (SELECT ${v.sql} AS __nc_v FROM ${from.sql} ORDER BY ${pk.sql}))`, [...v.bindings, ...from.bindings, ...pk.bindings]);
   const lateral = pg && physical
     ? new Fragment(`COALESCE(json_agg(${v.sql} ORDER BY ${pk.sql}), '[]'::json)`, [...v.bindings, ...pk.bindings]) : undefined;
-  return { list, kind, type, linkId, lateral, nested: target.list, ...(target.list ? {} : { related: { from, value: v } }) };
+  // A list of lists: some value of some related row's list; the lists' keys joined (the flattened values' key).
+  const related = !target.list ? { related: { from, value: v }, sortKey: listSortKey(d, from, v, pk) }
+    : target.related && target.sortKey ? { related: { from, inner: target.related }, sortKey: listSortKey(d, from, target.sortKey, pk, true) } : {};
+  return { list, kind, type, linkId, lateral, nested: target.list, ...related };
+}
+
+/**
+ * The sort key of a list lookup, as NocoDB 0.301.3 sorts a has-many or
+ * many-to-many lookup: the text of its values' JSON array on PostgreSQL
+ * (`["b1", "b3"]`) and MariaDB (`["b1","b3"]`), its values joined by `___` on
+ * SQLite; NULL when there are none. Here in the related rows' primary-key
+ * order (the order the list reads in). `inner`: `v` is the key of a list
+ * (a list of lists): the keys are joined into the key of the flattened values.
+ */
+function listSortKey(d: string, from: Fragment, v: Fragment, pk: Fragment, inner = false): Fragment {
+  const sql = (text: string, ...parts: Fragment[]) => new Fragment(text, parts.flatMap((p) => [...p.bindings]));
+  if (d === 'pg') {
+    return inner
+      ? sql(`(SELECT '[' || STRING_AGG(SUBSTRING((${v.sql}) FROM 2 FOR LENGTH(${v.sql}) - 2), ', ' ORDER BY ${pk.sql}) || ']' FROM ${from.sql})`, v, v, pk, from)
+      : sql(`(SELECT json_agg(${v.sql} ORDER BY ${pk.sql})::text FROM ${from.sql})`, v, pk, from);
+  }
+  if (d === 'mysql2') {
+    return inner
+      ? sql(`(SELECT CONCAT('[', GROUP_CONCAT(SUBSTRING((${v.sql}), 2, CHAR_LENGTH(${v.sql}) - 2) ORDER BY ${pk.sql} SEPARATOR ','), ']') FROM ${from.sql})`, v, v, pk, from)
+      : sql(`(SELECT CAST(JSON_ARRAYAGG(${v.sql} ORDER BY ${pk.sql}) AS CHAR) FROM ${from.sql})`, v, pk, from);
+  }
+  // SQLite (3.40) has no ORDER BY inside aggregates: the rows come ordered from a subquery.
+  return new Fragment(`(SELECT group_concat(__nc_v, '___') FROM (SELECT ${v.sql} AS __nc_v FROM ${from.sql} ORDER BY ${pk.sql}))`, [...v.bindings, ...from.bindings, ...pk.bindings]);
 }
 
 /** The table's Lookup and Rollup columns (given its planned link columns), each with a synthetic SELECT alias. */

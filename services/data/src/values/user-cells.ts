@@ -1,5 +1,5 @@
 import type { CellUser, ColumnInfo } from '@tabula/contracts';
-import { isUserStampUidt } from '@tabula/query';
+import { isUserListUidt, isUserStampUidt } from '@tabula/query';
 import type { TableHandle } from '../context/table-handle';
 import type { DataPorts } from '../ports';
 import type { ApiRecord } from '../presenters/record.presenter';
@@ -10,7 +10,7 @@ import { atIndex, invalidValue } from './value-errors';
  * User cells as NocoDB shows them: `CreatedBy` and `LastModifiedBy` store the
  * writing user's id (stamped by the service) and read as `{id, email,
  * display_name}`; a `User` column stores its users' ids comma-separated and
- * reads as a list of those objects. Written by e-mail (`"a@x.org"`, `"a@x.org,
+ * reads as a list of those objects (so does `Collaborator`, NocoDB's older name of User). Written by e-mail (`"a@x.org"`, `"a@x.org,
  * b@x.org"`), by `{email}` or `{id}` or a list of either; every user must be a
  * member of the base (400 otherwise, nothing written). One call to auth per
  * page or write, whatever the number of rows.
@@ -18,7 +18,7 @@ import { atIndex, invalidValue } from './value-errors';
 
 /** The user columns among `columns`. */
 export function userColumns(columns: ColumnInfo[]): ColumnInfo[] {
-  return columns.filter((c) => isUserStampUidt(c.uidt) || c.uidt === 'User');
+  return columns.filter((c) => isUserStampUidt(c.uidt) || isUserListUidt(c.uidt));
 }
 
 const idsOf = (stored: unknown): string[] =>
@@ -69,7 +69,7 @@ function refsOf(value: unknown): Ref[] | undefined {
  * naming the field (and the record's index in a bulk body).
  */
 export async function withUserIds(ports: DataPorts, handle: TableHandle, bodies: unknown[], bulk: boolean): Promise<unknown[]> {
-  const cols = handle.model.columns.filter((c) => c.uidt === 'User');
+  const cols = handle.model.columns.filter((c) => isUserListUidt(c.uidt));
   if (!cols.length) return bodies;
   const cells: { i: number; column: ColumnInfo; refs: Ref[] }[] = [];
   bodies.forEach((body, i) => {

@@ -33,7 +33,12 @@ function targetType(target: ColumnRow): string | null {
   return formulaTypeOf({ id: target.id, title: target.title, column_name: target.column_name ?? '', uidt: target.uidt, dt: target.dt ?? undefined }) ?? null;
 }
 
-async function optionsOf(trx: Knex, body: Record<string, unknown>, existing: ColumnRow[]): Promise<RelationComputedOptions> {
+/**
+ * The checked options of a Lookup or Rollup `body` among the table's `existing`
+ * columns. `self`: the id of the lookup or rollup being changed (a PATCH), which
+ * its new target's chain must not reach (a cycle).
+ */
+async function optionsOf(trx: Knex, body: Record<string, unknown>, existing: ColumnRow[], self?: string): Promise<RelationComputedOptions> {
   const relationId = pick(body, 'fk_relation_column_id');
   const relation = existing.find((c) => c.id === relationId);
   if (!relation || !isLink(relation)) throw errors.badRequest(`${String(body.uidt)}: fk_relation_column_id must name a link column of this table`);
@@ -45,7 +50,7 @@ async function optionsOf(trx: Knex, body: Record<string, unknown>, existing: Col
   if ((!target.column_name && !computed) || isNoLookupUidt(target.uidt)) {
     throw errors.badRequest(`${String(body.uidt)}: column '${target.title}' is computed and cannot be looked up or rolled up`);
   }
-  const chain = isThroughLinkUidt(target.uidt) ? await chainOf(trx, target) : { list: false };
+  const chain = isThroughLinkUidt(target.uidt) ? await chainOf(trx, target, self) : { list: false };
   if (body.uidt === 'Rollup' && chain.list) throw errors.badRequest(`Rollup: '${target.title}' is a list of values (a lookup through a has-many or many-to-many link); roll up its column instead`);
   const type = target.uidt === 'Links' ? 'number' : isThroughLinkUidt(target.uidt) ? ((target.col_options?.result_type as string | undefined) ?? null) : targetType(target);
   if (body.uidt === 'Lookup') return { fk_relation_column_id: relation.id, fk_lookup_column_id: target.id, result_type: type };
@@ -62,11 +67,11 @@ const MAX_DEPTH = 5;
 /**
  * Walks a lookup or rollup target down to the column it finally reads: 400
  * when the chain is longer than {@link MAX_DEPTH}, loops, or breaks (a link or
- * column removed). `list`: some lookup on the way goes through a has-many or
+ * column removed), or reaches `self`. `list`: some lookup on the way goes through a has-many or
  * many-to-many link, so the target's value is a list.
  */
-async function chainOf(trx: Knex, start: ColumnRow): Promise<{ list: boolean }> {
-  const seen = new Set<string>();
+async function chainOf(trx: Knex, start: ColumnRow, self?: string): Promise<{ list: boolean }> {
+  const seen = new Set<string>(self ? [self] : []);
   let current: ColumnRow | undefined = start;
   let list = false;
   for (let depth = 1; current && isThroughLinkUidt(current.uidt); depth += 1) {
@@ -84,6 +89,22 @@ async function chainOf(trx: Knex, start: ColumnRow): Promise<{ list: boolean }> 
     current = next;
   }
   return { list };
+}
+
+const OPTION_KEYS = ['fk_relation_column_id', 'fk_lookup_column_id', 'fk_rollup_column_id', 'rollup_function'] as const;
+
+/**
+ * The options of an existing Lookup or Rollup after a PATCH: undefined when the
+ * patch names none of them (a rename keeps them); else the patched options,
+ * checked as on creation, and refused (400) when the new target's chain
+ * reaches the column itself (a cycle).
+ */
+export async function patchedRelationOptions(trx: Knex, before: ColumnRow, patch: Record<string, unknown>, existing: ColumnRow[]): Promise<RelationComputedOptions | undefined> {
+  if (!OPTION_KEYS.some((k) => pick(patch, k) !== undefined)) return undefined;
+  const old = (before.col_options ?? {}) as Record<string, unknown>;
+  const body: Record<string, unknown> = { uidt: before.uidt };
+  for (const k of OPTION_KEYS) body[k] = pick(patch, k) ?? old[k];
+  return optionsOf(trx, body, existing, before.id);
 }
 
 /** Adds a Lookup or Rollup column (metadata only: computed by the data service) inside the caller's transaction. */

@@ -43,7 +43,7 @@ export function patchedColumn(before: ColumnRow, patch: ColumnPatch, existing: C
   after.col_options = uidt === 'Formula'
     ? formulaOptions(formulaTextOf(patch as Record<string, unknown>) ?? before.col_options?.formula_raw, after, existing, dialect)
     : optionsOf({ ...patch, uidt }, uidt === before.uidt || before.uidt.endsWith('Select') ? before.col_options : null);
-  // A relation's colOptions (link, lookup, rollup) are fixed at creation; a patch renames or describes it only.
+  // A link's colOptions are fixed at creation; a lookup's or rollup's change after this check (update-column).
   if (isLinkUidt(uidt) || isThroughLinkUidt(uidt)) after.col_options = before.col_options;
   const problem = cdfProblem(uidt, after.cdf, after.col_options?.options?.map((o) => o.title) ?? []);
   if (problem) throw errors.badRequest(problem);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Principal } from '@tabula/auth';
 import type { MetaPorts } from '../../ports';
 import { errors } from '@tabula/http';
-import { isRelationUidt } from '@tabula/query';
+import { isRelationUidt, isThroughLinkUidt } from '@tabula/query';
 import { inSourceAndMetaTransaction } from '../../sources/source-transaction';
 import { clearPrimaryValue, findColumn, listColumns, updateColumn as updateRow, type ColumnRow } from '../../repositories/column.repository';
 import type { TableRow } from '../../repositories/table.repository';
@@ -15,6 +15,7 @@ import type { ColumnPatch } from './column-input';
 import { patchedColumn } from './column-change';
 import { prepareTypeChange, rewriteRenamedOptions } from './convert-values';
 import { probeFormula } from './formula-probe';
+import { patchedRelationOptions } from './add-relation-column';
 
 /** A relation column cannot become another type, nor a column a relation one: delete and create instead. */
 function refuseRelationTypeChange(before: ColumnRow, patch: ColumnPatch): void {
@@ -31,6 +32,7 @@ export async function changeColumnIn(
   const existing = await listColumns(trx, table.id);
   refuseRelationTypeChange(before, patch);
   const after = patchedColumn(before, patch, existing, ddl.dialect);
+  if (isThroughLinkUidt(after.uidt)) after.col_options = (await patchedRelationOptions(trx, before, patch, existing)) ?? after.col_options;
   if (after.uidt === 'Formula') await probeFormula(ddl, table, after, existing);
   const pkName = existing.find((c) => c.pk)?.column_name ?? 'id';
   await prepareTypeChange(ddl, table.table_name, pkName, before, after);
