@@ -4,7 +4,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { AppError } from '@tabula/errors';
 import { backendUrl, describeWithBackend } from '@tabula/testing';
-import { SourceRegistry, externalKnex } from '../src';
+import { MYSQL_GROUP_CONCAT_MAX_LEN, SourceRegistry, externalKnex } from '../src';
 
 describe('source registry', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tabula-sources-'));
@@ -54,5 +54,16 @@ describeWithBackend('mysql', 'external MySQL sources', () => {
   it('read dates and datetimes as text in UTC (no shift with the process time zone)', async () => {
     const [rows] = await knex.raw("select cast('2024-03-01' as date) as d, cast('2024-03-01 23:30:00' as datetime) as dt");
     expect(rows[0]).toEqual({ d: '2024-03-01', dt: '2024-03-01 23:30:00' });
+  });
+
+  it('let GROUP_CONCAT build results past 1 MiB (MySQL cuts at 1 KiB, MariaDB at 1 MiB, by default)', async () => {
+    const [[limit]] = await knex.raw('select @@SESSION.group_concat_max_len as n');
+    expect(Number(limit.n)).toBe(MYSQL_GROUP_CONCAT_MAX_LEN);
+    // 2,000 values of 1,000 characters: 2 MB joined, cut by either default
+    const [[row]] = await knex.raw(
+      "select length(group_concat(repeat('x', 1000) separator ',')) as n from (select 1 from information_schema.columns limit 2000) as t");
+    const [[count]] = await knex.raw('select count(*) as n from (select 1 from information_schema.columns limit 2000) as t');
+    expect(Number(row.n)).toBe(Number(count.n) * 1001 - 1);
+    expect(Number(count.n)).toBeGreaterThan(1100);
   });
 });

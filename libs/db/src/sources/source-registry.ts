@@ -56,8 +56,21 @@ function mysqlConnection(connection: Record<string, unknown> | string): Record<s
 }
 
 /**
- * Builds a knex for an external source: MySQL reads dates as text in UTC,
- * a SQLite file's folder is created, and knex's own console logging is off (a
+ * GROUP_CONCAT's limit on a MySQL connection: list lookups, their sort keys and
+ * the array formulas are built with GROUP_CONCAT, which cuts its result at
+ * `group_concat_max_len` without an error (MySQL's default is 1,024 bytes,
+ * MariaDB's 1 MiB). 16 MiB: the largest cell a list may read as.
+ */
+export const MYSQL_GROUP_CONCAT_MAX_LEN = 16 * 1024 * 1024;
+
+/** Sets the session's GROUP_CONCAT limit on each new MySQL connection (mysql2's callback API). */
+function mysqlSession(conn: { query(sql: string, done: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void): void {
+  conn.query(`SET SESSION group_concat_max_len = ${MYSQL_GROUP_CONCAT_MAX_LEN}`, (err) => done(err, conn));
+}
+
+/**
+ * Builds a knex for an external source: MySQL reads dates as text in UTC and
+ * GROUP_CONCAT is not cut at 1 KiB, a SQLite file's folder is created, and knex's own console logging is off (a
  * failing source is reported through our errors instead).
  */
 export function externalKnex(type: Dialect, connection: Record<string, unknown> | string, options: SourcePoolOptions = {}): Knex {
@@ -67,7 +80,8 @@ export function externalKnex(type: Dialect, connection: Record<string, unknown> 
   return knexFactory({
     client: type, connection: (type === 'mysql2' ? mysqlConnection(connection) : connection) as Knex.StaticConnectionConfig,
     useNullAsDefault: true,
-    pool: type === 'sqlite3' ? { min: 1, max: 1 } : { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
+    pool: type === 'sqlite3' ? { min: 1, max: 1 }
+      : { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000, ...(type === 'mysql2' ? { afterCreate: mysqlSession } : {}) },
     acquireConnectionTimeout: 10_000,
     log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
   });
