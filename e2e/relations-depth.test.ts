@@ -148,11 +148,17 @@ for (const variant of variants) describeVariant(variant.name, `lookups and rollu
     expect([rollupCycle.status, rollupCycle.body.msg]).toEqual([400, expect.stringMatching(/cycle/)]);
     const authors = async () => (await read('Authors', 'sort=Id')).body.list.map((r: any) => [r.Name, r.Titles, r.Pages, r.Country]);
     expect(await authors()).toEqual([['Ann', ['b1', 'b3'], 150, 'PT'], ['Bob', ['b2'], 50, 'PT'], ['Cid', ['b4'], 7, 'NO']]);
-    // A change into no cycle: Authors.Country reads its country's rollup of rollups, then its name again.
-    expect((await patch(country, { fk_lookup_column_id: await colId('Countries', 'Pages') })).status).toBe(200);
-    expect((await authors()).map((r: any[]) => r[3])).toEqual([200, 200, 7]);
-    expect((await patch(country, { title: 'Country', uidt: 'Lookup', fk_relation_column_id: authorCountry, fk_lookup_column_id: await colId('Countries', 'Name') })).status).toBe(200);
+    // Authors.Country is read by Books' lookups: a change of the kind of value it reads (text → number) is refused, nothing changed.
+    const readBy = await patch(country, { fk_lookup_column_id: await colId('Countries', 'Pages') });
+    expect([readBy.status, readBy.body.msg]).toEqual([400, expect.stringMatching(/is read by .*Lookup 'Country'/)]);
     expect((await authors()).map((r: any[]) => r[3])).toEqual(['PT', 'PT', 'NO']);
+    // A change into no cycle on a lookup nothing reads: Books.Country reads its author's rollup of rollups, then the country again.
+    const bookCountry = await colId('Books', 'Country');
+    const books = async () => (await read('Books', 'sort=Id')).body.list.map((r: any) => r.Country);
+    expect((await patch(bookCountry, { fk_lookup_column_id: await colId('Authors', 'Pages') })).status).toBe(200);
+    expect(await books()).toEqual([150, 50, 150, 7]);
+    expect((await patch(bookCountry, { title: 'Country', uidt: 'Lookup', fk_lookup_column_id: country })).status).toBe(200);
+    expect(await books()).toEqual(['PT', 'PT', 'PT', 'NO']);
   });
 
   it('refuses a rollup of a has-many lookup (a list) with a 400', async () => {

@@ -10,6 +10,8 @@ import { newId } from '@tabula/db';
 import type { ColumnFields } from './column-input';
 import { checkTitleFree } from './column-draft';
 import { isLink, linkColumnRow, linkOf } from './link-column';
+import { dependentsOf } from './drop-link-column';
+import { formulasUsing } from './formula-column';
 
 /** Rollup functions (NocoDB). */
 export const ROLLUP_FUNCTIONS = ['count', 'min', 'max', 'avg', 'sum', 'countDistinct', 'sumDistinct', 'avgDistinct'] as const;
@@ -97,14 +99,28 @@ const OPTION_KEYS = ['fk_relation_column_id', 'fk_lookup_column_id', 'fk_rollup_
  * The options of an existing Lookup or Rollup after a PATCH: undefined when the
  * patch names none of them (a rename keeps them); else the patched options,
  * checked as on creation, and refused (400) when the new target's chain
- * reaches the column itself (a cycle).
+ * reaches the column itself (a cycle), or when the value's kind would change
+ * (its type, or the link it reads through, which decides whether it is a list)
+ * while other lookups, rollups or formulas read it: their stored types were
+ * checked against the old value.
  */
 export async function patchedRelationOptions(trx: Knex, before: ColumnRow, patch: Record<string, unknown>, existing: ColumnRow[]): Promise<RelationComputedOptions | undefined> {
   if (!OPTION_KEYS.some((k) => pick(patch, k) !== undefined)) return undefined;
   const old = (before.col_options ?? {}) as Record<string, unknown>;
   const body: Record<string, unknown> = { uidt: before.uidt };
   for (const k of OPTION_KEYS) body[k] = pick(patch, k) ?? old[k];
-  return optionsOf(trx, body, existing, before.id);
+  const next = await optionsOf(trx, body, existing, before.id);
+  if (next.result_type === (old.result_type ?? null) && next.fk_relation_column_id === old.fk_relation_column_id) return next;
+  const readers = [
+    ...await dependentsOf(trx, before.base_id, [before.id], 'fk_lookup_column_id'),
+    ...await dependentsOf(trx, before.base_id, [before.id], 'fk_rollup_column_id'),
+    ...formulasUsing(before.id, existing),
+  ];
+  if (readers.length) {
+    throw errors.badRequest(`${before.uidt} '${before.title}' is read by ${readers.map((c) => `${c.uidt} '${c.title}'`).join(', ')}: `
+      + 'it cannot change the kind of value it reads (its type or its link) while they do; change or delete those first');
+  }
+  return next;
 }
 
 /** Adds a Lookup or Rollup column (metadata only: computed by the data service) inside the caller's transaction. */
