@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { skipMarker } from '@tabula/testing';
-import { StandaloneServer, axe, browserMissing, launchChromium, poll, signInPage, suiteScreenshots, type AxeSummary } from './web.helpers';
+import { StandaloneServer, axe, describeBrowser, launchChromium, poll, signInPage, suiteScreenshots, type AxeSummary } from './web.helpers';
 
 /**
  * Issue 32's relations, in a real browser (playwright-core driving Debian's
@@ -13,9 +12,6 @@ import { StandaloneServer, axe, browserMissing, launchChromium, poll, signInPage
  * on the other table, and a viewer offered no picker. axe on the dialog and
  * the picker. Screenshots: test-results/web/relations/.
  */
-const missing = browserMissing();
-const describeBrowser = missing ? (name: string, body: () => void) => describe.skip(`${name} ${skipMarker(missing)}`, body) : describe;
-
 describeBrowser('the web app: links, lookups and rollups in a real browser (chromium, npm start)', () => {
   const server = new StandaloneServer();
   const shots = suiteScreenshots('relations');
