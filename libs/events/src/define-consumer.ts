@@ -21,9 +21,8 @@ export interface ConsumerDefinition<P> {
   /**
    * Optional batch form of `handle` (SubscribeOptions.handleBatch): the
    * messages of one key that queued up while that key's previous batch ran
-   * (memory and Redis buses; in order; acknowledged together, redelivered
-   * together when it throws). A message that arrives alone still goes to
-   * `handle`, and Kafka always calls `handle`.
+   * (every bus; in order; acknowledged together, redelivered together when it
+   * throws). A message that arrives alone still goes to `handle`.
    */
   handleBatch?(ports: P, messages: EventMessage[]): Promise<void>;
   /** Largest batch given to `handleBatch` (the bus's default: 64). */

@@ -66,13 +66,13 @@ export interface SubscribeOptions {
    * Optional batch form of `handler`: the memory and Redis adapters hand it the
    * messages of one key that queued up while that key's previous batch ran (up to
    * `maxBatch`, in order; acknowledged together after it resolves, redelivered
-   * together when it throws). Kafka hands it a fetched batch's messages of one key
-   * (each key in partition order, keys concurrently).
+   * together when it throws), Kafka as well (what one fetch brought queues behind
+   * the key's running call the same way).
    */
   handleBatch?: BatchHandler;
   /** Largest batch given to `handleBatch`. Default 64. */
   maxBatch?: number;
-  /** Messages this subscription accepts before they are done (memory, Redis); default the bus's `maxInFlight`. */
+  /** Messages this subscription accepts before they are done (Kafka: fetched and unfinished); default the bus's `maxInFlight`. */
   maxInFlight?: number;
   /**
    * Delay this consumer accepts so that messages come in fewer reads: after a
@@ -90,7 +90,7 @@ export interface SubscribeOptions {
    * false: messages of one key are handled concurrently too (up to the bus's
    * maxInFlight), for consumers whose work does not depend on order (idempotent
    * per event id, as hooks ingestion). Default true: one key's messages one
-   * after another. Honoured by the Redis and memory adapters; Kafka keeps partition order.
+   * after another. Honoured by every adapter.
    */
   ordered?: boolean;
   /**

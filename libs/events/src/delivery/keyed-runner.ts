@@ -22,7 +22,7 @@ export interface KeyedRunnerOptions {
 /**
  * Runs the handler of one consumer: messages of the same key strictly one after
  * another in arrival order, different keys concurrently up to `maxInFlight`.
- * Shared by the memory and Redis adapters (Kafka gets the same from partitions).
+ * Shared by the memory, Redis and Kafka adapters.
  * With a `batchHandler`, the messages of a key that arrive while it is busy
  * (or together) wait in one open batch and are handled in one call.
  */
@@ -75,6 +75,11 @@ export class KeyedRunner {
       this.waiters.splice(0).forEach((wake) => wake());
       this.options.onSettled?.();
     });
+  }
+
+  /** Resolves once every accepted message has finished (processed or given back). */
+  async idle(): Promise<void> {
+    while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
   }
 
   /**

@@ -30,7 +30,8 @@ const defaults: KafkaBusOptions = {
  * Kafka adapter (kafkajs). Producer: idempotent with acks=all and one request
  * in flight, so retries neither duplicate nor reorder a partition. Key = table
  * id picks the partition, which gives order per table. Consumer: one kafkajs
- * consumer per subscription, groupId = group. Topics are created by the bus
+ * consumer per subscription, groupId = group, pipelined through a KeyedRunner
+ * with its own commits (KafkaSubscription). Topics are created by the bus
  * (KafkaTopics) before their first use, never by the broker's auto-create.
  */
 export class KafkaEventBus implements EventBus, GroupExpiry {
@@ -104,6 +105,9 @@ export class KafkaEventBus implements EventBus, GroupExpiry {
       handler: options.handler,
       handleBatch: options.handleBatch,
       maxBatch: options.maxBatch,
+      maxInFlight: options.maxInFlight ?? this.config.maxInFlight ?? 16,
+      ordered: options.ordered,
+      drainTimeoutMs: Math.max(1000, this.options.sessionTimeout / 2),
       logger: this.logger,
       backoff: { ...defaultBackoff, ...this.config.retry },
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently,

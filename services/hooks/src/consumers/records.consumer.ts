@@ -67,7 +67,7 @@ async function ingestMessages(ports: HooksPorts, messages: EventMessage[], batch
  * Consumes `tabula.records` in the fixed group `hooks` (replicas share the
  * work; every event is handled by one of them, idempotently on its id). The
  * events of one table that queue up while its previous batch is ingested are
- * taken together (memory and Redis buses; Kafka: what one fetch of the partition brought).
+ * taken together (on every bus).
  */
 export const recordsConsumer = defineConsumer<HooksPorts>({
   name: 'hooks.records',
