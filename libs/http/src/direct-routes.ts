@@ -45,25 +45,71 @@ export function directRoutes(app: Koa, hot: ReadonlySet<string>): RequestHandler
   const koa = app as unknown as KoaInternals;
   // An app with an AsyncLocalStorage of its contexts (Koa's `asyncLocalStorage`) or a fallback after its routers keeps its own path.
   if (!parts || parts.fallback || koa.ctxStorage) return viaApp;
-  const layers = parts.routers.flatMap((router) => (router as unknown as { stack: RouteLayer[] }).stack);
+  const routers = parts.routers as unknown as RouterShape[];
+  const layers = routers.flatMap((router) => router.stack);
   const chains = new Map<RouteLayer, (ctx: Koa.Context) => Promise<unknown>>();
-  for (const layer of layers) {
-    if (!layer.name || !hot.has(layer.name) || layer.methods.length === 0) continue;
-    chains.set(layer, koa.compose([...parts.front, routeParams(layer), ...layer.stack]));
+  for (const router of routers) {
+    // A router-level middleware (router.use), a host or an `exclusive` choice changes which layers run: such a router keeps its own path.
+    if (router.opts?.host || router.opts?.exclusive || router.stack.some((layer) => layer.methods.length === 0)) continue;
+    for (const layer of router.stack) {
+      if (!layer.name || !hot.has(layer.name)) continue;
+      chains.set(layer, koa.compose([...parts.front, routeParams(layer), ...layer.stack]));
+    }
   }
   if (chains.size === 0) return viaApp;
+  const firstRoute = routeFinder(layers.filter((layer) => layer.methods.length > 0));
   return (req, res) => {
     const method = req.method;
     if (method !== 'GET' && method !== 'POST') return viaApp(req, res);
     const ctx = koa.createContext(req, res);
-    const path = ctx.path;
-    let first: RouteLayer | undefined;
-    for (const layer of layers) {
-      if (layer.methods.length > 0 && layer.methods.includes(method) && layer.match(path)) { first = layer; break; }
-    }
+    const first = firstRoute(method, ctx.path);
     const chain = first && chains.get(first);
     if (!chain) return viaApp(req, res);
     void koa.handleRequest(ctx, chain);
+  };
+}
+
+/** What the direct path reads of a router. */
+interface RouterShape {
+  stack: RouteLayer[];
+  opts?: { host?: unknown; exclusive?: unknown };
+}
+
+/** A route template's number of `/`, when every path it matches has as many (plus an optional trailing one); undefined otherwise. */
+function fixedSlashes(template: string): number | undefined {
+  if (/[*{}()?+\\]/.test(template) || template.endsWith('/')) return undefined;
+  return slashes(template);
+}
+
+function slashes(path: string): number {
+  let n = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) n++;
+  return n;
+}
+
+/**
+ * The first of `layers` (in order) whose method and path match, as
+ * @koa/router tests them, testing only the layers that can match a path of
+ * this many segments: a `:param` matches no `/`, so a template of literal
+ * segments and parameters matches only paths with its number of `/` (one
+ * more with the optional trailing slash); other templates are tested for
+ * every path.
+ */
+function routeFinder(layers: RouteLayer[]): (method: string, path: string) => RouteLayer | undefined {
+  const buckets = new Map<string, RouteLayer[]>();
+  const counts = new Set(layers.map((layer) => fixedSlashes(layer.path)).filter((n): n is number => n !== undefined));
+  const methods = new Set(layers.flatMap((layer) => layer.methods));
+  for (const method of methods) {
+    for (const count of counts) {
+      buckets.set(`${method} ${count}`, layers.filter((layer) => layer.methods.includes(method) && (fixedSlashes(layer.path) ?? count) === count));
+    }
+  }
+  const variable = new Map([...methods].map((method) => [method, layers.filter((layer) => layer.methods.includes(method) && fixedSlashes(layer.path) === undefined)]));
+  return (method, path) => {
+    const count = slashes(path) - (path.length > 1 && path.endsWith('/') ? 1 : 0);
+    const candidates = buckets.get(`${method} ${count}`) ?? variable.get(method) ?? [];
+    for (const layer of candidates) if (layer.match(path)) return layer;
+    return undefined;
   };
 }
 
