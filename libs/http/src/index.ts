@@ -5,6 +5,7 @@ export * from './request-context';
 export * from './json-body';
 export * from './validate';
 export * from './service-app';
+export * from './direct-routes';
 export * from './service-client';
 export * from './local-service-client';
 export * from './http-service-client';

@@ -126,18 +126,33 @@ export function createServiceApp(options: ServiceAppOptions): Koa {
   const app = new Koa();
   app.proxy = true;
   const metrics = options.metrics ?? createServiceMetrics(options.name);
-  app.use(houseMiddleware(options, metrics));
-  if (options.bodyLimit !== false) {
-    app.use(jsonBody({ limit: options.bodyLimit ?? 10 * 1024 * 1024 }));
-    app.use(nulGuard());
-  }
-  for (const mw of options.middleware ?? []) app.use(mw);
-  app.use(methodNotAllowedAsJson());
+  // Every layer in front of the routers, in order: a direct path (directRoutes) runs the same ones.
+  const front: Middleware[] = [houseMiddleware(options, metrics)];
+  if (options.bodyLimit !== false) front.push(jsonBody({ limit: options.bodyLimit ?? 10 * 1024 * 1024 }), nulGuard());
+  front.push(...(options.middleware ?? []), methodNotAllowedAsJson());
+  for (const mw of front) app.use(mw);
   for (const router of options.routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
   if (options.fallback) app.use(options.fallback);
   app.on('error', (err) => options.logger.debug({ err }, 'koa error event'));
+  (app as AppWithParts)[APP_PARTS] = { front, routers: options.routers, fallback: options.fallback !== undefined };
   return app;
+}
+
+const APP_PARTS = Symbol('tabula.serviceAppParts');
+
+/** What createServiceApp put in an app: the layers in front of the routers, the routers in order, whether a fallback follows them. */
+export interface ServiceAppParts {
+  front: readonly Middleware[];
+  routers: readonly Router[];
+  fallback: boolean;
+}
+
+type AppWithParts = Koa & { [APP_PARTS]?: ServiceAppParts };
+
+/** The parts of an app built by createServiceApp (undefined for any other Koa app). */
+export function serviceAppParts(app: Koa): ServiceAppParts | undefined {
+  return (app as AppWithParts)[APP_PARTS];
 }

@@ -1,5 +1,5 @@
 import pino, { type Logger } from 'pino';
-import { trace } from '@opentelemetry/api';
+import { context, createContextKey, trace } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { logFormatFrom, prettyStream, type LogDestination, type LogFormat } from './log-format';
 
@@ -13,21 +13,43 @@ const REDACT = [
   'headers.authorization', 'headers["xc-auth"]', 'headers["xc-token"]', 'headers.cookie', 'headers["x-tabula-identity"]',
 ];
 
-/** Where request-scoped fields (request id) come from; set by @tabula/http. */
+/** Where request-scoped fields (request id) come from without tracing; set by @tabula/http. */
 const fieldsStore = new AsyncLocalStorage<Record<string, string>>();
+
+/** The same fields' key in OpenTelemetry's context, while tracing runs. */
+const FIELDS_KEY = createContextKey('tabula.logFields');
+
+/** True while OpenTelemetry's context manager (an AsyncLocalStorage of its own) carries the log fields. */
+let inTraceContext = false;
+
+/**
+ * Keeps the request-scoped log fields in OpenTelemetry's context (`on`, from
+ * startTelemetry once the SDK's AsyncLocalStorage context manager runs) or
+ * in this module's own AsyncLocalStorage (without tracing). On Node 20 every
+ * enabled AsyncLocalStorage costs every promise a propagation step, so the
+ * process has one: the trace context's when tracing runs (the fields then
+ * travel wherever the trace context does), else this one, never both.
+ */
+export function keepLogFieldsInTraceContext(on: boolean): void {
+  inTraceContext = on;
+}
 
 /** The request-scoped fields in effect (the request id of the request being served), if any. */
 export function currentLogFields(): Readonly<Record<string, string>> | undefined {
-  return fieldsStore.getStore();
+  return inTraceContext ? (context.active().getValue(FIELDS_KEY) as Record<string, string> | undefined) : fieldsStore.getStore();
 }
 
 /**
  * Runs `fn` with extra fields added to every log line written inside it. The
- * process's one AsyncLocalStorage of request scope (the request context of
- * @tabula/http reads it too): on Node 20 each storage costs every promise a
- * propagation step, so there is only this one.
+ * process's one store of request scope (see keepLogFieldsInTraceContext; the
+ * request context of @tabula/http reads it too).
  */
 export function withLogFields<T>(fields: Record<string, string>, fn: () => T): T {
+  if (inTraceContext) {
+    const active = context.active();
+    const merged = { ...((active.getValue(FIELDS_KEY) as Record<string, string> | undefined) ?? {}), ...fields };
+    return context.with(active.setValue(FIELDS_KEY, merged), fn);
+  }
   return fieldsStore.run({ ...(fieldsStore.getStore() ?? {}), ...fields }, fn);
 }
 
@@ -89,8 +111,9 @@ export function createLogger(service: string, level = 'info', format: LogFormat 
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     mixin() {
-      const span = trace.getActiveSpan()?.spanContext();
-      const fields: Record<string, string> = { ...(fieldsStore.getStore() ?? {}) };
+      const active = inTraceContext ? context.active() : undefined;
+      const span = (active ? trace.getSpan(active) : trace.getActiveSpan())?.spanContext();
+      const fields: Record<string, string> = { ...((active ? active.getValue(FIELDS_KEY) as Record<string, string> | undefined : fieldsStore.getStore()) ?? {}) };
       if (span && span.traceId !== '00000000000000000000000000000000') {
         fields.trace_id = span.traceId;
         fields.span_id = span.spanId;

@@ -1,9 +1,10 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- heavy modules load only when used */
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { context, createContextKey, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import { attachServerSpan } from './route-template';
+import { keepLogFieldsInTraceContext } from './logger';
 
 let sdk: NodeSDK | undefined;
 /** Without an exporter, server spans are made by {@link tracedListener} instead of the HTTP instrumentation. */
@@ -82,6 +83,9 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   });
   sdk.start();
   manualServerSpans = !exporting;
+  // One AsyncLocalStorage per process: the log fields ride in the trace context once its manager keeps values.
+  const probe = createContextKey('tabula.contextProbe');
+  keepLogFieldsInTraceContext(context.with(ROOT_CONTEXT.setValue(probe, true), () => context.active().getValue(probe) === true));
 }
 
 /**
@@ -119,5 +123,6 @@ export async function stopTelemetry(): Promise<void> {
   const current = sdk;
   sdk = undefined;
   manualServerSpans = false;
+  keepLogFieldsInTraceContext(false);
   await current.shutdown().catch(() => undefined);
 }

@@ -1,4 +1,6 @@
-import { createLogger, logFormatFrom, prettyLine, withLogFields, writeAccessLine, type LogDestination } from '@tabula/telemetry';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { context, trace, TraceFlags } from '@opentelemetry/api';
+import { createLogger, currentLogFields, keepLogFieldsInTraceContext, logFormatFrom, prettyLine, withLogFields, writeAccessLine, type LogDestination } from '@tabula/telemetry';
 import { knexLog } from '@tabula/db';
 
 /** A destination keeping what the logger wrote. */
@@ -98,5 +100,35 @@ describe('logger', () => {
     expect(out.lines[0].match(/"service":/g)).toHaveLength(1);
     expect(other).toMatchObject({ password: '[redacted]', nested: { token: '[redacted]' } });
     expect(probe).toMatchObject({ level: 'debug', route: '/readyz', status: 503 });
+  });
+
+  it('with tracing, keeps the request fields in the trace context (one AsyncLocalStorage): nested scopes, awaits, trace ids', async () => {
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    keepLogFieldsInTraceContext(true);
+    try {
+      const out = capture();
+      const logger = createLogger('data', 'info', 'json', out);
+      const span = trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED });
+      await context.with(trace.setSpan(context.active(), span), () => withLogFields({ request_id: 'req-7' }, async () => {
+        await new Promise((r) => setImmediate(r));
+        await withLogFields({ table: 't1' }, async () => {
+          await Promise.resolve();
+          logger.info('inner');
+        });
+        expect(currentLogFields()).toEqual({ request_id: 'req-7' });
+        logger.info('outer');
+      }));
+      expect(currentLogFields()).toBeUndefined();
+      logger.info('after');
+      const [inner, outer, after] = out.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(inner).toMatchObject({ request_id: 'req-7', table: 't1', trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' });
+      expect(outer).toMatchObject({ request_id: 'req-7', trace_id: '0af7651916cd43dd8448eb211c80319c' });
+      expect(outer).not.toHaveProperty('table');
+      expect(after).not.toHaveProperty('request_id');
+    } finally {
+      keepLogFieldsInTraceContext(false);
+      context.disable();
+    }
   });
 });

@@ -1,5 +1,7 @@
+import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
-import { AppError, type ErrorMapper } from '@tabula/http';
+import { aliasesOf, recordCreateV2, recordCreateV3, recordListV2, recordListV3, recordReadV2, recordReadV3, recordsOfTable, recordsOfView, type AnyEndpoint } from '@tabula/contracts';
+import { AppError, directRoutes, type ErrorMapper } from '@tabula/http';
 import { isQueryError } from '@tabula/query';
 import { standardServiceApp } from '@tabula/runtime';
 import { contractAuthorizer } from '@tabula/auth';
@@ -32,4 +34,23 @@ export function createApp(ports: DataPorts): Koa {
     errorMappers: [queryErrorMapper],
     bodyLimit: 50 * 1024 * 1024,
   });
+}
+
+/** The records routes most calls are: list, read by id and insert one (v1 on tables and views, v2, v3), with their aliases. */
+const HOT_ROUTES: readonly AnyEndpoint[] = [
+  ...[recordsOfTable, recordsOfView].flatMap((e) => [e.list, e.read, e.create]),
+  recordListV2, recordReadV2, recordCreateV2, recordListV3, recordReadV3, recordCreateV3,
+];
+
+/** The endpoint ids served by the direct path. */
+export const HOT_ROUTE_IDS: ReadonlySet<string> = new Set(HOT_ROUTES.flatMap((e) => [e, ...aliasesOf(e)]).map((e) => e.id));
+
+/**
+ * The data service's request handler: the hot records routes through the
+ * direct path (directRoutes: the same context, layers, guard, handler and
+ * response writing without the app's router stack), the rest through the
+ * app. `SVC_DATA_DIRECT_PATH=false` serves everything through the app.
+ */
+export function requestHandler(app: Koa, ports: DataPorts): RequestListener {
+  return ports.config.SVC_DATA_DIRECT_PATH ? directRoutes(app, HOT_ROUTE_IDS) : app.callback();
 }

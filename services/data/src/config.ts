@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt } from '@tabula/config';
+import { envBoolean, envInt } from '@tabula/config';
 
 /** Settings of the data service (docs/configuration.md). */
 export const dataConfigSchema = z.object({
@@ -19,6 +19,8 @@ export const dataConfigSchema = z.object({
   SVC_OUTBOX_FLUSH_DELAY_MS: envInt(2, 0, 1000),
   /** Server-side prepared statements kept per connection of the data database for the cached hot reads (0 = none). */
   SVC_PG_PREPARED_PER_CONNECTION: envInt(100, 0, 10_000),
+  /** List, read by id and insert one (v1, v2, v3) skip the app's router stack (same layers, guard and handler); `false`: everything through the Koa app. */
+  SVC_DATA_DIRECT_PATH: envBoolean(true),
 });
 
 export type DataConfig = z.infer<typeof dataConfigSchema>;

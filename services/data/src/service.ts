@@ -2,7 +2,7 @@ import { defineService, observeOutbox, type CommonPorts, type Worker } from '@ta
 import { OutboxRelay } from '@tabula/events';
 import { SourceRegistry, runMigrations } from '@tabula/db';
 import { dataConfigSchema, type DataConfig } from './config';
-import { createApp } from './app';
+import { createApp, requestHandler } from './app';
 import type { DataPorts } from './ports';
 import { migrations } from '../migrations';
 import { TableResolver } from './context/table-handle';
@@ -41,6 +41,7 @@ export const dataService = defineService<DataConfig, DataPorts>({
   configSchema: dataConfigSchema,
   buildPorts: buildDataPorts,
   createApp,
+  requestHandler,
   async start(ports): Promise<Worker[]> {
     // The runtime migrated `db`; a separate data database needs its own outbox.
     if (ports.dataDb !== ports.db) await runMigrations(ports.dataDb, DATA_SCHEMA, migrations);
