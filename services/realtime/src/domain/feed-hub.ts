@@ -377,7 +377,7 @@ export class FeedHub implements SubscriptionOwner {
   }
 
   private dispatchNext(row: FeedRow): void {
-    if (Number(row.seq) <= Number(this.seen)) return;
+    if (row.n <= Number(this.seen)) return;
     this.seen = row.seq;
     this.dispatch(row);
   }
@@ -385,12 +385,12 @@ export class FeedHub implements SubscriptionOwner {
   /** The inbox's rows that continue `seen` without a gap; older ones are dropped, later ones wait (or are read). */
   private takeInbox(): FeedRow[] {
     if (this.inbox.length === 0) return [];
-    this.inbox.sort((a, b) => Number(a.seq) - Number(b.seq));
+    this.inbox.sort((a, b) => a.n - b.n);
     let next = Number(this.seen) + 1;
     let i = 0;
-    while (i < this.inbox.length && Number(this.inbox[i].seq) < next) i += 1;
+    while (i < this.inbox.length && this.inbox[i].n < next) i += 1;
     const taken: FeedRow[] = [];
-    for (; i < this.inbox.length && Number(this.inbox[i].seq) === next; i += 1, next += 1) taken.push(this.inbox[i]);
+    for (; i < this.inbox.length && this.inbox[i].n === next; i += 1, next += 1) taken.push(this.inbox[i]);
     this.inbox = this.inbox.slice(i);
     // what waits beyond a gap is read from the log with the rows before it: not kept
     if (this.inbox.length && taken.length === 0) this.inbox = [];
