@@ -10,7 +10,8 @@
  * same inserts with one subscriber (the pipeline without the fan-out). Every
  * phase prints the load average: the machine may be shared. Standalone Tabula
  * runs in a child process (its own event loop); the subscribers are real
- * sockets of this process. Needs DATABASE_URL. SVC_FEED_BATCH_MS is passed on.
+ * sockets of this process. Needs DATABASE_URL. SVC_FEED_BATCH_MS, SVC_FEED_BATCH_MAX_MS and
+ * SVC_FEED_WRITES_PER_SECOND are passed on.
  * Usage: npm run bench:feed [-- --subscribers 1000 --rate 200 --seconds 10 --resume 10000 --profile DIR] */
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -30,6 +31,9 @@ const SECONDS = arg('seconds', 10);
 const RESUME = arg('resume', 10_000);
 /** `--profile DIR`: the server runs under --cpu-prof, its profile written to DIR when it stops. */
 const PROFILE = (() => { const i = process.argv.indexOf('--profile'); return i > 0 ? process.argv[i + 1] : undefined; })();
+
+/** The hub's batching settings, passed on to the server when set. */
+const FEED_SETTINGS = ['SVC_FEED_BATCH_MS', 'SVC_FEED_BATCH_MAX_MS', 'SVC_FEED_WRITES_PER_SECOND'];
 
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -255,7 +259,7 @@ async function main(): Promise<void> {
   // One user holds every stream here, so the per-user cap (default 20) is raised for the run.
   const server = await startStandaloneChild({
     DATABASE_URL: databaseUrl, EVENT_BUS: 'memory', SVC_FEED_MAX_STREAMS_PER_PRINCIPAL: String(SUBSCRIBERS + 10), DB_POOL_MAX: '20',
-    ...(process.env.SVC_FEED_BATCH_MS ? { SVC_FEED_BATCH_MS: process.env.SVC_FEED_BATCH_MS } : {}),
+    ...Object.fromEntries(FEED_SETTINGS.filter((name) => process.env[name]).map((name) => [name, process.env[name]])),
   }, 'data', ['--expose-gc', ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [])]);
   // The inserts go through undici's request() on a pool of 64 connections, not fetch(): the same HTTP requests at a
   // fraction of the client CPU (fetch's WHATWG Request/Response/streams cost ~1.5 ms of this process's CPU per call,
@@ -310,9 +314,10 @@ async function main(): Promise<void> {
     const single = await subscribe(streamUrl, { 'xc-auth': user.token }, baseReceipts.subscriber());
     const baseCommits = new Map<string, { started: number; answered: number }>();
     const baseCpu = cpuSeconds(server.child.pid as number);
+    const baseClientCpu = process.cpuUsage();
     await paced(RATE * SECONDS, 'base', baseCommits);
     await baseReceipts.settle(baseCommits.keys(), 1);
-    const baseline = { ...baseReceipts.summary(baseCommits, 1), load: loadavg(), cpu: cpuSeconds(server.child.pid as number) - baseCpu };
+    const baseline = { ...baseReceipts.summary(baseCommits, 1), load: loadavg(), cpu: cpuSeconds(server.child.pid as number) - baseCpu, clientCpu: (() => { const u = process.cpuUsage(baseClientCpu); return (u.user + u.system) / 1e6; })() };
     single.destroy();
     await new Promise((r) => setTimeout(r, 1000));
 
@@ -368,14 +373,14 @@ async function main(): Promise<void> {
 
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
     const perSubscriber = { rss: (idle.rss - before.rss) / 1024 / SUBSCRIBERS, heap: (idle.heap - before.heap) / 1024 / SUBSCRIBERS };
-    console.log(`feed bench: ${SUBSCRIBERS} SSE subscribers on one table, ${RATE} single inserts/s for ${SECONDS} s (standalone, memory bus, child process; SVC_FEED_BATCH_MS ${process.env.SVC_FEED_BATCH_MS ?? 'default'})`);
+    console.log(`feed bench: ${SUBSCRIBERS} SSE subscribers on one table, ${RATE} single inserts/s for ${SECONDS} s (standalone, memory bus, child process; ${FEED_SETTINGS.map((name) => `${name} ${process.env[name] ?? 'default'}`).join(', ')})`);
     console.log('  commit-to-client: from the event\'s `at`, stamped just before the insert\'s one-statement commit (so at least the true figure);');
     console.log('  answer-to-client: from the insert\'s answer, which comes after the commit (so at most the true figure)');
     console.log(`  baseline, 1 subscriber (${baseline.load}):`);
     console.log(`    insert latency:    ${fmt(latencies(baseCommits))}`);
     console.log(`    commit-to-client:  ${fmt(baseline.fromCommit)}`);
     console.log(`    answer-to-client:  ${fmt(baseline.fromAnswer)}`);
-    console.log(`    events: ${baseCommits.size} expected, missing ${baseline.missing}, repeated ${baseline.repeated} (out of order or repeated within a stream ${baseline.disordered}); CPU server ${baseline.cpu.toFixed(1)} s (${(baseline.cpu * 1e3 / Math.max(1, baseCommits.size)).toFixed(2)} ms per insert and its event)`);
+    console.log(`    events: ${baseCommits.size} expected, missing ${baseline.missing}, repeated ${baseline.repeated} (out of order or repeated within a stream ${baseline.disordered}); CPU server ${baseline.cpu.toFixed(1)} s (${(baseline.cpu * 1e3 / Math.max(1, baseCommits.size)).toFixed(2)} ms per insert and its event), inserter + subscriber (this process) ${baseline.clientCpu.toFixed(1)} s`);
     console.log(`  ${SUBSCRIBERS} subscribers (${live.load}):`);
     console.log(`    insert latency:    ${fmt(latencies(commits))}`);
     console.log(`    commit-to-client:  ${fmt(live.fromCommit)}  target p50 ≤ 50 ms: ${verdict(pct(live.fromCommit, 50) <= 50)}, p99 ≤ 200 ms: ${verdict(pct(live.fromCommit, 99) <= 200)}`);

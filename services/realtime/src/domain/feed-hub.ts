@@ -51,6 +51,17 @@ export interface FeedHubOptions {
    * read (and written to each client) together, one write per client per read.
    */
   batchMs?: number;
+  /**
+   * How far apart reads may get when each batch goes to many clients (ms;
+   * SVC_FEED_BATCH_MAX_MS): the gap is the time `writesPerSecond` client
+   * writes take at the last batch's number of writes, between `batchMs` and
+   * this. A client write (a system call, the TCP stack's work on both ends)
+   * costs far more than the events it carries: at 1,000 clients and a batch
+   * per 20 ms, 50,000 writes a second.
+   */
+  batchMaxMs?: number;
+  /** Client writes per second the spacing aims at (SVC_FEED_WRITES_PER_SECOND). */
+  writesPerSecond?: number;
 }
 
 /** Thrown by {@link FeedHub.open} beyond SVC_FEED_MAX_STREAMS_PER_PRINCIPAL. */
@@ -169,12 +180,24 @@ export class FeedHub implements SubscriptionOwner {
     this.wake();
   }
 
-  /** Reads the log's new rows soon (an append happened): now, or once SVC_FEED_BATCH_MS has passed since the last read. */
+  /**
+   * The least time between reads of the log: SVC_FEED_BATCH_MS, or more when
+   * the last batch took more client writes than SVC_FEED_WRITES_PER_SECOND
+   * allows at that pace (up to SVC_FEED_BATCH_MAX_MS).
+   */
+  batchGap(): number {
+    const floor = this.options.batchMs ?? 0;
+    const { batchMaxMs, writesPerSecond } = this.options;
+    if (!batchMaxMs || !writesPerSecond || batchMaxMs <= floor) return floor;
+    return Math.min(batchMaxMs, Math.max(floor, (this.writes.lastWrites * 1000) / writesPerSecond));
+  }
+
+  /** Reads the log's new rows soon (an append happened): now, or once {@link batchGap} has passed since the last read. */
   wake(): void {
     if (this.stopped) return;
     if (this.reading) { this.again = true; return; }
     if (this.readTimer) return;
-    const wait = this.lastRead + (this.options.batchMs ?? 0) - performance.now();
+    const wait = this.lastRead + this.batchGap() - performance.now();
     if (wait > 0) {
       this.readTimer = setTimeout(() => { this.readTimer = undefined; this.wake(); }, wait);
       return;

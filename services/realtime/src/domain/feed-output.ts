@@ -70,6 +70,8 @@ export class WriteBatch {
   private lastFrames: Buffer[] | undefined;
   private lastPlain: Buffer | undefined;
   private lastChunk: Buffer | undefined;
+  /** How many targets the last flush wrote to (the hub spaces its reads by it). */
+  lastWrites = 0;
 
   /** Flushes `target` once the current batch is dispatched (call once per batch: a target tracks whether it is queued). */
   add(target: Flushable): void {
@@ -84,6 +86,7 @@ export class WriteBatch {
     this.scheduled = false;
     const list = this.waiting;
     this.waiting = [];
+    this.lastWrites = list.length;
     for (const target of list) target.flush();
     this.lastFrames = this.lastPlain = this.lastChunk = undefined;
   }
