@@ -432,9 +432,10 @@ export class FeedHub implements SubscriptionOwner {
     const tableSubs = this.byTable.get(row.table_id);
     if (row.type === 'meta.table.deleted') {
       for (const sub of [...(tableSubs ?? [])]) this.end(sub, 'deleted');
-    } else if (tableSubs) {
-      // no copy of the set: a subscription ended meanwhile (overflow) leaves it, which a Set's iteration allows
-      for (const sub of tableSubs) sub.offer(row);
+    } else if (tableSubs && row.record) {
+      // Table streams carry only their table's record events (the index is by table). No copy of the set: a
+      // subscription ended meanwhile (overflow) leaves it, which a Set's iteration allows.
+      for (const sub of tableSubs) sub.offerRecord(row);
     }
     const baseSubs = this.byBase.get(row.base_id);
     if (baseSubs) for (const sub of baseSubs) sub.offer(row);

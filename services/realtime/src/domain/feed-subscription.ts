@@ -73,6 +73,21 @@ export class Subscription {
     this.deliver(row);
   }
 
+  /**
+   * A live record row of this table stream's table (the hub's index by table
+   * says so: {@link carries} need not be asked): the fan-out's per-stream path.
+   */
+  offerRecord(row: FeedRow): void {
+    if (this.closed || row.n <= this.handled) return;
+    if (this.catchingUp) {
+      if (this.pending.length >= MAX_PENDING) this.owner.end(this, 'overflow');
+      else this.pending.push(row);
+      return;
+    }
+    this.handled = row.n;
+    this.send(row, this.spec.where);
+  }
+
   /** Sends a row (through `where` and `fields`) unless handled already; in order, also when the filter loads a table. */
   deliver(row: FeedRow): void {
     if (this.closed || row.n <= this.handled) return;
