@@ -109,3 +109,17 @@ export function byCause(profile: CpuProfile, requests: number, title = '', cpuUs
     console.log(`${((t / work) * 100).toFixed(1).padStart(5)} %${cpuUsPerRequest ? ` ${((t / work) * cpuUsPerRequest).toFixed(0).padStart(5)} µs CPU` : ''}  ${cause}`);
   }
 }
+
+/**
+ * `npx tsx scripts/bench/profile-summary.ts FILE.cpuprofile [REQUESTS]`: prints
+ * a saved profile (`--cpu-prof`, e.g. bench:feed's `--profile DIR`) by package,
+ * by frame and by cause, per request when REQUESTS is given.
+ */
+if (process.argv[1]?.endsWith('profile-summary.ts') && process.argv[2]) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  const profile = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')) as CpuProfile;
+  const requests = process.argv[3] ? Number(process.argv[3]) : undefined;
+  summarise(profile, requests, 40);
+  byCause(profile, requests ?? 1);
+}

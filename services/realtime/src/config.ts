@@ -25,6 +25,13 @@ export const realtimeConfigSchema = z.object({
   SVC_FEED_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Reads of the feed log at least this far apart (ms): events committed within it go to each client in one write. */
   SVC_FEED_BATCH_MS: z.coerce.number().int().min(0).max(1000).default(20),
+  /**
+   * The most the reads may be spread apart (ms) when many clients get each batch: the gap grows past
+   * SVC_FEED_BATCH_MS to keep this process's client writes near SVC_FEED_WRITES_PER_SECOND.
+   */
+  SVC_FEED_BATCH_MAX_MS: z.coerce.number().int().min(0).max(1000).default(40),
+  /** Client writes per second (one per client per batch) the reads' spacing aims at, up to SVC_FEED_BATCH_MAX_MS. */
+  SVC_FEED_WRITES_PER_SECOND: z.coerce.number().int().min(1).default(25_000),
 });
 
 export type RealtimeConfig = z.infer<typeof realtimeConfigSchema>;

@@ -23,6 +23,8 @@ export function buildRealtimePorts(common: CommonPorts, config: RealtimeConfig):
     // the cap counts across replicas (realtime.stream_leases); a lease outlives 2 missed heartbeats
     leaseMs: 3 * config.SVC_FEED_HEARTBEAT_MS,
     batchMs: config.SVC_FEED_BATCH_MS,
+    batchMaxMs: config.SVC_FEED_BATCH_MAX_MS,
+    writesPerSecond: config.SVC_FEED_WRITES_PER_SECOND,
     loadWhere: async (tableId, where) => compileWhere(where, columnMetas(await loadTable({ meta }, tableId))),
   });
   return { ...common, config, meta, hub };

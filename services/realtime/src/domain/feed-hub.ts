@@ -51,6 +51,17 @@ export interface FeedHubOptions {
    * read (and written to each client) together, one write per client per read.
    */
   batchMs?: number;
+  /**
+   * How far apart reads may get when each batch goes to many clients (ms;
+   * SVC_FEED_BATCH_MAX_MS): the gap is the time `writesPerSecond` client
+   * writes take at the last batch's number of writes, between `batchMs` and
+   * this. A client write (a system call, the TCP stack's work on both ends)
+   * costs far more than the events it carries: at 1,000 clients and a batch
+   * per 20 ms, 50,000 writes a second.
+   */
+  batchMaxMs?: number;
+  /** Client writes per second the spacing aims at (SVC_FEED_WRITES_PER_SECOND). */
+  writesPerSecond?: number;
 }
 
 /** Thrown by {@link FeedHub.open} beyond SVC_FEED_MAX_STREAMS_PER_PRINCIPAL. */
@@ -169,12 +180,24 @@ export class FeedHub implements SubscriptionOwner {
     this.wake();
   }
 
-  /** Reads the log's new rows soon (an append happened): now, or once SVC_FEED_BATCH_MS has passed since the last read. */
+  /**
+   * The least time between reads of the log: SVC_FEED_BATCH_MS, or more when
+   * the last batch took more client writes than SVC_FEED_WRITES_PER_SECOND
+   * allows at that pace (up to SVC_FEED_BATCH_MAX_MS).
+   */
+  batchGap(): number {
+    const floor = this.options.batchMs ?? 0;
+    const { batchMaxMs, writesPerSecond } = this.options;
+    if (!batchMaxMs || !writesPerSecond || batchMaxMs <= floor) return floor;
+    return Math.min(batchMaxMs, Math.max(floor, (this.writes.lastWrites * 1000) / writesPerSecond));
+  }
+
+  /** Reads the log's new rows soon (an append happened): now, or once {@link batchGap} has passed since the last read. */
   wake(): void {
     if (this.stopped) return;
     if (this.reading) { this.again = true; return; }
     if (this.readTimer) return;
-    const wait = this.lastRead + (this.options.batchMs ?? 0) - performance.now();
+    const wait = this.lastRead + this.batchGap() - performance.now();
     if (wait > 0) {
       this.readTimer = setTimeout(() => { this.readTimer = undefined; this.wake(); }, wait);
       return;
@@ -377,7 +400,7 @@ export class FeedHub implements SubscriptionOwner {
   }
 
   private dispatchNext(row: FeedRow): void {
-    if (Number(row.seq) <= Number(this.seen)) return;
+    if (row.n <= Number(this.seen)) return;
     this.seen = row.seq;
     this.dispatch(row);
   }
@@ -385,12 +408,12 @@ export class FeedHub implements SubscriptionOwner {
   /** The inbox's rows that continue `seen` without a gap; older ones are dropped, later ones wait (or are read). */
   private takeInbox(): FeedRow[] {
     if (this.inbox.length === 0) return [];
-    this.inbox.sort((a, b) => Number(a.seq) - Number(b.seq));
+    this.inbox.sort((a, b) => a.n - b.n);
     let next = Number(this.seen) + 1;
     let i = 0;
-    while (i < this.inbox.length && Number(this.inbox[i].seq) < next) i += 1;
+    while (i < this.inbox.length && this.inbox[i].n < next) i += 1;
     const taken: FeedRow[] = [];
-    for (; i < this.inbox.length && Number(this.inbox[i].seq) === next; i += 1, next += 1) taken.push(this.inbox[i]);
+    for (; i < this.inbox.length && this.inbox[i].n === next; i += 1, next += 1) taken.push(this.inbox[i]);
     this.inbox = this.inbox.slice(i);
     // what waits beyond a gap is read from the log with the rows before it: not kept
     if (this.inbox.length && taken.length === 0) this.inbox = [];
@@ -409,9 +432,10 @@ export class FeedHub implements SubscriptionOwner {
     const tableSubs = this.byTable.get(row.table_id);
     if (row.type === 'meta.table.deleted') {
       for (const sub of [...(tableSubs ?? [])]) this.end(sub, 'deleted');
-    } else if (tableSubs) {
-      // no copy of the set: a subscription ended meanwhile (overflow) leaves it, which a Set's iteration allows
-      for (const sub of tableSubs) sub.offer(row);
+    } else if (tableSubs && row.record) {
+      // Table streams carry only their table's record events (the index is by table). No copy of the set: a
+      // subscription ended meanwhile (overflow) leaves it, which a Set's iteration allows.
+      for (const sub of tableSubs) sub.offerRecord(row);
     }
     const baseSubs = this.byBase.get(row.base_id);
     if (baseSubs) for (const sub of baseSubs) sub.offer(row);

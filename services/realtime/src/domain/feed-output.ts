@@ -59,11 +59,19 @@ export interface Flushable {
  * Writes that wait for the end of the current batch of rows: a stream queues
  * the frames of the rows dispatched in one go and writes them with one write
  * (one system call per client per batch, not per event). One check per
- * process (setImmediate), not one timer per stream.
+ * process (setImmediate), not one timer per stream. The bytes of one batch are
+ * built once for every stream that queued the same frames (alike streams: same
+ * `where` and `fields`, all live): {@link joined} hands them all one Buffer.
  */
 export class WriteBatch {
   private waiting: Flushable[] = [];
   private scheduled = false;
+  /** The frames last joined and their bytes (plain, and as one HTTP/1.1 chunk): reused while the next stream's frames are the same. */
+  private lastFrames: Buffer[] | undefined;
+  private lastPlain: Buffer | undefined;
+  private lastChunk: Buffer | undefined;
+  /** How many targets the last flush wrote to (the hub spaces its reads by it). */
+  lastWrites = 0;
 
   /** Flushes `target` once the current batch is dispatched (call once per batch: a target tracks whether it is queued). */
   add(target: Flushable): void {
@@ -78,7 +86,34 @@ export class WriteBatch {
     this.scheduled = false;
     const list = this.waiting;
     this.waiting = [];
+    this.lastWrites = list.length;
     for (const target of list) target.flush();
+    this.lastFrames = this.lastPlain = this.lastChunk = undefined;
+  }
+
+  /**
+   * `frames` (`bytes` long in all) as one Buffer, or, `chunk`, as one HTTP/1.1
+   * chunk (`<hex length>\r\n…\r\n`: what a chunked response's write sends,
+   * for a stream written straight to its socket). Built once for consecutive
+   * streams with the same frames (the same Buffers in the same order).
+   */
+  joined(frames: Buffer[], bytes: number, chunk: boolean): Buffer {
+    const last = this.lastFrames;
+    let same = last !== undefined && last.length === frames.length;
+    for (let i = 0; same && i < frames.length; i += 1) same = last![i] === frames[i];
+    if (!same) {
+      this.lastFrames = frames;
+      this.lastPlain = this.lastChunk = undefined;
+    }
+    if (!chunk) return this.lastPlain ??= frames.length === 1 ? frames[0] : Buffer.concat(frames, bytes);
+    if (this.lastChunk) return this.lastChunk;
+    const head = `${bytes.toString(16)}\r\n`;
+    const out = Buffer.allocUnsafe(head.length + bytes + 2);
+    let at = out.write(head, 0, 'latin1');
+    for (const frame of frames) at += frame.copy(out, at);
+    out[at] = 13;
+    out[at + 1] = 10;
+    return this.lastChunk = out;
   }
 }
 

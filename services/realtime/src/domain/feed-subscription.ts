@@ -64,7 +64,7 @@ export class Subscription {
 
   /** A live row from the hub. */
   offer(row: FeedRow): void {
-    if (this.closed || Number(row.seq) <= this.handled) return;
+    if (this.closed || row.n <= this.handled) return;
     if (this.catchingUp) {
       if (this.pending.length >= MAX_PENDING) this.owner.end(this, 'overflow');
       else this.pending.push(row);
@@ -73,13 +73,27 @@ export class Subscription {
     this.deliver(row);
   }
 
+  /**
+   * A live record row of this table stream's table (the hub's index by table
+   * says so: {@link carries} need not be asked): the fan-out's per-stream path.
+   */
+  offerRecord(row: FeedRow): void {
+    if (this.closed || row.n <= this.handled) return;
+    if (this.catchingUp) {
+      if (this.pending.length >= MAX_PENDING) this.owner.end(this, 'overflow');
+      else this.pending.push(row);
+      return;
+    }
+    this.handled = row.n;
+    this.send(row, this.spec.where);
+  }
+
   /** Sends a row (through `where` and `fields`) unless handled already; in order, also when the filter loads a table. */
   deliver(row: FeedRow): void {
-    const seq = Number(row.seq);
-    if (this.closed || seq <= this.handled) return;
-    this.handled = seq;
+    if (this.closed || row.n <= this.handled) return;
+    this.handled = row.n;
     if (!this.carries(row)) return;
-    const needsTable = this.spec.kind === 'base' && this.spec.whereText && row.type.startsWith('records.');
+    const needsTable = this.spec.kind === 'base' && this.spec.whereText && row.record;
     if (!needsTable) {
       this.send(row, this.spec.where);
       return;
@@ -91,7 +105,7 @@ export class Subscription {
   }
 
   private carries(row: FeedRow): boolean {
-    if (this.spec.kind === 'table') return row.type.startsWith('records.') && row.table_id === this.spec.scopeId;
+    if (this.spec.kind === 'table') return row.record && row.table_id === this.spec.scopeId;
     return row.base_id === this.spec.scopeId && row.type !== 'meta.base.deleted';
   }
 

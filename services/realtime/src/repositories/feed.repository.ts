@@ -17,6 +17,10 @@ export interface FeedAppend {
 /** A row of the feed as read back. */
 export interface FeedRow {
   seq: string;
+  /** `seq` as a number (converted once per row, not once per stream it is offered to). */
+  n: number;
+  /** A record event (`records.*`), the only kind table streams carry. */
+  record: boolean;
   type: string;
   base_id: string;
   table_id: string;
@@ -54,7 +58,7 @@ export async function appendFeedEvents(db: Knex, events: FeedAppend[]): Promise<
   const byId = new Map(events.map((e) => [e.eventId, e]));
   return result.rows.map((row) => {
     const e = byId.get(row.event_id) as FeedAppend;
-    return { seq: String(row.seq), type: e.type, base_id: e.baseId, table_id: e.tableId, data: e.data };
+    return { seq: String(row.seq), n: Number(row.seq), record: e.type.startsWith('records.'), type: e.type, base_id: e.baseId, table_id: e.tableId, data: e.data };
   });
 }
 
@@ -64,7 +68,11 @@ export async function readFeed(db: Knex, afterSeq: string, limit: number, only?:
   if (only?.tableId) query.where('table_id', only.tableId);
   if (only?.baseId) query.where('base_id', only.baseId);
   const rows = (await query) as FeedRow[];
-  for (const row of rows) row.seq = String(row.seq);
+  for (const row of rows) {
+    row.seq = String(row.seq);
+    row.n = Number(row.seq);
+    row.record = row.type.startsWith('records.');
+  }
   return rows;
 }
 
