@@ -48,6 +48,8 @@ const PING = Buffer.from(': ping\n\n');
 function directSocket(res: ServerResponse): Socket | undefined {
   const socket = res.socket;
   if (!socket || !res.headersSent || !res.chunkedEncoding || res.writableEnded) return undefined;
+  // bytes the response still holds (its headers, say, if the socket was not writable then) must leave first
+  if ((res as ServerResponse & { outputData?: unknown[] }).outputData?.length) return undefined;
   return (socket as Socket & { _httpMessage?: unknown })._httpMessage === res ? socket : undefined;
 }
 
