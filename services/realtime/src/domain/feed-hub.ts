@@ -1,11 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { roleAllows, type BaseAccess, type BaseRole, type Principal } from '@tabula/auth';
 import type { Logger } from '@tabula/telemetry';
-import { FEED_CHANNEL, lastSeq, prunedThrough, pruneFeed, readFeed, type FeedRow } from '../repositories/feed.repository';
+import { FeedListener } from '../repositories/feed-listener';
+import { lastSeq, pruneFeed, readFeed, type FeedRow } from '../repositories/feed.repository';
 import { admitLease, pruneLeases, releaseLease, releaseReplica, renewLeases, restoreLeases } from '../repositories/stream-lease.repository';
 import type { CompiledWhere } from './feed-filter';
 import { WriteBatch } from './feed-output';
+import { replay } from './feed-replay';
+import { FeedWheres } from './feed-wheres';
 import { Subscription, type EndReason, type FeedSink, type SubscriptionOwner, type SubscriptionSpec } from './feed-subscription';
 
 export { Subscription, type EndReason, type FeedSink, type SubscriptionSpec } from './feed-subscription';
@@ -17,7 +20,6 @@ export function principalKey(principal: Principal): string {
 
 /** Rows per read of the log: the live tail, and a replay's pages (the next page is read while one is delivered). */
 const PAGE = 200;
-const REPLAY_PAGE = 1000;
 
 /** A WebSocket as the hub sees it: whose it is, and how it ends when its credential goes or the process stops. */
 export interface FeedSocket {
@@ -83,9 +85,7 @@ export class FeedHub implements SubscriptionOwner {
   private readonly byPrincipal = new Map<string, Set<Subscription>>();
   private readonly heartbeatSinks = new Set<{ ping(): boolean; sub: Subscription }>();
   private readonly sockets = new Set<FeedSocket>();
-  private readonly whereCache = new Map<string, Promise<CompiledWhere | undefined>>();
-  /** Table streams' compiled `where`, one object per table, text and columns: alike streams share each row's output. */
-  private readonly tableWheres = new Map<string, CompiledWhere>();
+  private readonly wheres: FeedWheres;
   private seen = '0';
   /** The highest seq known to be in the log (appends' notifications, this process's own appends): above `seen`, a read is due. */
   private known = 0;
@@ -99,12 +99,14 @@ export class FeedHub implements SubscriptionOwner {
   private lastRead = -Infinity;
   private readTimer: NodeJS.Timeout | undefined;
   private timers: NodeJS.Timeout[] = [];
-  private listener: { conn: PgConnection; release(): Promise<void> } | undefined;
+  private listener: FeedListener | undefined;
   private stopped = false;
   /** This process's name in realtime.stream_leases (a new one each start: a restarted replica's old rows just expire). */
   private replica = randomUUID();
 
-  constructor(private readonly options: FeedHubOptions) {}
+  constructor(private readonly options: FeedHubOptions) {
+    this.wheres = new FeedWheres((tableId, where) => options.loadWhere(tableId, where));
+  }
 
   /** How many streams are open in this process. */
   get size(): number {
@@ -117,7 +119,8 @@ export class FeedHub implements SubscriptionOwner {
     this.stopped = false;
     this.replica = randomUUID();
     this.seen = await lastSeq(this.options.db);
-    await this.listen();
+    this.listener = new FeedListener(this.options.db, this.options.logger, (payload) => this.notified(payload));
+    await this.listener.start();
     const poll = setInterval(() => { this.askLog = true; this.wake(); }, this.options.pollMs ?? 1000);
     const heartbeat = setInterval(() => this.heartbeat(), this.options.heartbeatMs);
     const pruneEvery = Math.max(500, Math.min(60_000, Math.floor(this.options.retentionMs / 2)));
@@ -161,7 +164,7 @@ export class FeedHub implements SubscriptionOwner {
     this.endAll();
     if (this.options.leaseMs) await releaseReplica(this.options.db, this.replica).catch((err: unknown) => this.options.logger.warn({ err }, 'feed: releasing the stream leases failed'));
     await this.reading?.catch(() => undefined);
-    await this.listener?.release();
+    await this.listener?.stop();
     this.listener = undefined;
   }
 
@@ -215,7 +218,7 @@ export class FeedHub implements SubscriptionOwner {
     const key = principalKey(spec.principal);
     const mine = this.byPrincipal.get(key);
     if ((mine?.size ?? 0) >= this.options.maxPerPrincipal) throw new TooManyStreams();
-    const sub = new Subscription(spec.kind === 'table' && spec.where ? { ...spec, where: this.shareWhere(spec.scopeId, spec.where) } : spec, sink, this);
+    const sub = new Subscription(spec.kind === 'table' && spec.where ? { ...spec, where: this.wheres.share(spec.scopeId, spec.where) } : spec, sink, this);
     if (this.options.leaseMs) {
       // Cluster-wide: admitted only while the principal holds fewer than the cap over every replica.
       const leaseId = randomUUID();
@@ -226,7 +229,7 @@ export class FeedHub implements SubscriptionOwner {
     this.add(sub);
     try {
       beforeReplay?.();
-      await this.replay(sub);
+      await replay(this.options.db, sub);
     } catch (err) {
       this.remove(sub);
       throw err;
@@ -255,24 +258,7 @@ export class FeedHub implements SubscriptionOwner {
 
   /** A base stream's `where` for one table (cached; undefined when it names fields the table lacks). */
   whereFor(tableId: string, where: string): Promise<CompiledWhere | undefined> {
-    const key = `${tableId}\u0000${where}`;
-    let hit = this.whereCache.get(key);
-    if (!hit) {
-      if (this.whereCache.size > 10_000) this.whereCache.clear();
-      hit = this.options.loadWhere(tableId, where).catch(() => undefined);
-      this.whereCache.set(key, hit);
-    }
-    return hit;
-  }
-
-  /** The one compiled `where` of a table's streams with that text over those columns (the first opened). */
-  private shareWhere(tableId: string, where: CompiledWhere): CompiledWhere {
-    const key = `${tableId}\u0000${createHash('sha1').update(JSON.stringify(where)).digest('base64')}`;
-    const shared = this.tableWheres.get(key);
-    if (shared) return shared;
-    if (this.tableWheres.size > 10_000) this.tableWheres.clear();
-    this.tableWheres.set(key, where);
-    return where;
+    return this.wheres.forTable(tableId, where);
   }
 
   /** Sign-out, password change, deletion (every session credential of the user) or a revoked token (that token). */
@@ -343,43 +329,6 @@ export class FeedHub implements SubscriptionOwner {
     }
   }
 
-  private async replay(sub: Subscription): Promise<void> {
-    const { db } = this.options;
-    const from = sub.spec.lastEventId;
-    const valid = from !== undefined && /^[0-9]{1,18}$/.test(from);
-    let live = from === undefined;
-    if (from !== undefined && (!valid || BigInt(from) <= BigInt(await prunedThrough(db)))) {
-      sub.sink.reset();
-      live = true;
-    } else if (valid) {
-      sub.handled = Number(from);
-      const only = sub.spec.kind === 'table' ? { tableId: sub.spec.scopeId } : { baseId: sub.spec.scopeId };
-      const page = (after: string) => {
-        const read = readFeed(db, after, REPLAY_PAGE, only);
-        read.catch(() => undefined); // awaited below, unless the stream closed meanwhile
-        return read;
-      };
-      let next = page(String(sub.handled));
-      for (;;) {
-        const rows = await next;
-        // the next page is read while this one goes out
-        const more = rows.length === REPLAY_PAGE && !sub.closed;
-        if (more) next = page(rows[rows.length - 1].seq);
-        for (const row of rows) {
-          // A replay goes at the client's pace (its backlog stays bounded); live events queue in `pending` meanwhile.
-          while (sub.sink.backlogged() && !sub.closed) await sub.sink.drained();
-          sub.deliver(row);
-        }
-        if (!more || sub.closed) break;
-      }
-    }
-    if (live) sub.handled = Math.max(sub.handled, Number(await lastSeq(db)));
-    sub.catchingUp = false;
-    const queued = sub.pending;
-    sub.pending = [];
-    for (const row of queued) sub.deliver(row);
-  }
-
   /**
    * Dispatches the rows after `seen`: this process's own appends straight
    * from the inbox while they follow `seen` with no gap (nothing else can lie
@@ -422,7 +371,7 @@ export class FeedHub implements SubscriptionOwner {
 
   private dispatch(row: FeedRow): void {
     if (row.type.startsWith('meta.column.') || row.type.startsWith('meta.table.')) {
-      for (const cache of [this.whereCache, this.tableWheres]) for (const key of cache.keys()) if (key.startsWith(`${row.table_id}\u0000`)) cache.delete(key);
+      this.wheres.forget(row.table_id);
     }
     if (row.type === 'meta.base.deleted') {
       for (const sub of [...(this.byBase.get(row.base_id) ?? [])]) this.end(sub, 'deleted');
@@ -454,48 +403,4 @@ export class FeedHub implements SubscriptionOwner {
       this.options.logger.warn({ err }, 'feed: pruning the log failed');
     }
   }
-
-  /** One pooled connection LISTENing for appends (other replicas'); re-acquired when it fails, the poll covering the gap. */
-  private async listen(): Promise<void> {
-    const client = this.options.db.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<void> };
-    try {
-      const conn = await client.acquireConnection();
-      const onNotify = (message: { payload?: string }) => this.notified(message.payload);
-      const onError = () => {
-        conn.removeListener('notification', onNotify);
-        conn.__knex__disposed = true;
-        const held = this.listener;
-        this.listener = undefined;
-        void held?.release();
-        if (!this.stopped) setTimeout(() => { void this.listen(); }, 1000).unref();
-      };
-      conn.on('notification', onNotify);
-      conn.once('error', onError);
-      await conn.query(`LISTEN ${FEED_CHANNEL}`);
-      let released = false;
-      this.listener = {
-        conn,
-        release: async () => {
-          if (released) return;
-          released = true;
-          conn.removeListener('notification', onNotify);
-          conn.removeListener('error', onError);
-          await conn.query(`UNLISTEN ${FEED_CHANNEL}`).catch(() => undefined);
-          await client.releaseConnection(conn).catch(() => undefined);
-        },
-      };
-    } catch (err) {
-      this.options.logger.warn({ err }, 'feed: LISTEN failed; polling');
-      if (!this.stopped) setTimeout(() => { void this.listen(); }, 1000).unref();
-    }
-  }
-}
-
-/** A pooled PostgreSQL connection as knex hands it out (node-pg's Client). */
-interface PgConnection {
-  query(text: string): Promise<unknown>;
-  on(event: 'notification', listener: (message: { payload?: string }) => void): void;
-  once(event: 'error', listener: () => void): void;
-  removeListener(event: string, listener: (...args: never[]) => void): void;
-  __knex__disposed?: unknown;
 }

@@ -62,14 +62,18 @@ export class Subscription {
     this.key = spec.kind === 'base' && spec.whereText ? undefined : filterKey(spec.where, spec.fields);
   }
 
+  /** Whether a live row goes out now: not once closed or already handled; queued (bounded) while a replay runs. */
+  private isDue(row: FeedRow): boolean {
+    if (this.closed || row.n <= this.handled) return false;
+    if (!this.catchingUp) return true;
+    if (this.pending.length >= MAX_PENDING) this.owner.end(this, 'overflow');
+    else this.pending.push(row);
+    return false;
+  }
+
   /** A live row from the hub. */
   offer(row: FeedRow): void {
-    if (this.closed || row.n <= this.handled) return;
-    if (this.catchingUp) {
-      if (this.pending.length >= MAX_PENDING) this.owner.end(this, 'overflow');
-      else this.pending.push(row);
-      return;
-    }
+    if (!this.isDue(row)) return;
     this.deliver(row);
   }
 
@@ -78,12 +82,7 @@ export class Subscription {
    * says so: {@link carries} need not be asked): the fan-out's per-stream path.
    */
   offerRecord(row: FeedRow): void {
-    if (this.closed || row.n <= this.handled) return;
-    if (this.catchingUp) {
-      if (this.pending.length >= MAX_PENDING) this.owner.end(this, 'overflow');
-      else this.pending.push(row);
-      return;
-    }
+    if (!this.isDue(row)) return;
     this.handled = row.n;
     this.send(row, this.spec.where);
   }
