@@ -1,4 +1,3 @@
-import http from 'node:http';
 import net from 'node:net';
 import { TestApi, col, startTestStack, type TestStack } from '@tabula/testing';
 import { authService } from '../services/auth/src/service';
@@ -6,6 +5,7 @@ import { metaService } from '../services/meta/src/service';
 import { dataService } from '../services/data/src/service';
 import { hooksService } from '../services/hooks/src/service';
 import { gatewayService } from '../services/gateway/src/service';
+import { sendAsWritten, type RawCall } from './raw-request.helpers';
 
 /**
  * The data service's direct path for the hot records routes (list, read by
@@ -68,30 +68,17 @@ const VARYING = new Set(['date', 'x-request-id', 'content-length', 'keep-alive',
 /** Record times in their API formats (the two stacks write their records a moment apart). */
 const TIMESTAMPS = [/\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)?/g];
 
-interface Call { method?: string; path: string; headers?: Record<string, string>; body?: string }
-
 /** One request as written (the path goes as is), through the gateway; the sides' own ids read as placeholders. */
-function call(s: Side, make: (s: Side) => Call) {
-  const r = make(s);
-  return new Promise<{ status: number; headers: Record<string, unknown>; requestId: unknown; text: string }>((resolve, reject) => {
-    const { hostname, port } = new URL(s.stack.url);
-    const req = http.request({ hostname, port, path: r.path, method: r.method ?? 'GET', headers: r.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        let text = Buffer.concat(chunks).toString().replaceAll(s.stack.url, '<origin>').replaceAll(s.baseId, '<base>').replaceAll(s.tableId, '<table>').replaceAll(s.viewId, '<view>');
-        for (const t of TIMESTAMPS) text = text.replace(t, '<time>');
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VARYING.has(name))),
-          requestId: res.headers['x-request-id'],
-          text,
-        });
-      });
-    });
-    req.on('error', reject);
-    req.end(r.body);
-  });
+async function call(s: Side, make: (s: Side) => RawCall) {
+  const res = await sendAsWritten(s.stack.url, make(s));
+  let text = res.text.replaceAll(s.stack.url, '<origin>').replaceAll(s.baseId, '<base>').replaceAll(s.tableId, '<table>').replaceAll(s.viewId, '<view>');
+  for (const t of TIMESTAMPS) text = text.replace(t, '<time>');
+  return {
+    status: res.status,
+    headers: Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VARYING.has(name))),
+    requestId: res.headers['x-request-id'],
+    text,
+  };
 }
 
 const as = (token: string, more: Record<string, string> = {}) => ({ 'xc-auth': token, ...more });
@@ -100,9 +87,9 @@ const v1 = (s: Side, rest = '') => `/api/v1/db/data/noco/${s.baseId}/Items${rest
 const v1View = (s: Side, rest = '') => `/api/v1/db/data/noco/${s.baseId}/Items/views/Grid${rest}`;
 const v2 = (s: Side, rest = '') => `/api/v2/tables/${s.tableId}/records${rest}`;
 const v3 = (s: Side, rest = '') => `/api/v3/data/${s.baseId}/${s.tableId}/records${rest}`;
-const post = (s: Side, path: string, body: string, token = s.owner): Call => ({ method: 'POST', path, headers: as(token, json), body });
+const post = (s: Side, path: string, body: string, token = s.owner): RawCall => ({ method: 'POST', path, headers: as(token, json), body });
 
-const cases: [string, (s: Side) => Call][] = [
+const cases: [string, (s: Side) => RawCall][] = [
   // v1 on a table
   ['v1 read by id', (s) => ({ path: v1(s, '/2'), headers: as(s.owner) })],
   ['v1 read, trailing slash', (s) => ({ path: v1(s, '/2/'), headers: as(s.owner) })],

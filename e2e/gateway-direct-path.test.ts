@@ -1,10 +1,10 @@
-import http from 'node:http';
 import { Api } from 'nocodb-sdk';
 import { TestApi, startTestStack, type TestStack } from '@tabula/testing';
 import { authService } from '../services/auth/src/service';
 import { metaService } from '../services/meta/src/service';
 import { dataService } from '../services/data/src/service';
 import { gatewayService } from '../services/gateway/src/service';
+import { sendAsWritten, type RawCall } from './raw-request.helpers';
 
 /**
  * The gateway's direct path for API requests (edge-handler.ts) answers exactly
@@ -55,29 +55,20 @@ const VARYING = new Set(['date', 'x-request-id', 'content-length', 'etag', 'keep
 const TIMESTAMP = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}/g;
 
 /** One request as written (the path goes as is: a URL would resolve `%2e%2e`). */
-function call(s: Side, make: (s: Side) => { method?: string; path: string; headers?: Record<string, string>; body?: string }) {
-  const r = make(s);
-  return new Promise<{ status: number; headers: Record<string, unknown>; requestId: unknown; text: string }>((resolve, reject) => {
-    const { hostname, port } = new URL(s.stack.url);
-    const req = http.request({ hostname, port, path: r.path, method: r.method ?? 'GET', headers: r.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({
-        status: res.statusCode ?? 0,
-        headers: Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VARYING.has(name))),
-        requestId: res.headers['x-request-id'],
-        text: Buffer.concat(chunks).toString().replaceAll(s.baseId, '<base>').replace(TIMESTAMP, '<time>'),
-      }));
-    });
-    req.on('error', reject);
-    req.end(r.body);
-  });
+async function call(s: Side, make: (s: Side) => RawCall) {
+  const res = await sendAsWritten(s.stack.url, make(s));
+  return {
+    status: res.status,
+    headers: Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VARYING.has(name))),
+    requestId: res.headers['x-request-id'],
+    text: res.text.replaceAll(s.baseId, '<base>').replace(TIMESTAMP, '<time>'),
+  };
 }
 
 const auth = (s: Side) => ({ 'xc-auth': s.token });
 const items = (s: Side) => `/api/v1/db/data/noco/${s.baseId}/Items`;
 
-const cases: [string, (s: Side) => { method?: string; path: string; headers?: Record<string, string>; body?: string }][] = [
+const cases: [string, (s: Side) => RawCall][] = [
   ['read by id', (s) => ({ path: `${items(s)}/${s.recordId}`, headers: auth(s) })],
   ['list', (s) => ({ path: `${items(s)}?fields=Name`, headers: auth(s) })],
   ['missing record', (s) => ({ path: `${items(s)}/424242`, headers: auth(s) })],

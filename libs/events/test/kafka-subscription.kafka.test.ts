@@ -7,21 +7,6 @@ import { captureLogger, eventually } from './event-bus.contract';
 
 const text = (message: EventMessage): string => Buffer.from(message.payload).toString();
 
-/** A handler gate: `wait(name)` blocks until `open(name)`. */
-function gates() {
-  const opened = new Map<string, () => void>();
-  const promises = new Map<string, Promise<void>>();
-  const get = (name: string): Promise<void> => {
-    let promise = promises.get(name);
-    if (!promise) {
-      promise = new Promise<void>((resolve) => opened.set(name, resolve));
-      promises.set(name, promise);
-    }
-    return promise;
-  };
-  return { wait: get, open: (name: string) => { void get(name); opened.get(name)!(); } };
-}
-
 /**
  * The Kafka subscription's pipelining and its own offset commits (beyond the
  * bus contract): on a one-partition topic, so every message shares a partition
@@ -40,6 +25,21 @@ describeWithBackend('kafka', 'Kafka subscription: pipelined fetches, commits aft
   const committed = async (): Promise<number> => {
     const [entry] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
     return Number(entry.partitions.find((p) => p.partition === 0)?.offset ?? -1);
+  };
+
+  /** Subscribes a handler that records what it handled and holds messages whose body is `held` until `release()`. */
+  const subscribeHolding = async (held: string) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    const handled: string[] = [];
+    subscription = await bus.subscribe({
+      group, topics: [topic],
+      handler: async (message) => {
+        if (text(message) === held) await released;
+        handled.push(text(message));
+      },
+    });
+    return { handled, release };
   };
 
   beforeAll(async () => {
@@ -61,34 +61,18 @@ describeWithBackend('kafka', 'Kafka subscription: pipelined fetches, commits aft
   });
 
   it('handles a message published while another key of the same partition is still being handled (no wait for the batch)', async () => {
-    const gate = gates();
-    const handled: string[] = [];
-    subscription = await bus.subscribe({
-      group, topics: [topic],
-      handler: async (message) => {
-        if (text(message) === 'slow') await gate.wait('slow');
-        handled.push(text(message));
-      },
-    });
+    const { handled, release } = await subscribeHolding('slow');
     await publish('a', 'slow');
     await eventually(async () => expect(await committed()).toBe(-1), 2000);
     await publish('b', 'fast');
     // one fetch per batch, handlers awaited before the next fetch, would hold 'fast' behind 'slow'
     await eventually(() => expect(handled).toEqual(['fast']), 20_000);
-    gate.open('slow');
+    release();
     await eventually(() => expect(handled).toEqual(['fast', 'slow']), 20_000);
   }, 60_000);
 
   it('commits, while running, only past an unbroken run of handled messages', async () => {
-    const gate = gates();
-    const handled: string[] = [];
-    subscription = await bus.subscribe({
-      group, topics: [topic],
-      handler: async (message) => {
-        if (text(message) === 'blocked') await gate.wait('blocked');
-        handled.push(text(message));
-      },
-    });
+    const { handled, release } = await subscribeHolding('blocked');
     for (let i = 0; i < 3; i++) await publish(`k${i}`, `m${i}`);
     // offsets 0..2 handled: the group's offset moves to 3 with no close and no further fetch
     await eventually(async () => expect(await committed()).toBe(3), 20_000);
@@ -98,7 +82,7 @@ describeWithBackend('kafka', 'Kafka subscription: pipelined fetches, commits aft
     // 4 finished but 3 did not: committing 5 would lose 3 if this member died now
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await committed()).toBe(3);
-    gate.open('blocked');
+    release();
     await eventually(async () => expect(await committed()).toBe(5), 20_000);
     expect([...handled].sort()).toEqual(['after', 'blocked', 'm0', 'm1', 'm2']);
   }, 60_000);
