@@ -7,7 +7,7 @@ import { allServices } from '../scripts/services';
 
 /**
  * n8n's NocoDB node (n8n-nodes-base 2.41.1, installed test-only in
- * e2e/clients/n8n by `npm install --ignore-scripts` there; .ci/run does it and
+ * e2e/clients/n8n by `npm ci --ignore-scripts` there (its lock pins the tree); .ci/run does it and
  * sets CI_N8N_CLIENT=1, which makes a missing install fail instead of skip)
  * driven through its own execute() against a running stack, for each API
  * option: node 3 with "v0.90.0 Onwards" (/api/v1/db/data) and "v0.200.0
@@ -47,7 +47,7 @@ async function drive(option: string): Promise<Record<string, any>> {
 
 const suite = installed ? describe : required ? describe : describe.skip;
 const title = installed || required ? "n8n's NocoDB node, every API option"
-  : `n8n's NocoDB node ${skipMarker('e2e/clients/n8n is not installed (cd e2e/clients/n8n && npm install --ignore-scripts)')}`;
+  : `n8n's NocoDB node ${skipMarker('e2e/clients/n8n is not installed (cd e2e/clients/n8n && npm ci --ignore-scripts)')}`;
 
 suite(title, () => {
   beforeAll(async () => {
