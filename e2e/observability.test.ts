@@ -74,6 +74,36 @@ describe('observability: access log and metrics (standalone process)', () => {
     expect(sample(text, 'db_pool_connections', { service: 'data', pool: 'meta', state: 'max' })).toBeGreaterThanOrEqual(10);
     console.log(text.split('\n').filter((l) => /^(events_|hook_deliveries|outbox_|db_pool)/.test(l)).join('\n'));
   }, 40_000);
+
+  it('an open change feed stream is a feed subscription, not a request in flight: its access line is written when it opens', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${app.url}/api/v1/events/tables/${t.tableId}`, {
+      headers: { 'xc-auth': t.token, 'x-request-id': 'obs-stream-1', accept: 'text/event-stream' }, signal: controller.signal,
+    });
+    try {
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('retry:');
+      await new Promise((r) => setTimeout(r, 300));
+      const text = await (await fetch(`${app.metricsUrl}/metrics`)).text();
+      expect(sample(text, 'tabula_feed_subscriptions', { service: 'realtime' })).toBe(1);
+      expect(sample(text, 'tabula_http_requests_in_flight', { service: 'gateway' })).toBe(0);
+      expect(sample(text, 'tabula_http_requests_in_flight', { service: 'realtime' })).toBe(0);
+      const access = app.lines().filter((l) => l.msg === 'request' && l.request_id === 'obs-stream-1' && l.service === 'gateway');
+      expect(access).toHaveLength(1);
+      expect(access[0]).toMatchObject({ method: 'GET', status: 200, route: '/api/v1/events/tables/:tableId' });
+    } finally {
+      controller.abort();
+    }
+    // the client gone, the subscription goes
+    const until = Date.now() + 5_000;
+    let open = 1;
+    while (open !== 0 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      open = sample(await (await fetch(`${app.metricsUrl}/metrics`)).text(), 'tabula_feed_subscriptions', { service: 'realtime' }) ?? -1;
+    }
+    expect(open).toBe(0);
+  }, 30_000);
 });
 
 describe('observability switches: SVC_ACCESS_LOG=false, SVC_METRICS_PUBLIC=true', () => {

@@ -82,10 +82,11 @@ describeOnEachBus('the feed survives the loss of the realtime replica a client s
     await database?.drop();
   }, 60_000);
 
-  /** The replica holding the most streams now (its in-flight requests; the stream is one that never ends). */
+  /** The replica holding the stream now: the one whose open feed subscriptions count it (exactly one). */
   async function holder(): Promise<{ name: string; port: number }> {
-    const inFlight = await Promise.all(replicas().map(async (r) => gauge(await (await fetch(`${url(r.port)}/metrics`)).text(), 'tabula_http_requests_in_flight')));
-    return inFlight[0] >= inFlight[1] ? replicas()[0] : replicas()[1];
+    const open = await Promise.all(replicas().map(async (r) => gauge(await (await fetch(`${url(r.port)}/metrics`)).text(), 'tabula_feed_subscriptions')));
+    expect(open.slice().sort()).toEqual([0, 1]);
+    return open[0] === 1 ? replicas()[0] : replicas()[1];
   }
 
   it('a client whose replica is killed resumes on the other through the gateway: every event once', async () => {

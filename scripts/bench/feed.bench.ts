@@ -12,10 +12,11 @@
  * runs in a child process (its own event loop); the subscribers are real
  * sockets of this process. Needs DATABASE_URL. SVC_FEED_BATCH_MS, SVC_FEED_BATCH_MAX_MS and
  * SVC_FEED_WRITES_PER_SECOND are passed on.
- * Usage: npm run bench:feed [-- --subscribers 1000 --rate 200 --seconds 10 --resume 10000 --profile DIR] */
+ * Usage: npm run bench:feed [-- --subscribers 1000 --rate 200 --seconds 10 --resume 10000 --profile DIR --heap-snapshots DIR] */
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 import { Agent, Pool, setGlobalDispatcher } from 'undici';
 import { TestApi, col } from '@tabula/testing';
 import { startStandaloneChild } from './standalone-child';
@@ -31,6 +32,8 @@ const SECONDS = arg('seconds', 10);
 const RESUME = arg('resume', 10_000);
 /** `--profile DIR`: the server runs under --cpu-prof, its profile written to DIR when it stops. */
 const PROFILE = (() => { const i = process.argv.indexOf('--profile'); return i > 0 ? process.argv[i + 1] : undefined; })();
+/** `--heap-snapshots DIR`: the server's heap written to DIR/before.heapsnapshot and DIR/idle.heapsnapshot around the subscribing (compare them with heap-diff.ts). */
+const SNAPSHOTS = (() => { const i = process.argv.indexOf('--heap-snapshots'); return i > 0 ? path.resolve(process.argv[i + 1]) : undefined; })();
 
 /** The hub's batching settings, passed on to the server when set. */
 const FEED_SETTINGS = ['SVC_FEED_BATCH_MS', 'SVC_FEED_BATCH_MAX_MS', 'SVC_FEED_WRITES_PER_SECOND'];
@@ -248,6 +251,11 @@ async function collectedMemory(directUrl: string): Promise<{ rss: number; heap: 
   return { rss: m.rss, heap: m.heapUsed + m.external };
 }
 
+/** The server's heap written to `file` (its bench-only endpoint). */
+async function heapSnapshot(directUrl: string, file: string): Promise<void> {
+  await (await fetch(`${directUrl}/__bench/heapsnapshot?file=${encodeURIComponent(file)}`)).text();
+}
+
 const loadavg = () => `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`;
 
 async function main(): Promise<void> {
@@ -321,12 +329,14 @@ async function main(): Promise<void> {
     single.destroy();
     await new Promise((r) => setTimeout(r, 1000));
 
+    if (SNAPSHOTS) await heapSnapshot(server.directUrl, path.join(SNAPSHOTS, 'before.heapsnapshot'));
     const before = await collectedMemory(server.directUrl);
     const receipts = new Receipts();
     const streams: Stream[] = [];
     for (let i = 0; i < SUBSCRIBERS; i += 1) streams.push(await subscribe(streamUrl, { 'xc-auth': user.token }, receipts.subscriber(), receipts.onChunk));
     await new Promise((r) => setTimeout(r, 2000));
     const idle = await collectedMemory(server.directUrl);
+    if (SNAPSHOTS) await heapSnapshot(server.directUrl, path.join(SNAPSHOTS, 'idle.heapsnapshot'));
     receipts.chunks = 0;
 
     const commits = new Map<string, { started: number; answered: number }>();

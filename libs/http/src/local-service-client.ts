@@ -5,8 +5,8 @@ import { errors } from './app-error';
 import { currentRequestContext } from './request-context';
 import { pathWithQuery, type ServiceClient, type ServiceName, type ServiceRequest, type ServiceResponse } from './service-client';
 
-/** A Node request handler, e.g. `koaApp.callback()`. */
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+/** A Node request handler, e.g. `koaApp.callback()` (whose promise settles when the app is done with the request). */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<unknown>;
 
 /** A Node `upgrade` listener: an HTTP Upgrade (WebSocket) request and its raw socket. */
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;

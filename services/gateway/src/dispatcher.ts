@@ -34,13 +34,21 @@ export class LocalDispatcher implements Dispatcher {
     handler(req, socket, head);
   }
 
-  async dispatch(service: ServiceName, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * Resolves when the response closes; a live stream (`options.stream`) as
+   * soon as the service's handler is done with it (the stream open, or
+   * refused), so that neither this call nor the gateway's frames above it stay
+   * suspended for the stream's life: its access line and request metric are
+   * written when it opens.
+   */
+  async dispatch(service: ServiceName, req: IncomingMessage, res: ServerResponse, options: DispatchOptions = {}): Promise<void> {
     const handler = this.handlerOf(service);
     if (!handler) return sendError(res, errors.unavailable(`Service '${service}' is unavailable`));
     markInProcess(req);
     await new Promise<void>((resolve) => {
       res.once('close', resolve);
-      handler(req, res);
+      const handled = handler(req, res);
+      if (options.stream && handled) handled.then(() => resolve(), () => resolve());
     });
   }
 }

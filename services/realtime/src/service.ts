@@ -27,6 +27,8 @@ export function buildRealtimePorts(common: CommonPorts, config: RealtimeConfig):
     writesPerSecond: config.SVC_FEED_WRITES_PER_SECOND,
     loadWhere: async (tableId, where) => compileWhere(where, columnMetas(await loadTable({ meta }, tableId))),
   });
+  // Open subscriptions here: since a stream's request is done once it is open, tabula_http_requests_in_flight does not count it.
+  common.metrics.gauge('tabula_feed_subscriptions', 'Open feed subscriptions in this process (SSE streams and WebSocket subscriptions)', [], (gauge) => { gauge.set(hub.size); });
   return { ...common, config, meta, hub };
 }
 
@@ -55,13 +57,16 @@ export const realtimeService = defineService<RealtimeConfig, RealtimePorts>({
   configSchema: realtimeConfigSchema,
   buildPorts: buildRealtimePorts,
   createApp,
-  /** The app's handler, which also ends this process's streams as soon as the server starts closing (shutdown). */
+  /**
+   * The app's handler, which also ends this process's streams as soon as the server starts closing (shutdown).
+   * Its promise (the app done with the request: a stream open) lets the in-process gateway let go of a stream.
+   */
   requestHandler(app, ports) {
     const handle = app.callback();
     const watch = closingWatcher(ports);
     return (req, res) => {
       watch(req);
-      void handle(req, res);
+      return handle(req, res);
     };
   },
   /** WebSockets (GET /api/v1/events/ws); their streams end with the others on shutdown. */
