@@ -84,10 +84,10 @@ export const feedLogConsumer = defineConsumer<RealtimePorts>({
   async handle(ports, message) {
     const entry = feedEntryOf(message);
     if (!entry) return;
-    ports.hub.appended(await appendFeedEvents(ports.db, [entry]));
+    await ports.hub.append(() => appendFeedEvents(ports.db, [entry]));
   },
   async handleBatch(ports, messages) {
     const entries = messages.map(feedEntryOf).filter((e): e is FeedAppend => e !== undefined);
-    ports.hub.appended(await appendFeedEvents(ports.db, entries));
+    await ports.hub.append(() => appendFeedEvents(ports.db, entries));
   },
 });

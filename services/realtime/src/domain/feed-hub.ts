@@ -66,6 +66,9 @@ export interface FeedHubOptions {
   writesPerSecond?: number;
 }
 
+/** The longest a read of the log waits for this process's appends under way (see {@link FeedHub.append}). */
+export const APPEND_HOLD_MS = 25;
+
 /** Thrown by {@link FeedHub.open} beyond SVC_FEED_MAX_STREAMS_PER_PRINCIPAL. */
 export class TooManyStreams extends Error {}
 
@@ -93,6 +96,9 @@ export class FeedHub implements SubscriptionOwner {
   private inbox: FeedRow[] = [];
   /** The next read also asks the log (the poll: a notification may have been lost). */
   private askLog = false;
+  /** This process's appends under way ({@link append}), and since when a read has waited for them. */
+  private appendsInFlight = 0;
+  private heldSince: number | undefined;
   private reading: Promise<void> | undefined;
   private again = false;
   /** When the last read of the log started (performance.now()), and the read waiting for SVC_FEED_BATCH_MS to pass. */
@@ -168,6 +174,27 @@ export class FeedHub implements SubscriptionOwner {
     this.listener = undefined;
   }
 
+  /**
+   * Runs an append of this process and takes its rows ({@link appended}).
+   * PostgreSQL's notification of those rows often reaches the listener before
+   * the append's own answer; while an append is under way, a read waits for
+   * it (at most {@link APPEND_HOLD_MS}), so that the rows are not read back.
+   */
+  async append(run: () => Promise<FeedRow[]>): Promise<void> {
+    this.appendsInFlight += 1;
+    let rows: FeedRow[] = [];
+    try {
+      rows = await run();
+    } finally {
+      this.appendsInFlight -= 1;
+      // a read held for this append goes now (or after the batch gap): wake() recomputes its wait
+      clearTimeout(this.readTimer);
+      this.readTimer = undefined;
+      if (rows.length > 0) this.appended(rows);
+      else this.wake();
+    }
+  }
+
   /** Rows this process has just appended (in seq order): dispatched without reading them back, unless another replica's came between. */
   appended(rows: FeedRow[]): void {
     if (this.stopped || rows.length === 0) return;
@@ -195,16 +222,31 @@ export class FeedHub implements SubscriptionOwner {
     return Math.min(batchMaxMs, Math.max(floor, (this.writes.lastWrites * 1000) / writesPerSecond));
   }
 
+  /**
+   * Until when a read waits for this process's appends under way (their rows
+   * come by {@link append}, without a read): at most {@link APPEND_HOLD_MS}
+   * after it first waited; not when the poll asks the log.
+   */
+  private holdUntil(): number {
+    if (this.appendsInFlight === 0 || this.askLog) {
+      this.heldSince = undefined;
+      return -Infinity;
+    }
+    this.heldSince ??= performance.now();
+    return this.heldSince + APPEND_HOLD_MS;
+  }
+
   /** Reads the log's new rows soon (an append happened): now, or once {@link batchGap} has passed since the last read. */
   wake(): void {
     if (this.stopped) return;
     if (this.reading) { this.again = true; return; }
     if (this.readTimer) return;
-    const wait = this.lastRead + this.batchGap() - performance.now();
+    const wait = Math.max(this.lastRead + this.batchGap(), this.holdUntil()) - performance.now();
     if (wait > 0) {
       this.readTimer = setTimeout(() => { this.readTimer = undefined; this.wake(); }, wait);
       return;
     }
+    this.heldSince = undefined;
     this.lastRead = performance.now();
     this.reading = this.readNew().catch((err: unknown) => this.options.logger.warn({ err }, 'feed: reading the log failed'))
       .finally(() => {
