@@ -1,4 +1,5 @@
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
+import { contextLogFields, isHouseLogger } from './logger';
 
 const PROBES = /^\/(healthz|readyz|metrics)$/;
 
@@ -22,6 +23,47 @@ function accessLoggerOf(logger: Logger): Logger {
   return child;
 }
 
+const { lsCacheSym, chindingsSym, timeSym, streamSym, endSym, needsMetadataGsym, hooksSym } = pino.symbols;
+
+/** The pino internals the access line is written with (the same pieces pino's own line is made of). */
+interface PinoParts {
+  [lsCacheSym]: Record<number, string>;
+  [chindingsSym]: string;
+  [timeSym]: () => string;
+  [streamSym]: { write(line: string): unknown; [needsMetadataGsym]?: boolean };
+  [endSym]: string;
+  [hooksSym]: { streamWrite?: unknown };
+}
+
+/**
+ * The access line as pino writes it, made without pino's per-line work (the
+ * logMethod hook, which changes nothing on a line without `service` or `err`;
+ * the mixin merge; the generic serializer walk): `{"level":…` and `,"time":…`
+ * from the logger's own caches and clock, its bindings, the mixin's fields
+ * (contextLogFields) then the line's, `,"msg":"request"` and the line end,
+ * written to the logger's own stream. Only for loggers made by createLogger
+ * whose stream needs no metadata (not a multistream) and that have no write
+ * hook; any other logger writes it through pino. The bytes are pino's
+ * (access-log test compares both).
+ */
+function writeDirect(logger: Logger, level: number, line: Record<string, string | number>): boolean {
+  if (!isHouseLogger(logger)) return false;
+  const parts = logger as unknown as PinoParts;
+  const stream = parts[streamSym];
+  if (stream[needsMetadataGsym] === true || parts[hooksSym].streamWrite) return false;
+  const head = parts[lsCacheSym][level];
+  if (head === undefined) return false;
+  const fields: Record<string, string | number> = Object.assign(contextLogFields(), line);
+  let text = head + parts[timeSym]() + parts[chindingsSym];
+  for (const key in fields) {
+    const value = fields[key];
+    if (value === undefined) continue;
+    text += `,${JSON.stringify(key)}:${typeof value === 'number' ? (Number.isFinite(value) ? String(value) : 'null') : JSON.stringify(value)}`;
+  }
+  stream.write(`${text},"msg":"request"${parts[endSym]}`);
+  return true;
+}
+
 /** Writes the access line of an answered request (`started`: process.hrtime.bigint() at its start). */
 export function writeAccessLine(logger: Logger, request: { method: string; path: string; route: string; status: number; started: bigint }): void {
   const line = {
@@ -30,7 +72,10 @@ export function writeAccessLine(logger: Logger, request: { method: string; path:
     status: request.status,
     duration_ms: Math.round(Number(process.hrtime.bigint() - request.started) / 10_000) / 100,
   };
+  const probe = PROBES.test(request.path);
+  if (!logger.isLevelEnabled(probe ? 'debug' : 'info')) return;
+  if (writeDirect(logger, probe ? 20 : 30, line)) return;
   const access = accessLoggerOf(logger);
-  if (PROBES.test(request.path)) access.debug(line, 'request');
+  if (probe) access.debug(line, 'request');
   else access.info(line, 'request');
 }
