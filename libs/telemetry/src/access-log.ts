@@ -53,15 +53,22 @@ function writeDirect(logger: Logger, level: number, line: Record<string, string 
   if (stream[needsMetadataGsym] === true || parts[hooksSym].streamWrite) return false;
   const head = parts[lsCacheSym][level];
   if (head === undefined) return false;
-  const fields: Record<string, string | number> = Object.assign(contextLogFields(), line);
+  // pino merges the line into the mixin's fields (Object.assign: the mixin's keys first, a line's value replacing a mixin's): the same order, without the merge's cost.
+  const mixed = contextLogFields();
   let text = head + parts[timeSym]() + parts[chindingsSym];
-  for (const key in fields) {
-    const value = fields[key];
-    if (value === undefined) continue;
-    text += `,${JSON.stringify(key)}:${typeof value === 'number' ? (Number.isFinite(value) ? String(value) : 'null') : JSON.stringify(value)}`;
+  for (const key in mixed) {
+    if (Object.prototype.hasOwnProperty.call(line, key)) text += field(key, line[key]);
+    else if (mixed[key] !== undefined) text += field(key, mixed[key]);
   }
+  for (const key in line) if (!Object.prototype.hasOwnProperty.call(mixed, key)) text += field(key, line[key]);
   stream.write(`${text},"msg":"request"${parts[endSym]}`);
   return true;
+}
+
+/** `,"key":value` as pino writes a string or number property. */
+function field(key: string, value: string | number | undefined): string {
+  if (value === undefined) return '';
+  return `,${JSON.stringify(key)}:${typeof value === 'number' ? (Number.isFinite(value) ? String(value) : 'null') : JSON.stringify(value)}`;
 }
 
 /** Writes the access line of an answered request (`started`: process.hrtime.bigint() at its start). */

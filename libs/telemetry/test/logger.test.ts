@@ -123,6 +123,9 @@ describe('logger', () => {
       expect(direct).toBe(viaPino);
       expect(direct.endsWith('}\n')).toBe(true);
     }
+    // A request field named like a line field: the mixin's place, the line's value (pino's merge).
+    const [named, namedViaPino] = withLogFields({ route: 'from-fields', request_id: 'r', table: 't' }, () => both(logger, out, '/x', '/x', 200));
+    expect(named).toBe(namedViaPino);
     const manager = new AsyncLocalStorageContextManager().enable();
     context.setGlobalContextManager(manager);
     keepLogFieldsInTraceContext(true);
