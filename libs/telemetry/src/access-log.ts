@@ -25,16 +25,6 @@ function accessLoggerOf(logger: Logger): Logger {
 
 const { lsCacheSym, chindingsSym, timeSym, streamSym, endSym, needsMetadataGsym, hooksSym } = pino.symbols;
 
-/** The pino internals the access line is written with (the same pieces pino's own line is made of). */
-interface PinoParts {
-  [lsCacheSym]: Record<number, string>;
-  [chindingsSym]: string;
-  [timeSym]: () => string;
-  [streamSym]: { write(line: string): unknown; [needsMetadataGsym]?: boolean };
-  [endSym]: string;
-  [hooksSym]: { streamWrite?: unknown };
-}
-
 /**
  * The access line as pino writes it, made without pino's per-line work (the
  * logMethod hook, which changes nothing on a line without `service` or `err`;
@@ -44,24 +34,25 @@ interface PinoParts {
  * written to the logger's own stream. Only for loggers made by createLogger
  * whose stream needs no metadata (not a multistream) and that have no write
  * hook; any other logger writes it through pino. The bytes are pino's
- * (access-log test compares both).
+ * (logger.test.ts compares both).
  */
 function writeDirect(logger: Logger, level: number, line: Record<string, string | number>): boolean {
   if (!isHouseLogger(logger)) return false;
-  const parts = logger as unknown as PinoParts;
-  const stream = parts[streamSym];
-  if (stream[needsMetadataGsym] === true || parts[hooksSym].streamWrite) return false;
-  const head = parts[lsCacheSym][level];
+  // The pino internals the line is made of (pino.symbols: the pieces pino's own line is made of).
+  const parts = logger as unknown as Record<symbol, unknown>;
+  const stream = parts[streamSym] as { write(line: string): unknown } & Record<symbol, unknown>;
+  if (stream[needsMetadataGsym] === true || (parts[hooksSym] as { streamWrite?: unknown }).streamWrite) return false;
+  const head = (parts[lsCacheSym] as Record<number, string | undefined>)[level];
   if (head === undefined) return false;
   // pino merges the line into the mixin's fields (Object.assign: the mixin's keys first, a line's value replacing a mixin's): the same order, without the merge's cost.
   const mixed = contextLogFields();
-  let text = head + parts[timeSym]() + parts[chindingsSym];
+  let text = head + (parts[timeSym] as () => string)() + (parts[chindingsSym] as string);
   for (const key in mixed) {
     if (Object.prototype.hasOwnProperty.call(line, key)) text += field(key, line[key]);
     else if (mixed[key] !== undefined) text += field(key, mixed[key]);
   }
   for (const key in line) if (!Object.prototype.hasOwnProperty.call(mixed, key)) text += field(key, line[key]);
-  stream.write(`${text},"msg":"request"${parts[endSym]}`);
+  stream.write(`${text},"msg":"request"${parts[endSym] as string}`);
   return true;
 }
 
