@@ -25,7 +25,9 @@ export interface StandaloneChild {
  */
 export async function startStandaloneChild(env: NodeJS.ProcessEnv, service = 'data', nodeArgs: string[] = []): Promise<StandaloneChild> {
   const childEnv: NodeJS.ProcessEnv = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', ...env };
-  const child = spawn(process.execPath, [...nodeArgs, ...bundledArgs('scripts/bench/standalone-server.ts'), service], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_STANDALONE_BUNDLE: an already built standalone-server bundle (another commit's, for a before/after in one window) instead of this tree's.
+  const bundle = process.env.BENCH_STANDALONE_BUNDLE ? [process.env.BENCH_STANDALONE_BUNDLE] : bundledArgs('scripts/bench/standalone-server.ts');
+  const child = spawn(process.execPath, [...nodeArgs, ...bundle, service], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     const onData = (chunk: Buffer) => {

@@ -111,7 +111,8 @@ export function identityVerifier(secret: string, maxEntries = VERIFIER_CACHE_SIZ
  */
 export function identityMiddleware(secret: string): Middleware {
   const verify = identityVerifier(secret);
-  return async (ctx, next) => {
+  // Not async (one promise fewer per request): the 401 thrown here rejects the caller's `next()` all the same.
+  return (ctx, next) => {
     const header = ctx.get(IDENTITY_HEADER);
     if (header) {
       try {
@@ -120,7 +121,7 @@ export function identityMiddleware(secret: string): Middleware {
         throw errors.unauthorized();
       }
     }
-    await next();
+    return next();
   };
 }
 

@@ -102,7 +102,8 @@ export async function queryPrepared<T>(db: Knex, statement: PreparedStatement, v
   try {
     client.emit('query', { __knexUid: connection.__knexUid, method: 'raw', sql: statement.text, bindings: values, prepared: statement.name });
     if (perConnection <= 0) return (await connection.query({ text: statement.text, values })).rows as T[];
-    await admit(connection, statement.name, perConnection);
+    // A statement already prepared on this connection (the usual case) is marked used without an await.
+    if (!touch(connection, statement.name)) await admit(connection, statement.name, perConnection);
     try {
       return (await connection.query({ name: statement.name, text: statement.text, values })).rows as T[];
     } catch (err) {
@@ -111,8 +112,17 @@ export async function queryPrepared<T>(db: Knex, statement: PreparedStatement, v
       return (await connection.query({ text: statement.text, values })).rows as T[];
     }
   } finally {
-    await client.releaseConnection(connection);
+    // knex's release is synchronous (tarn's `release`; it answers a resolved promise): nothing to wait for.
+    void client.releaseConnection(connection);
   }
+}
+
+/** Marks `name` the most recently used statement of the connection when it is prepared there; false when it is not. */
+function touch(connection: PgConnection, name: string): boolean {
+  const names = preparedOn.get(connection);
+  if (!names?.delete(name)) return false;
+  names.set(name, true);
+  return true;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { runInChildSpan } from '@tabula/telemetry';
 import type { EventHeaders, EventMessage } from './event-bus';
 
 const tracer = trace.getTracer('@tabula/events');
@@ -17,7 +18,8 @@ export function injectTraceContext(headers: EventHeaders): EventHeaders {
 
 /**
  * Runs `work` with the message's trace context active, inside a CONSUMER span,
- * so the handler's logs, queries and outgoing calls join the publisher's trace.
+ * so the handler's logs, queries and outgoing calls join the publisher's trace
+ * (runInChildSpan: without an exporter the span is only its ids).
  */
 export function runInMessageContext(message: EventMessage, work: () => Promise<void>): Promise<void> {
   const parent = propagation.extract(ROOT_CONTEXT, message.headers);
@@ -27,15 +29,5 @@ export function runInMessageContext(message: EventMessage, work: () => Promise<v
     'messaging.operation.type': 'process',
     'tabula.event.type': message.type,
   };
-  return tracer.startActiveSpan(`process ${message.topic}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
-    try {
-      await work();
-    } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return runInChildSpan(tracer, `process ${message.topic}`, { kind: SpanKind.CONSUMER, attributes }, parent, work);
 }

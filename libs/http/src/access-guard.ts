@@ -84,13 +84,14 @@ function sessionOnly(endpoint: AnyEndpoint): boolean {
 export function admitCallers(endpoint: AnyEndpoint): Middleware {
   const { callers, scope } = endpoint.auth;
   const refuseAtOnce = !scope || sessionOnly(endpoint);
-  return async (ctx, next) => {
+  // Not async (one promise fewer per request): a refusal thrown here rejects the caller's `next()` all the same.
+  return (ctx, next) => {
     const kind = callerKindOf(ctx.state.principal as Principal | undefined);
     if (!callers.includes(kind)) {
       if (kind === 'anonymous' || kind === 'service' || refuseAtOnce) throw refusal(kind, endpoint);
       ctx.state[REFUSED] = true;
     }
-    await next();
+    return next();
   };
 }
 

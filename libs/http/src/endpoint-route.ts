@@ -58,13 +58,14 @@ export function bracketArrays(query: Record<string, unknown>): Record<string, un
  * into 400 naming the field.
  */
 export function validateEndpoint(endpoint: AnyEndpoint): Middleware {
-  return async (ctx, next) => {
+  // Not async (one promise fewer per request): a ZodError thrown here rejects the caller's `next()` all the same.
+  return (ctx, next) => {
     const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
     // Body first, then query, then params: the first failure named is the one `validate` named.
     const body = endpoint.body ? endpoint.body.parse(ctx.request.body ?? {}) : undefined;
     const query = endpoint.query ? endpoint.query.parse(bracketArrays(ctx.query)) : undefined;
     (ctx as unknown as { input: unknown }).input = { params: endpoint.params ? endpoint.params.parse(params) : undefined, query, body };
-    await next();
+    return next();
   };
 }
 

@@ -129,9 +129,8 @@ function readPlain(ctx: Context, limit: number): Promise<string> {
  */
 export function jsonBody(options: JsonBodyOptions): Middleware {
   const read = rawText(options.limit);
-  return async (ctx, next) => {
+  const parse: Middleware = async (ctx, next) => {
     const method = ctx.method;
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || ctx.is('multipart')) return next();
     if (Number(ctx.get('content-length') || 0) > options.limit) throw tooLarge(ctx, options.limit);
     ctx.request.body = undefined;
     let text = '';
@@ -169,5 +168,11 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
       }
     }
     await next();
+  };
+  // A request that carries no body to parse goes on without an async frame of its own.
+  return (ctx, next) => {
+    const method = ctx.method;
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || ctx.is('multipart')) return next();
+    return parse(ctx, next);
   };
 }

@@ -53,7 +53,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** `/healthz` (alive), `/readyz` (dependencies answer) and `/metrics`. */
 function probes(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware {
-  return async (ctx, next) => {
+  const serveProbe: Middleware = async (ctx, next) => {
     if (ctx.path === '/healthz' || ctx.path === '/readyz' || (ctx.path === '/metrics' && options.serveMetrics !== false)) ctx.state.routeTemplate = ctx.path;
     if (ctx.path === '/healthz') {
       ctx.body = { status: 'ok', service: options.name };
@@ -72,7 +72,11 @@ function probes(options: ServiceAppOptions, metrics: ServiceMetrics): Middleware
       await next();
     }
   };
+  // Any other path goes on without an async frame of its own (one promise fewer per request).
+  return (ctx, next) => (PROBE_PATHS.has(ctx.path) ? serveProbe(ctx, next) : next());
 }
+
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * The outer layers every request passes, as ONE middleware (each Koa layer is

@@ -110,19 +110,31 @@ export function createLogger(service: string, level = 'info', format: LogFormat 
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    mixin() {
-      const active = inTraceContext ? context.active() : undefined;
-      const span = (active ? trace.getSpan(active) : trace.getActiveSpan())?.spanContext();
-      const fields: Record<string, string> = { ...((active ? active.getValue(FIELDS_KEY) as Record<string, string> | undefined : fieldsStore.getStore()) ?? {}) };
-      if (span && span.traceId !== '00000000000000000000000000000000') {
-        fields.trace_id = span.traceId;
-        fields.span_id = span.spanId;
-      }
-      return fields;
-    },
+    mixin: contextLogFields,
   };
-  if (format === 'pretty') return pino(options, prettyStream(destination));
-  return pino(options, destination ?? stdoutLines());
+  const logger = format === 'pretty' ? pino(options, prettyStream(destination)) : pino(options, destination ?? stdoutLines());
+  houseLoggers.add(logger);
+  return logger;
+}
+
+/** The fields every line gets from the request being served: its log fields (request id), then the active trace and span ids. */
+export function contextLogFields(): Record<string, string> {
+  const active = inTraceContext ? context.active() : undefined;
+  const span = (active ? trace.getSpan(active) : trace.getActiveSpan())?.spanContext();
+  const fields: Record<string, string> = { ...((active ? active.getValue(FIELDS_KEY) as Record<string, string> | undefined : fieldsStore.getStore()) ?? {}) };
+  if (span && span.traceId !== '00000000000000000000000000000000') {
+    fields.trace_id = span.traceId;
+    fields.span_id = span.spanId;
+  }
+  return fields;
+}
+
+/** The loggers made by createLogger: their options (level labels, ISO time, `msg`, the mixin above, no nested key or write hook) are known. */
+const houseLoggers = new WeakSet<Logger>();
+
+/** True for a logger made by createLogger (not a child: a child may add serializers, a message prefix or other options). */
+export function isHouseLogger(logger: Logger): boolean {
+  return houseLoggers.has(logger);
 }
 
 let stdout: pino.DestinationStream | undefined;

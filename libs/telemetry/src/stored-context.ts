@@ -1,4 +1,5 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Attributes } from '@opentelemetry/api';
+import { runInChildSpan } from './tracing';
 
 /** W3C trace headers (`traceparent`, `tracestate`) as stored beside deferred work. */
 export type StoredTraceContext = Record<string, string>;
@@ -18,19 +19,10 @@ export function captureTraceContext(): StoredTraceContext | undefined {
 
 /**
  * Runs deferred work in a span whose parent is the stored context (a new
- * trace when none was stored), recording a thrown error on the span.
+ * trace when none was stored), recording a thrown error on the span
+ * (runInChildSpan: only its ids when no exporter runs).
  */
 export function runInStoredContext<T>(stored: StoredTraceContext | null | undefined, name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
   const parent = stored ? propagation.extract(ROOT_CONTEXT, stored) : ROOT_CONTEXT;
-  return tracer.startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent, async (span) => {
-    try {
-      return await work();
-    } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return runInChildSpan(tracer, name, { kind: SpanKind.INTERNAL, attributes }, parent, work);
 }

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- heavy modules load only when used */
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { context, createContextKey, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { context, createContextKey, propagation, ROOT_CONTEXT, SpanStatusCode, trace, TraceFlags, type Context, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import { attachServerSpan } from './route-template';
@@ -115,6 +115,52 @@ export function tracedListener(handler: RequestListener): RequestListener {
     });
     context.with(trace.setSpan(parent, span), () => handler(req, res));
   };
+}
+
+let childIds: { generateTraceId(): string; generateSpanId(): string } | undefined;
+
+/**
+ * Runs `work` in a span of its own, a child of `parent` (a new trace when
+ * `parent` has none) and active while it runs; a thrown error is recorded
+ * on the span. With an exporter (or without the SDK) the tracer's span, as
+ * `tracer.startActiveSpan` makes it. Without an exporter nothing leaves the
+ * process, so the span is only its ids, as the server spans
+ * ({@link tracedListener}): a non-recording span with the parent's trace id
+ * and flags (a new trace, sampled, without one) and a new span id — what
+ * log lines and outgoing calls (`traceparent`) read — without an SDK span's
+ * clock readings, attributes, name and end for each event a consumer handles.
+ */
+export function runInChildSpan<T>(tracer: Tracer, name: string, options: SpanOptions, parent: Context, work: () => Promise<T>): Promise<T> {
+  if (manualServerSpans) {
+    if (!childIds) {
+      const { tracing } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+      childIds = new tracing.RandomIdGenerator();
+    }
+    const caller = trace.getSpanContext(parent);
+    const span = trace.wrapSpanContext({
+      traceId: caller?.traceId ?? childIds.generateTraceId(),
+      spanId: childIds.generateSpanId(),
+      traceFlags: caller ? caller.traceFlags : TraceFlags.SAMPLED,
+      traceState: caller?.traceState,
+    });
+    try {
+      return context.with(trace.setSpan(parent, span), work);
+    } catch (error) {
+      // A work that throws before its first await rejects, as inside startActiveSpan's async callback.
+      return Promise.reject(error);
+    }
+  }
+  return tracer.startActiveSpan(name, options, parent, async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }
 
 /** Flushes and stops tracing (on SIGTERM). */
