@@ -101,23 +101,32 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
  */
 export function tracedListener(handler: RequestListener): RequestListener {
   if (!manualServerSpans) return handler;
-  const { tracing } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-  const ids = new tracing.RandomIdGenerator();
   return (req, res) => {
     if (UNTRACED_PATHS.test(req.url ?? '')) return handler(req, res);
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const caller = trace.getSpanContext(parent);
-    const span = trace.wrapSpanContext({
-      traceId: caller?.traceId ?? ids.generateTraceId(),
-      spanId: ids.generateSpanId(),
-      traceFlags: caller ? caller.traceFlags : TraceFlags.SAMPLED,
-      traceState: caller?.traceState,
-    });
-    context.with(trace.setSpan(parent, span), () => handler(req, res));
+    context.with(trace.setSpan(parent, idsOnlySpan(parent)), () => handler(req, res));
   };
 }
 
-let childIds: { generateTraceId(): string; generateSpanId(): string } | undefined;
+let spanIds: { generateTraceId(): string; generateSpanId(): string } | undefined;
+
+/**
+ * A non-recording span that is only ids, a child of `parent`'s span: its trace
+ * id and flags (a new trace, sampled, without one) and a new span id.
+ */
+function idsOnlySpan(parent: Context): ReturnType<typeof trace.wrapSpanContext> {
+  if (!spanIds) {
+    const { tracing } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+    spanIds = new tracing.RandomIdGenerator();
+  }
+  const caller = trace.getSpanContext(parent);
+  return trace.wrapSpanContext({
+    traceId: caller?.traceId ?? spanIds.generateTraceId(),
+    spanId: spanIds.generateSpanId(),
+    traceFlags: caller ? caller.traceFlags : TraceFlags.SAMPLED,
+    traceState: caller?.traceState,
+  });
+}
 
 /**
  * Runs `work` in a span of its own, a child of `parent` (a new trace when
@@ -132,17 +141,7 @@ let childIds: { generateTraceId(): string; generateSpanId(): string } | undefine
  */
 export function runInChildSpan<T>(tracer: Tracer, name: string, options: SpanOptions, parent: Context, work: () => Promise<T>): Promise<T> {
   if (manualServerSpans) {
-    if (!childIds) {
-      const { tracing } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-      childIds = new tracing.RandomIdGenerator();
-    }
-    const caller = trace.getSpanContext(parent);
-    const span = trace.wrapSpanContext({
-      traceId: caller?.traceId ?? childIds.generateTraceId(),
-      spanId: childIds.generateSpanId(),
-      traceFlags: caller ? caller.traceFlags : TraceFlags.SAMPLED,
-      traceState: caller?.traceState,
-    });
+    const span = idsOnlySpan(parent);
     try {
       return context.with(trace.setSpan(parent, span), work);
     } catch (error) {
