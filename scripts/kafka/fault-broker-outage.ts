@@ -11,8 +11,15 @@
  *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 \
  *     npx tsx scripts/kafka/fault-broker-outage.ts
  *
+ * Inserts are paced (`FAULT_RATE`, 50/s, one at a time: fewer when an insert
+ * takes longer): as fast as they go, a quiet machine acknowledges several
+ * hundred a second, and one webhook call at a time drains such a backlog far
+ * slower than the run would wait. Deliveries are awaited while they progress
+ * (until all arrived, or 30 s without a new one): a loss is an event that
+ * never arrived, not a late one.
+ *
  * It starts its own broker (free port, temporary data dir) and cluster
- * (auth, meta, data, hooks from dist/), and stops both. Bounded: about a minute.
+ * (auth, meta, data, hooks from dist/), and stops both. Bounded: a few minutes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -26,6 +33,9 @@ const WRITE_MS = Number(process.env.FAULT_WRITE_MS ?? 25_000);
 const OUTAGE_AT_MS = 5_000;
 const OUTAGE_MS = Number(process.env.FAULT_OUTAGE_MS ?? 10_000);
 const CONCURRENCY = process.env.SVC_HOOKS_CONCURRENCY ?? '1';
+const RATE = Number(process.env.FAULT_RATE ?? 50);
+/** How long the wait for deliveries goes on without a new one. */
+const STALL_MS = 30_000;
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tabula-fault-kafka-'));
@@ -68,6 +78,8 @@ async function main(): Promise<void> {
       console.log(`broker back at ${Date.now() - started} ms`);
     })();
     for (let i = 0; Date.now() - started < WRITE_MS; i += 1) {
+      const due = started + (i * 1000) / RATE;
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
       const name = `w-${i}`;
       const res = await call(cluster.gatewayUrl, t.token, 'POST', `/api/v1/db/data/noco/${t.baseId}/${t.tableId}`, { Name: name }).catch(() => ({ status: 0 }));
       if (res.status === 200) {
@@ -77,8 +89,15 @@ async function main(): Promise<void> {
     }
     await outageDone;
     await waitHealthy(`${cluster.serviceUrl('hooks')}/readyz`);
-    const until = Date.now() + 120_000;
-    while (new Set(sink.at('/fault').map((r) => r.headers['webhook-id'])).size < acknowledged.length && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    let seen = 0;
+    let progressAt = Date.now();
+    for (;;) {
+      const now = new Set(sink.at('/fault').map((r) => r.headers['webhook-id'])).size;
+      if (now >= acknowledged.length) break;
+      if (now > seen) { seen = now; progressAt = Date.now(); }
+      if (Date.now() - progressAt > STALL_MS) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     await new Promise((r) => setTimeout(r, 2000));
 
     const requests = sink.at('/fault');
