@@ -68,6 +68,22 @@ async function startedHub(): Promise<FeedHub> {
   return hub;
 }
 
+/**
+ * Runs `test` with a started hub and one table stream on `tableId` (reads of
+ * the log counted from then on); stops the hub after it.
+ */
+async function withStream(tableId: string, test: (hub: FeedHub, sink: ReturnType<typeof recordingSink>) => Promise<void>): Promise<void> {
+  const hub = await startedHub();
+  try {
+    const sink = recordingSink();
+    await hub.open({ principal, kind: 'table', scopeId: tableId, baseId: 'b1' }, sink);
+    reads.length = 0;
+    await test(hub, sink);
+  } finally {
+    await hub.stop();
+  }
+}
+
 async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5_000;
   while (!check()) {
@@ -77,46 +93,30 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 describe('the feed hub and its own appends', () => {
-  it('sends the rows this process appends without reading them back', async () => {
-    const hub = await startedHub();
-    try {
-      const sink = recordingSink();
-      await hub.open({ principal, kind: 'table', scopeId: 't-own', baseId: 'b1' }, sink);
-      reads.length = 0;
-      for (let i = 0; i < 30; i += 1) {
-        await hub.append(() => appendFeedEvents(db, [entry('t-own', `own${i}`)]));
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      await until(() => sink.titles.length === 30, '30 events');
-      await new Promise((r) => setTimeout(r, 100));
-      expect(sink.titles).toEqual(Array.from({ length: 30 }, (_, i) => `own${i}`));
-      expect(reads).toEqual([]);
-    } finally {
-      await hub.stop();
+  it('sends the rows this process appends without reading them back', () => withStream('t-own', async (hub, sink) => {
+    for (let i = 0; i < 30; i += 1) {
+      await hub.append(() => appendFeedEvents(db, [entry('t-own', `own${i}`)]));
+      await new Promise((r) => setTimeout(r, 5));
     }
-  });
+    await until(() => sink.titles.length === 30, '30 events');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sink.titles).toEqual(Array.from({ length: 30 }, (_, i) => `own${i}`));
+    expect(reads).toEqual([]);
+  }));
 
-  it('reads, and sends in order, a row another replica appended while its own append was under way', async () => {
-    const hub = await startedHub();
-    try {
-      const sink = recordingSink();
-      await hub.open({ principal, kind: 'table', scopeId: 't-mixed', baseId: 'b1' }, sink);
-      reads.length = 0;
-      // this process's append holds until the other replica's row is in the log (and notified)
-      let letGo!: () => void;
-      const held = new Promise<void>((resolve) => { letGo = resolve; });
-      const own = hub.append(async () => { await held; return appendFeedEvents(db, [entry('t-mixed', 'own-after')]); });
-      await appendFeedEvents(db, [entry('t-mixed', 'other')]);
-      // the other's row goes out after the hold at most, although the own append is still under way
-      await until(() => sink.titles.length === 1, "the other replica's row");
-      expect(sink.titles).toEqual(['other']);
-      expect(reads.length).toBeGreaterThanOrEqual(1);
-      letGo();
-      await own;
-      await until(() => sink.titles.length === 2, 'both rows');
-      expect(sink.titles).toEqual(['other', 'own-after']);
-    } finally {
-      await hub.stop();
-    }
-  });
+  it('reads, and sends in order, a row another replica appended while its own append was under way', () => withStream('t-mixed', async (hub, sink) => {
+    // this process's append holds until the other replica's row is in the log (and notified)
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => { letGo = resolve; });
+    const own = hub.append(async () => { await held; return appendFeedEvents(db, [entry('t-mixed', 'own-after')]); });
+    await appendFeedEvents(db, [entry('t-mixed', 'other')]);
+    // the other's row goes out after the hold at most, although the own append is still under way
+    await until(() => sink.titles.length === 1, "the other replica's row");
+    expect(sink.titles).toEqual(['other']);
+    expect(reads.length).toBeGreaterThanOrEqual(1);
+    letGo();
+    await own;
+    await until(() => sink.titles.length === 2, 'both rows');
+    expect(sink.titles).toEqual(['other', 'own-after']);
+  }));
 });
