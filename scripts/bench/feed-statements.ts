@@ -1,8 +1,10 @@
 /**
  * The SQL statements one paced single insert costs end to end in standalone
- * (the write, the outbox relay, the bus consumers: feed log, hooks, …) with one
- * change-feed subscriber: `count` inserts 50 ms apart, then every statement the
- * server ran meanwhile, grouped by its first words, per insert. Needs DATABASE_URL.
+ * (the write, the bus consumers: feed log, hooks, …) with one change-feed
+ * subscriber: `count` inserts 50 ms apart, then every statement that went
+ * through the services' knex meanwhile, grouped by its first words, per
+ * insert. The outbox relay's claim and mark go on a raw pooled connection and
+ * are not among them. Needs DATABASE_URL.
  * Usage: npx tsx scripts/bench/feed-statements.ts [--inserts 40]
  */
 import { TestApi, col } from '@tabula/testing';
@@ -23,7 +25,18 @@ async function main(): Promise<void> {
     const stream = await fetch(`${server.url}/api/v1/events/tables/${table.id}`, { headers: { 'xc-auth': user.token }, signal: controller.signal });
     const reader = stream.body!.getReader();
     let received = 0;
-    void (async () => { for (;;) { const { value, done } = await reader.read(); if (done) return; received += (new TextDecoder().decode(value).match(/^event: records/gm) ?? []).length; } })().catch(() => undefined);
+    // Counted by whole lines: an event's line may be split across two chunks.
+    const decoder = new TextDecoder();
+    let partial = '';
+    void (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const lines = (partial + decoder.decode(value, { stream: true })).split('\n');
+        partial = lines.pop() ?? '';
+        received += lines.filter((line) => line.startsWith('event: records')).length;
+      }
+    })().catch(() => undefined);
     const insert = (title: string) => api.ok('POST', `/api/v1/db/data/noco/${table.baseId}/${table.id}`, { token: user.token, body: { Title: title } }, 'insert');
     for (let i = 0; i < 5; i += 1) await insert(`warm${i}`);
     await new Promise((r) => setTimeout(r, 1500));

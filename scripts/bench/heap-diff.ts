@@ -50,7 +50,7 @@ function main(): void {
     return { group: key, count: (a.count - b.count) / per, bytes: (a.bytes - b.bytes) / per };
   }).sort((x, y) => y.bytes - x.bytes);
   const total = rows.reduce((sum, r) => sum + r.bytes, 0);
-  console.log(`heap growth${per > 1 ? ` per ${per === 1 ? '' : `1/${per}`}` : ''}: ${(total / 1024).toFixed(1)} kB (self sizes)`);
+  console.log(`heap growth${per > 1 ? `, divided by ${per}` : ''}: ${(total / 1024).toFixed(1)} kB (self sizes)`);
   console.table(rows.slice(0, top).map((r) => ({ group: r.group, count: Number(r.count.toFixed(2)), bytes: Math.round(r.bytes) })));
 }
 
