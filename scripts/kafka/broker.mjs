@@ -118,6 +118,18 @@ function serverProperties(settings, id) {
   ].join('\n');
 }
 
+/**
+ * A KRaft cluster id: 16 random bytes in base64url, as Kafka's own
+ * Uuid.randomUuid makes it, never starting with `-` (the storage tool would
+ * take `-t -Xyz…` for an option: one start in 64 failed so).
+ */
+export function newClusterId() {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
 function clusterFile(settings) {
   return path.join(settings.dataDir, 'cluster.json');
 }
@@ -142,7 +154,7 @@ export function formatStorage(settings) {
     console.log(`kafka: ${settings.dataDir} held a ${previous.nodes}-node cluster on ${previous.port}; formatting it anew`);
     for (const name of readdirSync(settings.dataDir)) if (/^node-\d+$/.test(name)) rmSync(path.join(settings.dataDir, name), { recursive: true, force: true });
   }
-  const cluster = sameShape ? previous : { nodes: settings.nodes, port: settings.port, clusterId: randomBytes(16).toString('base64url') };
+  const cluster = sameShape ? previous : { nodes: settings.nodes, port: settings.port, clusterId: newClusterId() };
   writeFileSync(clusterFile(settings), JSON.stringify(cluster, null, 2) + '\n');
   for (let id = 1; id <= settings.nodes; id++) {
     const dir = nodeDir(settings, id);
