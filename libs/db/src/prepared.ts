@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { Query } from 'pg';
 import { ident } from './migrations';
 
 /**
@@ -27,7 +28,7 @@ export interface PreparedStatement {
 }
 
 interface PgConnection {
-  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values?: unknown[] } | Query): Promise<{ rows: unknown[] }> | Query;
   /** pg's own record of the statements parsed on this connection (name → text). */
   connection?: { parsedStatements?: Record<string, string> };
   __knexUid?: string;
@@ -64,7 +65,7 @@ async function forget(connection: PgConnection, name: string): Promise<void> {
   preparedOn.get(connection)?.delete(name);
   const parsed = connection.connection?.parsedStatements;
   if (parsed && parsed[name] !== undefined) {
-    await connection.query({ text: `DEALLOCATE ${ident(name)}` });
+    await run(connection, `DEALLOCATE ${ident(name)}`);
     delete parsed[name];
   }
 }
@@ -101,20 +102,39 @@ export async function queryPrepared<T>(db: Knex, statement: PreparedStatement, v
   const connection = await client.acquireConnection();
   try {
     client.emit('query', { __knexUid: connection.__knexUid, method: 'raw', sql: statement.text, bindings: values, prepared: statement.name });
-    if (perConnection <= 0) return (await connection.query({ text: statement.text, values })).rows as T[];
+    if (perConnection <= 0) return (await run(connection, statement.text, values)).rows as T[];
     // A statement already prepared on this connection (the usual case) is marked used without an await.
     if (!touch(connection, statement.name)) await admit(connection, statement.name, perConnection);
     try {
-      return (await connection.query({ name: statement.name, text: statement.text, values })).rows as T[];
+      return (await run(connection, statement.text, values, statement.name)).rows as T[];
     } catch (err) {
       if (!planChanged(err)) throw err;
       await forget(connection, statement.name);
-      return (await connection.query({ text: statement.text, values })).rows as T[];
+      return (await run(connection, statement.text, values)).rows as T[];
     }
   } finally {
     // knex's release is synchronous (tarn's `release`; it answers a resolved promise): nothing to wait for.
     void client.releaseConnection(connection);
   }
+}
+
+/**
+ * Runs one statement on a pg connection as a pg `Query` made from its text
+ * (and named afterwards), handed to the client ready-made. pg copies a query
+ * given as a config object (`{ name, text, values }`) property by property,
+ * through its descriptors, before it builds the Query (`cloneQueryConfig`); a
+ * query given as text is not copied. That copy was 3 to 11 µs of main-thread
+ * CPU per read by id (`records-serve-profile.ts read --profile`). The Query is
+ * the same one pg would build (text, values, name; a named one is parsed once
+ * per connection), sent the same way. knex's own queries go the same way
+ * (knex-factory.ts).
+ */
+export function run(connection: Pick<PgConnection, 'query'>, text: string, values?: unknown[], name?: string): Promise<{ rows: unknown[] }> {
+  return new Promise((resolve, reject) => {
+    const query: Query & { name?: string } = new Query(text, values, (err, result) => (err ? reject(err) : resolve(result as unknown as { rows: unknown[] })));
+    if (name) query.name = name;
+    void connection.query(query);
+  });
 }
 
 /** Marks `name` the most recently used statement of the connection when it is prepared there; false when it is not. */
