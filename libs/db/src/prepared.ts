@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { Query } from 'pg';
 import { ident } from './migrations';
+import { laneOf, type ConnectionLane, type LaneConnection } from './connection-lane';
 
 /**
  * Named (server-side prepared) statements on a PostgreSQL knex pool, for the
@@ -27,7 +28,7 @@ export interface PreparedStatement {
   text: string;
 }
 
-interface PgConnection {
+interface PgConnection extends LaneConnection {
   query(config: { name?: string; text: string; values?: unknown[] } | Query): Promise<{ rows: unknown[] }> | Query;
   /** pg's own record of the statements parsed on this connection (name → text). */
   connection?: { parsedStatements?: Record<string, string> };
@@ -95,27 +96,52 @@ function planChanged(err: unknown): boolean {
 
 /**
  * Runs a prepared statement on a connection of the pool and answers its rows.
- * `perConnection` 0 runs it unnamed (no server-side statement kept).
+ * `perConnection` 0 runs it unnamed (no server-side statement kept). The
+ * connection comes from the pool's lane when one is idle there (taken without
+ * a promise) and goes back to it ({@link ConnectionLane}); a statement already
+ * prepared on the connection (the usual case) is marked used without an await.
  */
-export async function queryPrepared<T>(db: Knex, statement: PreparedStatement, values: unknown[], perConnection = DEFAULT_PREPARED_PER_CONNECTION): Promise<T[]> {
+export function queryPrepared<T>(db: Knex, statement: PreparedStatement, values: unknown[], perConnection = DEFAULT_PREPARED_PER_CONNECTION): Promise<T[]> {
   const client = db.client as unknown as KnexClient;
-  const connection = await client.acquireConnection();
+  const lane = laneOf(client);
+  const ready = lane.take();
+  if (ready) return onConnection<T>(client, lane, ready, statement, values, perConnection);
+  return lane.acquire().then((connection) => onConnection<T>(client, lane, connection, statement, values, perConnection));
+}
+
+function onConnection<T>(
+  client: KnexClient, lane: ConnectionLane<PgConnection>, connection: PgConnection, statement: PreparedStatement, values: unknown[], perConnection: number,
+): Promise<T[]> {
+  let answer: Promise<{ rows: unknown[] }>;
   try {
     client.emit('query', { __knexUid: connection.__knexUid, method: 'raw', sql: statement.text, bindings: values, prepared: statement.name });
-    if (perConnection <= 0) return (await run(connection, statement.text, values)).rows as T[];
-    // A statement already prepared on this connection (the usual case) is marked used without an await.
-    if (!touch(connection, statement.name)) await admit(connection, statement.name, perConnection);
-    try {
-      return (await run(connection, statement.text, values, statement.name)).rows as T[];
-    } catch (err) {
-      if (!planChanged(err)) throw err;
-      await forget(connection, statement.name);
-      return (await run(connection, statement.text, values)).rows as T[];
-    }
-  } finally {
-    // knex's release is synchronous (tarn's `release`; it answers a resolved promise): nothing to wait for.
-    void client.releaseConnection(connection);
+    answer = perConnection > 0 && touch(connection, statement.name) ? run(connection, statement.text, values, statement.name) : prepareAndRun(connection, statement, values, perConnection);
+  } catch (err) {
+    lane.give(connection);
+    return Promise.reject(err);
   }
+  return answer.then(
+    (result) => {
+      lane.give(connection);
+      return result.rows as T[];
+    },
+    async (err: unknown) => {
+      try {
+        if (perConnection <= 0 || !planChanged(err)) throw err;
+        await forget(connection, statement.name);
+        return (await run(connection, statement.text, values)).rows as T[];
+      } finally {
+        lane.give(connection);
+      }
+    },
+  );
+}
+
+/** Runs a statement not yet prepared on the connection: unnamed (`perConnection` 0), or admitted then named. */
+async function prepareAndRun(connection: PgConnection, statement: PreparedStatement, values: unknown[], perConnection: number): Promise<{ rows: unknown[] }> {
+  if (perConnection <= 0) return run(connection, statement.text, values);
+  await admit(connection, statement.name, perConnection);
+  return run(connection, statement.text, values, statement.name);
 }
 
 /**
