@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { enqueueEvent, injectTraceContext } from '@tabula/events';
 import type { OutboxHead } from '../repositories/insert-with-outbox.repository';
-import { RecordOperation, RecordsChangedSchema, encodeEvent, timestampNow, topics } from '@tabula/contracts';
+import { RecordOperation, encodeRecordsChanged, timestampNow, topics } from '@tabula/contracts';
 import type { Principal } from '@tabula/auth';
 import type { EventBus } from '@tabula/events';
 import type { TableHandle } from '../context/table-handle';
@@ -49,7 +49,7 @@ function message(handle: TableHandle, stage: 'before' | 'after', change: Records
   const table = handle.model.context.table;
   const p = change.principal;
   const user = p?.kind === 'user' ? { id: p.id, email: p.email ?? '', tokenId: p.via === 'api-token' ? p.tokenId ?? '' : '' } : undefined;
-  const payload = encodeEvent(RecordsChangedSchema, {
+  const payload = encodeRecordsChanged({
     eventId, type, operation: OPERATIONS[change.op], baseId: handle.baseId, sourceId: handle.source.id,
     tableId: handle.tableId, tableTitle: table.title, user, rowsJson: withRows ? recordsJson(change.rows) : '',
     previousRowsJson: change.previousRows ? JSON.stringify(change.previousRows) : '', occurredAt: timestampNow(),

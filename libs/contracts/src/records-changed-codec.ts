@@ -1,0 +1,136 @@
+import { CURRENT_SCHEMA_VERSION } from './event-codec';
+import type { RecordOperation } from './gen/tabula/events/v1/records_pb';
+
+/**
+ * `RecordsChanged` (proto/tabula/events/v1/records.proto) written field by
+ * field: every records write encodes one, on the request's path. The same
+ * bytes as `encodeEvent(RecordsChangedSchema, …)` (checked byte for byte in
+ * records-changed-codec.test.ts): fields in number order, proto3's implicit
+ * presence (an empty string, a zero enum are left out), `user` and
+ * `occurred_at` written when given (even empty), `schema_version` 1. The
+ * reflective encoder (`create` + `toBinary`) took 5–9 µs per event on this
+ * machine, this one under 1 µs.
+ */
+export interface RecordsChangedFields {
+  eventId: string;
+  type: string;
+  operation: RecordOperation;
+  baseId: string;
+  sourceId: string;
+  tableId: string;
+  tableTitle: string;
+  user?: { id: string; email: string; tokenId: string };
+  rowsJson: string;
+  previousRowsJson: string;
+  occurredAt?: { seconds: bigint; nanos: number };
+}
+
+const LEN = 2;
+const VARINT = 0;
+
+function varintSize(value: number): number {
+  let size = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 128)) size += 1;
+  return size;
+}
+
+/** Bytes of a string field (tag, length, UTF-8), 0 when the string is empty. */
+function stringFieldSize(text: string): number {
+  if (text.length === 0) return 0;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return 1 + varintSize(bytes) + bytes;
+}
+
+/** An int64 / int32 as protobuf writes it: two's complement in 64 bits, 10 bytes when negative. */
+function int64Bytes(value: bigint): number[] {
+  let v = BigInt.asUintN(64, value);
+  const out: number[] = [];
+  while (v >= 0x80n) {
+    out.push(Number(v & 0x7fn) | 0x80);
+    v >>= 7n;
+  }
+  out.push(Number(v));
+  return out;
+}
+
+class Writer {
+  at = 0;
+  constructor(readonly buf: Buffer) {}
+
+  byte(b: number): void {
+    this.buf[this.at++] = b;
+  }
+
+  varint(value: number): void {
+    let v = value;
+    while (v >= 0x80) {
+      this.buf[this.at++] = (v % 128) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    this.buf[this.at++] = v;
+  }
+
+  string(field: number, text: string): void {
+    if (text.length === 0) return;
+    this.byte((field << 3) | LEN);
+    this.varint(Buffer.byteLength(text, 'utf8'));
+    this.at += this.buf.write(text, this.at, 'utf8');
+  }
+}
+
+/** The `RecordsChanged` message of `f`, as protobuf bytes. */
+export function encodeRecordsChanged(f: RecordsChangedFields): Uint8Array {
+  const operation = f.operation as number;
+  const userSize = f.user ? stringFieldSize(f.user.id) + stringFieldSize(f.user.email) + stringFieldSize(f.user.tokenId) : 0;
+  let seconds: number[] = [];
+  let nanos: number[] = [];
+  let timeSize = 0;
+  if (f.occurredAt) {
+    if (f.occurredAt.seconds !== 0n) seconds = int64Bytes(f.occurredAt.seconds);
+    if (f.occurredAt.nanos !== 0) nanos = int64Bytes(BigInt(f.occurredAt.nanos));
+    timeSize = (seconds.length ? 1 + seconds.length : 0) + (nanos.length ? 1 + nanos.length : 0);
+  }
+  const size = 1 + varintSize(CURRENT_SCHEMA_VERSION)
+    + stringFieldSize(f.eventId) + stringFieldSize(f.type)
+    + (operation !== 0 ? 1 + varintSize(operation) : 0)
+    + stringFieldSize(f.baseId) + stringFieldSize(f.sourceId) + stringFieldSize(f.tableId) + stringFieldSize(f.tableTitle)
+    + (f.user ? 1 + varintSize(userSize) + userSize : 0)
+    + stringFieldSize(f.rowsJson) + stringFieldSize(f.previousRowsJson)
+    + (f.occurredAt ? 1 + varintSize(timeSize) + timeSize : 0);
+  const w = new Writer(Buffer.allocUnsafe(size));
+  w.byte((1 << 3) | VARINT);
+  w.varint(CURRENT_SCHEMA_VERSION);
+  w.string(2, f.eventId);
+  w.string(3, f.type);
+  if (operation !== 0) {
+    w.byte((4 << 3) | VARINT);
+    w.varint(operation);
+  }
+  w.string(5, f.baseId);
+  w.string(6, f.sourceId);
+  w.string(7, f.tableId);
+  w.string(8, f.tableTitle);
+  if (f.user) {
+    w.byte((9 << 3) | LEN);
+    w.varint(userSize);
+    w.string(1, f.user.id);
+    w.string(2, f.user.email);
+    w.string(3, f.user.tokenId);
+  }
+  w.string(10, f.rowsJson);
+  w.string(11, f.previousRowsJson);
+  if (f.occurredAt) {
+    w.byte((12 << 3) | LEN);
+    w.varint(timeSize);
+    if (seconds.length) {
+      w.byte((1 << 3) | VARINT);
+      for (const b of seconds) w.byte(b);
+    }
+    if (nanos.length) {
+      w.byte((2 << 3) | VARINT);
+      for (const b of nanos) w.byte(b);
+    }
+  }
+  if (w.at !== size) throw new Error(`RecordsChanged: ${w.at} bytes written, ${size} computed`);
+  return w.buf;
+}
