@@ -37,4 +37,4 @@ export * from './data';
 export * from './meta';
 export * from './storage';
 export * from './realtime';
-export { encodeRecordsChanged, type RecordsChangedFields } from './records-changed-codec';
+export { decodeRecordsChanged, encodeRecordsChanged, type DecodedRecordsChanged, type RecordsChangedFields } from './records-changed-codec';

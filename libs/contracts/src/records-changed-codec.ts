@@ -134,3 +134,140 @@ export function encodeRecordsChanged(f: RecordsChangedFields): Uint8Array {
   if (w.at !== size) throw new Error(`RecordsChanged: ${w.at} bytes written, ${size} computed`);
   return w.buf;
 }
+
+/** A decoded `RecordsChanged`: {@link RecordsChangedFields} with `schemaVersion`, every string present ('' when absent). */
+export interface DecodedRecordsChanged extends RecordsChangedFields {
+  schemaVersion: number;
+}
+
+class Reader {
+  at = 0;
+  constructor(readonly buf: Uint8Array, readonly end = buf.length) {}
+
+  varint(): number {
+    let result = 0;
+    let scale = 1;
+    for (let i = 0; i < 10; i++) {
+      if (this.at >= this.end) throw new Error('RecordsChanged: truncated varint');
+      const b = this.buf[this.at++];
+      // Past 53 bits only the low 32 matter to the callers of a number (int32, enum, lengths).
+      if (i < 7) result += (b & 0x7f) * scale;
+      scale *= 128;
+      if (b < 0x80) return result;
+    }
+    throw new Error('RecordsChanged: varint over 10 bytes');
+  }
+
+  varint64(): bigint {
+    let result = 0n;
+    let shift = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (this.at >= this.end) throw new Error('RecordsChanged: truncated varint');
+      const b = this.buf[this.at++];
+      result |= BigInt(b & 0x7f) << shift;
+      shift += 7n;
+      if (b < 0x80) return BigInt.asIntN(64, result);
+    }
+    throw new Error('RecordsChanged: varint over 10 bytes');
+  }
+
+  /** The bounds of a length-delimited field's bytes. */
+  span(): [number, number] {
+    const length = this.varint();
+    const start = this.at;
+    if (start + length > this.end) throw new Error('RecordsChanged: field past the end of the message');
+    this.at = start + length;
+    return [start, this.at];
+  }
+
+  string(): string {
+    const [start, end] = this.span();
+    return Buffer.from(this.buf.buffer, this.buf.byteOffset + start, end - start).toString('utf8');
+  }
+
+  skip(wireType: number): void {
+    if (wireType === 0) this.varint();
+    else if (wireType === 1) this.at += 8;
+    else if (wireType === 2) this.span();
+    else if (wireType === 5) this.at += 4;
+    else throw new Error(`RecordsChanged: unsupported wire type ${wireType}`);
+    if (this.at > this.end) throw new Error('RecordsChanged: field past the end of the message');
+  }
+}
+
+/** The low 32 bits of a varint as a signed int32 (protobuf's int32 and enum): ToInt32, exact below 2^53. */
+const int32 = (n: number): number => n | 0;
+
+function expectWire(field: number, wireType: number, expected: number): void {
+  if (wireType !== expected) throw new Error(`RecordsChanged: field ${field} has wire type ${wireType}, expected ${expected}`);
+}
+
+/**
+ * Reads a `RecordsChanged` (the same answer as `decodeEvent(RecordsChangedSchema, …)`
+ * for every field it has: records-changed-codec.test.ts), without reflection:
+ * each feed-log and hooks consumer decodes every records event. Unknown fields
+ * (a newer producer's) are skipped; a field seen twice keeps its last value
+ * (messages merge), as protobuf reads them.
+ */
+export function decodeRecordsChanged(bytes: Uint8Array): DecodedRecordsChanged {
+  const out: DecodedRecordsChanged = {
+    schemaVersion: 0, eventId: '', type: '', operation: 0 as RecordOperation, baseId: '', sourceId: '', tableId: '', tableTitle: '',
+    user: undefined, rowsJson: '', previousRowsJson: '', occurredAt: undefined,
+  };
+  const r = new Reader(bytes);
+  while (r.at < r.end) {
+    const tag = r.varint();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    switch (field) {
+      case 1: expectWire(field, wire, 0); out.schemaVersion = r.varint() % 2 ** 32; break;
+      case 2: expectWire(field, wire, 2); out.eventId = r.string(); break;
+      case 3: expectWire(field, wire, 2); out.type = r.string(); break;
+      case 4: expectWire(field, wire, 0); out.operation = int32(r.varint()) as RecordOperation; break;
+      case 5: expectWire(field, wire, 2); out.baseId = r.string(); break;
+      case 6: expectWire(field, wire, 2); out.sourceId = r.string(); break;
+      case 7: expectWire(field, wire, 2); out.tableId = r.string(); break;
+      case 8: expectWire(field, wire, 2); out.tableTitle = r.string(); break;
+      case 9: {
+        expectWire(field, wire, 2);
+        const [start, end] = r.span();
+        const user = out.user ?? { id: '', email: '', tokenId: '' };
+        const inner = new Reader(bytes, end);
+        inner.at = start;
+        while (inner.at < end) {
+          const t = inner.varint();
+          const f = t >>> 3;
+          if (f >= 1 && f <= 3) {
+            expectWire(f, t & 7, 2);
+            const value = inner.string();
+            if (f === 1) user.id = value;
+            else if (f === 2) user.email = value;
+            else user.tokenId = value;
+          } else inner.skip(t & 7);
+        }
+        out.user = user;
+        break;
+      }
+      case 10: expectWire(field, wire, 2); out.rowsJson = r.string(); break;
+      case 11: expectWire(field, wire, 2); out.previousRowsJson = r.string(); break;
+      case 12: {
+        expectWire(field, wire, 2);
+        const [start, end] = r.span();
+        const time = out.occurredAt ?? { seconds: 0n, nanos: 0 };
+        const inner = new Reader(bytes, end);
+        inner.at = start;
+        while (inner.at < end) {
+          const t = inner.varint();
+          const f = t >>> 3;
+          if (f === 1) { expectWire(f, t & 7, 0); time.seconds = inner.varint64(); }
+          else if (f === 2) { expectWire(f, t & 7, 0); time.nanos = int32(inner.varint()); }
+          else inner.skip(t & 7);
+        }
+        out.occurredAt = time;
+        break;
+      }
+      default: r.skip(wire);
+    }
+  }
+  return out;
+}

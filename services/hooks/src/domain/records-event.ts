@@ -1,4 +1,4 @@
-import { RecordOperation, RecordsChangedSchema, decodeEvent } from '@tabula/contracts';
+import { RecordOperation, decodeRecordsChanged } from '@tabula/contracts';
 import type { EventOperation } from './payload-builder';
 
 type Row = Record<string, unknown>;
@@ -35,7 +35,7 @@ function parseRows(json: string): Row[] {
 
 /** Decodes a `RecordsChanged` message; null for operations hooks do not know. */
 export function decodeRecordsEvent(bytes: Uint8Array, fallbackId: string): RecordsEvent | null {
-  const msg = decodeEvent(RecordsChangedSchema, bytes);
+  const msg = decodeRecordsChanged(bytes);
   const operation = OPERATIONS[msg.operation];
   const stage = msg.type.split('.')[1];
   if (!operation || (stage !== 'after' && stage !== 'before')) return null;

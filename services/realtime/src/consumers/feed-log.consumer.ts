@@ -1,7 +1,5 @@
-import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import {
-  BaseChangedSchema, ChangeAction, ColumnChangedSchema, decodeEvent, RecordsChangedSchema, TableChangedSchema, timestampDate, topics,
-  type Actor,
+  BaseChangedSchema, ChangeAction, ColumnChangedSchema, decodeEvent, decodeRecordsChanged, TableChangedSchema, topics,
 } from '@tabula/contracts';
 import { defineConsumer, type EventMessage } from '@tabula/events';
 import type { RealtimePorts } from '../ports';
@@ -10,13 +8,14 @@ import { appendFeedEvents, type FeedAppend } from '../repositories/feed.reposito
 const ACTIONS: Record<number, string> = { [ChangeAction.CREATED]: 'created', [ChangeAction.UPDATED]: 'updated', [ChangeAction.DELETED]: 'deleted' };
 
 /** Who made the change: `{ token_id }` for a write authenticated by an API token, the user `{ id, email }` for a session, `{}` for the system. */
-function actorOf(user: Actor | undefined): { id: string; email: string } | { token_id: string } | Record<string, never> {
+function actorOf(user: { id: string; email: string; tokenId: string } | undefined): { id: string; email: string } | { token_id: string } | Record<string, never> {
   if (user?.tokenId) return { token_id: user.tokenId };
   return user?.id ? { id: user.id, email: user.email } : {};
 }
 
-function isoOf(at: Timestamp | undefined): string {
-  return (at ? timestampDate(at) : new Date()).toISOString();
+/** A protobuf Timestamp as ISO text (timestampDate's rounding to the millisecond); now when absent. */
+function isoOf(at: { seconds: bigint; nanos: number } | undefined): string {
+  return (at ? new Date(Number(at.seconds) * 1000 + Math.round(at.nanos / 1_000_000)) : new Date()).toISOString();
 }
 
 function parseRows(json: string): Record<string, unknown>[] | undefined {
@@ -28,7 +27,7 @@ function parseRows(json: string): Record<string, unknown>[] | undefined {
 /** The feed entry of a bus event, or undefined for events the feed does not carry. */
 export function feedEntryOf(message: EventMessage): FeedAppend | undefined {
   if (message.type.startsWith('records.after.')) {
-    const e = decodeEvent(RecordsChangedSchema, message.payload);
+    const e = decodeRecordsChanged(message.payload);
     const rows = parseRows(e.rowsJson) ?? [];
     const previous = parseRows(e.previousRowsJson);
     const type = e.type || message.type;
