@@ -44,7 +44,7 @@ export class ConnectionLane<C extends LaneConnection> {
     for (let connection = this.idle.pop(); connection; connection = this.idle.pop()) {
       this.givenIn.pop();
       if (usable(connection)) return connection;
-      void this.client.releaseConnection(connection);
+      this.release(connection);
     }
     return undefined;
   }
@@ -57,7 +57,7 @@ export class ConnectionLane<C extends LaneConnection> {
   /** A connection the caller is done with: kept for the next hot statement unless the pool has callers waiting. */
   give(connection: C): void {
     if (!usable(connection) || !this.client.pool || this.client.pool.numPendingAcquires() > 0) {
-      void this.client.releaseConnection(connection);
+      this.release(connection);
       return;
     }
     this.idle.push(connection);
@@ -70,6 +70,15 @@ export class ConnectionLane<C extends LaneConnection> {
     return this.idle.length;
   }
 
+  /** Back to the pool; once the pool is gone (knex destroyed) the connection is closed instead. */
+  private release(connection: C): void {
+    if (!this.client.pool) {
+      void (connection as { end?: () => Promise<void> }).end?.().catch(() => undefined);
+      return;
+    }
+    void this.client.releaseConnection(connection);
+  }
+
   /** Gives back the connections idle since before the last sweep; the newer ones wait for the next. */
   private sweep(): void {
     this.sweeping = undefined;
@@ -78,7 +87,7 @@ export class ConnectionLane<C extends LaneConnection> {
     let kept = 0;
     for (let i = 0; i < this.idle.length; i++) {
       if (this.givenIn[i] < previous) {
-        void this.client.releaseConnection(this.idle[i]);
+        this.release(this.idle[i]);
       } else {
         this.idle[kept] = this.idle[i];
         this.givenIn[kept] = this.givenIn[i];

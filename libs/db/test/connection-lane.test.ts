@@ -89,3 +89,19 @@ describe('connection lane (libs/db connection-lane.ts)', () => {
     expect(client.pool.numUsed()).toBe(0);
   });
 });
+
+describe('connection lane and knex.destroy()', () => {
+  it('a connection idle in the lane does not hold up destroy, and nothing throws after it', async () => {
+    const database = await createTestDatabase();
+    const db = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
+    try {
+      expect(await queryPrepared(db, { name: 'lane_one', text: 'select 1 as one where $1::int = 1' }, [1])).toEqual([{ one: 1 }]);
+      expect(laneOf(db.client as Client).size).toBe(1);
+      await db.destroy();
+      expect(laneOf(db.client as Client).size).toBe(0);
+      await turns(3);
+    } finally {
+      await database.drop();
+    }
+  });
+});
