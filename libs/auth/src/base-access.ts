@@ -10,6 +10,18 @@ import { roleAllows, isBaseRole, type BaseAction, type BaseRole } from './roles'
  */
 export type RoleLookup = (baseId: string, userId: string) => Promise<string | undefined>;
 
+/** {@link BaseAccess}'s "not known without asking auth". */
+const UNKNOWN = Symbol('unknown role');
+
+const roleKey = (principal: Principal, baseId: string) => `${baseId}:${principal.id}`;
+
+/** The role when it allows `action`; `missing()` without a role, 403 naming both when too weak. */
+function allowed(role: BaseRole | undefined, action: BaseAction, missing: () => Error): BaseRole {
+  if (!role || role === 'no-access') throw missing();
+  if (!roleAllows(role, action)) throw errors.forbidden(`Forbidden - role '${role}' may not perform '${action}'`);
+  return role;
+}
+
 interface CachedRole {
   role: BaseRole | undefined;
   until: number;
@@ -33,16 +45,21 @@ export class BaseAccess {
 
   /** The principal's role in the base, or undefined when it has none. */
   async roleOf(principal: Principal, baseId: string): Promise<BaseRole | undefined> {
+    const known = this.knownRole(principal, baseId);
+    if (known !== UNKNOWN) return known;
+    const raw = await this.askRole(baseId, principal.id);
+    const role = raw && isBaseRole(raw) ? raw : undefined;
+    this.cache.set(roleKey(principal, baseId), { role, until: Date.now() + (role ? this.ttlMs : this.negativeTtlMs) });
+    return role;
+  }
+
+  /** The role when it is known without asking auth (not a user, another base's token, super, a fresh cached answer). */
+  private knownRole(principal: Principal, baseId: string): BaseRole | undefined | typeof UNKNOWN {
     if (principal.kind !== 'user') return undefined;
     if (principal.baseScope && principal.baseScope !== baseId) return undefined;
     if (isSuper(principal)) return 'owner';
-    const key = `${baseId}:${principal.id}`;
-    const hit = this.cache.get(key);
-    if (hit && hit.until > Date.now()) return hit.role;
-    const raw = await this.askRole(baseId, principal.id);
-    const role = raw && isBaseRole(raw) ? raw : undefined;
-    this.cache.set(key, { role, until: Date.now() + (role ? this.ttlMs : this.negativeTtlMs) });
-    return role;
+    const hit = this.cache.get(roleKey(principal, baseId));
+    return hit && hit.until > Date.now() ? hit.role : UNKNOWN;
   }
 
   /** Auth's answer; 503 when auth cannot answer. */
@@ -58,11 +75,8 @@ export class BaseAccess {
    * Throws 403 unless the principal may perform `action` in the base: no role
    * → `Forbidden - Unauthorized access`; a weaker role → names action and role.
    */
-  async authorize(principal: Principal, baseId: string, action: BaseAction): Promise<BaseRole> {
-    const role = await this.roleOf(principal, baseId);
-    if (!role || role === 'no-access') throw errors.forbidden();
-    if (!roleAllows(role, action)) throw errors.forbidden(`Forbidden - role '${role}' may not perform '${action}'`);
-    return role;
+  authorize(principal: Principal, baseId: string, action: BaseAction): Promise<BaseRole> {
+    return this.withRole(principal, baseId, (role) => allowed(role, action, () => errors.forbidden()));
   }
 
   /**
@@ -71,10 +85,23 @@ export class BaseAccess {
    * resource — so ids never reveal what exists. A member whose role lacks the
    * action still gets 403.
    */
-  async authorizeVisible(principal: Principal, baseId: string, action: BaseAction, hidden: () => Error): Promise<BaseRole> {
-    const role = await this.roleOf(principal, baseId);
-    if (!role || role === 'no-access') throw hidden();
-    return this.authorize(principal, baseId, action);
+  authorizeVisible(principal: Principal, baseId: string, action: BaseAction, hidden: () => Error): Promise<BaseRole> {
+    return this.withRole(principal, baseId, (role) => allowed(role, action, hidden));
+  }
+
+  /**
+   * `decide` on the principal's role: at once when the role is known (a
+   * cached answer: one settled promise, no async frames on a request's
+   * path), after asking auth otherwise.
+   */
+  private withRole(principal: Principal, baseId: string, decide: (role: BaseRole | undefined) => BaseRole): Promise<BaseRole> {
+    const known = this.knownRole(principal, baseId);
+    if (known === UNKNOWN) return this.roleOf(principal, baseId).then(decide);
+    try {
+      return Promise.resolve(decide(known));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /** Drops cached answers for a base (and one user, when given). */
