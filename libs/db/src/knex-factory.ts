@@ -85,6 +85,11 @@ const KnexPg = require('knex/lib/dialects/postgres') as KnexPgClient;
  * made from this class's prototype, so they send the same way.
  */
 class TextQueryClient extends KnexPg {
+  /** Named as the client it extends: `client.config.client` still reads 'pg' (code that checks the dialect by it). */
+  constructor(config: Knex.Config) {
+    super({ ...config, client: 'pg' });
+  }
+
   override _query(connection: unknown, obj: KnexQueryObject): Promise<KnexQueryObject> {
     if (obj.options || !obj.sql) return super._query(connection, obj);
     return run(connection as Parameters<typeof run>[0], obj.sql, obj.bindings ?? []).then((response) => {
