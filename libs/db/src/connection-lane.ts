@@ -12,9 +12,9 @@
  * transactions), and otherwise once it has stayed idle in the lane through a
  * whole turn of the event loop (checked in the check phase, `setImmediate`):
  * the pool's bound and its accounting stay as they are (a connection in the
- * lane is one the pool lent), and an idle service holds nothing. A connection that failed
- * meanwhile (knex marks it disposed, pg stops taking queries) is handed back
- * to the pool, which destroys it.
+ * lane is one the pool lent), and an idle service holds nothing. A
+ * connection that failed meanwhile (knex marks it disposed, pg stops taking
+ * queries) is handed back to the pool, which destroys it.
  */
 export interface LaneConnection {
   __knex__disposed?: unknown;

@@ -6,4 +6,4 @@ export * from './model';
 export * from './sources/source-registry';
 export * from './ids';
 export * from './prepared';
-export { laneOf, ConnectionLane } from './connection-lane';
+export { laneOf } from './connection-lane';

@@ -1,6 +1,6 @@
 import knex, { type Knex } from 'knex';
 import { types } from 'pg';
-import { run } from './prepared';
+import { queryAsText, type PgQueryable } from './pg-query';
 
 // User-table values are formatted by the data service: keep PostgreSQL's text for
 // date/time types without zone, and read bigint/numeric as numbers (NocoDB does).
@@ -47,7 +47,7 @@ export function knexLog(logger: NonNullable<KnexOptions['logger']>, intervalMs =
 /** A PostgreSQL knex instance with a bounded pool; objection models bind to it. */
 export function createKnex(options: KnexOptions): Knex {
   const timeout = options.statementTimeoutMs ?? 0;
-  const db = knex({
+  return knex({
     client: TextQueryClient as unknown as typeof Knex.Client,
     connection: { connectionString: options.url, application_name: options.applicationName ?? 'tabula' },
     pool: {
@@ -61,7 +61,6 @@ export function createKnex(options: KnexOptions): Knex {
     acquireConnectionTimeout: 10_000,
     ...(options.logger ? { log: knexLog(options.logger, options.logIntervalMs) } : {}),
   });
-  return db;
 }
 
 interface KnexQueryObject {
@@ -79,10 +78,11 @@ const KnexPg = require('knex/lib/dialects/postgres') as KnexPgClient;
 /**
  * knex's PostgreSQL client, sending each query as text and values: knex's
  * own sends a config object (`{ text, values }`), which pg copies through its
- * property descriptors before it builds the Query; {@link run} builds the
- * same Query from the text, without the copy. A query with driver options
- * (`.options({ rowMode })`, rare) goes knex's way. Transactions' clients are
- * made from this class's prototype, so they send the same way.
+ * property descriptors before it builds the Query; this client builds the
+ * same Query from the text, without the copy ({@link queryAsText}). A query
+ * with driver options (`.options({ rowMode })`, rare) goes knex's way.
+ * Transactions' clients are made from this class's prototype, so they send
+ * the same way.
  */
 class TextQueryClient extends KnexPg {
   /** Named as the client it extends: `client.config.client` still reads 'pg' (code that checks the dialect by it). */
@@ -92,7 +92,7 @@ class TextQueryClient extends KnexPg {
 
   override _query(connection: unknown, obj: KnexQueryObject): Promise<KnexQueryObject> {
     if (obj.options || !obj.sql) return super._query(connection, obj);
-    return run(connection as Parameters<typeof run>[0], obj.sql, obj.bindings ?? []).then((response) => {
+    return queryAsText(connection as PgQueryable, obj.sql, obj.bindings ?? []).then((response) => {
       obj.response = response;
       return obj;
     });

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { Query } from 'pg';
 import { ident } from './migrations';
 import { laneOf, type ConnectionLane, type LaneConnection } from './connection-lane';
+import { queryAsText, type PgQueryable } from './pg-query';
 
 /**
  * Named (server-side prepared) statements on a PostgreSQL knex pool, for the
@@ -28,8 +28,7 @@ export interface PreparedStatement {
   text: string;
 }
 
-interface PgConnection extends LaneConnection {
-  query(config: { name?: string; text: string; values?: unknown[] } | Query): Promise<{ rows: unknown[] }> | Query;
+interface PgConnection extends LaneConnection, PgQueryable {
   /** pg's own record of the statements parsed on this connection (name → text). */
   connection?: { parsedStatements?: Record<string, string> };
   __knexUid?: string;
@@ -66,7 +65,7 @@ async function forget(connection: PgConnection, name: string): Promise<void> {
   preparedOn.get(connection)?.delete(name);
   const parsed = connection.connection?.parsedStatements;
   if (parsed && parsed[name] !== undefined) {
-    await run(connection, `DEALLOCATE ${ident(name)}`);
+    await queryAsText(connection, `DEALLOCATE ${ident(name)}`);
     delete parsed[name];
   }
 }
@@ -115,7 +114,7 @@ function onConnection<T>(
   let answer: Promise<{ rows: unknown[] }>;
   try {
     client.emit('query', { __knexUid: connection.__knexUid, method: 'raw', sql: statement.text, bindings: values, prepared: statement.name });
-    answer = perConnection > 0 && touch(connection, statement.name) ? run(connection, statement.text, values, statement.name) : prepareAndRun(connection, statement, values, perConnection);
+    answer = perConnection > 0 && touch(connection, statement.name) ? queryAsText(connection, statement.text, values, statement.name) : prepareAndRun(connection, statement, values, perConnection);
   } catch (err) {
     lane.give(connection);
     return Promise.reject(err);
@@ -129,7 +128,7 @@ function onConnection<T>(
       try {
         if (perConnection <= 0 || !planChanged(err)) throw err;
         await forget(connection, statement.name);
-        return (await run(connection, statement.text, values)).rows as T[];
+        return (await queryAsText(connection, statement.text, values)).rows as T[];
       } finally {
         lane.give(connection);
       }
@@ -139,28 +138,9 @@ function onConnection<T>(
 
 /** Runs a statement not yet prepared on the connection: unnamed (`perConnection` 0), or admitted then named. */
 async function prepareAndRun(connection: PgConnection, statement: PreparedStatement, values: unknown[], perConnection: number): Promise<{ rows: unknown[] }> {
-  if (perConnection <= 0) return run(connection, statement.text, values);
+  if (perConnection <= 0) return queryAsText(connection, statement.text, values);
   await admit(connection, statement.name, perConnection);
-  return run(connection, statement.text, values, statement.name);
-}
-
-/**
- * Runs one statement on a pg connection as a pg `Query` made from its text
- * (and named afterwards), handed to the client ready-made. pg copies a query
- * given as a config object (`{ name, text, values }`) property by property,
- * through its descriptors, before it builds the Query (`cloneQueryConfig`); a
- * query given as text is not copied. That copy was 3 to 11 µs of main-thread
- * CPU per read by id (`records-serve-profile.ts read --profile`). The Query is
- * the same one pg would build (text, values, name; a named one is parsed once
- * per connection), sent the same way. knex's own queries go the same way
- * (knex-factory.ts).
- */
-export function run(connection: Pick<PgConnection, 'query'>, text: string, values?: unknown[], name?: string): Promise<{ rows: unknown[] }> {
-  return new Promise((resolve, reject) => {
-    const query: Query & { name?: string } = new Query(text, values, (err, result) => (err ? reject(err) : resolve(result as unknown as { rows: unknown[] })));
-    if (name) query.name = name;
-    void connection.query(query);
-  });
+  return queryAsText(connection, statement.text, values, statement.name);
 }
 
 /** Marks `name` the most recently used statement of the connection when it is prepared there; false when it is not. */

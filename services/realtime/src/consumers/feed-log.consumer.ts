@@ -1,5 +1,7 @@
+import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import {
-  BaseChangedSchema, ChangeAction, ColumnChangedSchema, decodeEvent, decodeRecordsChanged, TableChangedSchema, topics,
+  BaseChangedSchema, ChangeAction, ColumnChangedSchema, decodeEvent, decodeRecordsChanged, TableChangedSchema, timestampDate, topics,
+  type RecordsChangedFields,
 } from '@tabula/contracts';
 import { defineConsumer, type EventMessage } from '@tabula/events';
 import type { RealtimePorts } from '../ports';
@@ -8,14 +10,14 @@ import { appendFeedEvents, type FeedAppend } from '../repositories/feed.reposito
 const ACTIONS: Record<number, string> = { [ChangeAction.CREATED]: 'created', [ChangeAction.UPDATED]: 'updated', [ChangeAction.DELETED]: 'deleted' };
 
 /** Who made the change: `{ token_id }` for a write authenticated by an API token, the user `{ id, email }` for a session, `{}` for the system. */
-function actorOf(user: { id: string; email: string; tokenId: string } | undefined): { id: string; email: string } | { token_id: string } | Record<string, never> {
+function actorOf(user: RecordsChangedFields['user']): { id: string; email: string } | { token_id: string } | Record<string, never> {
   if (user?.tokenId) return { token_id: user.tokenId };
   return user?.id ? { id: user.id, email: user.email } : {};
 }
 
-/** A protobuf Timestamp as ISO text (timestampDate's rounding to the millisecond); now when absent. */
-function isoOf(at: { seconds: bigint; nanos: number } | undefined): string {
-  return (at ? new Date(Number(at.seconds) * 1000 + Math.round(at.nanos / 1_000_000)) : new Date()).toISOString();
+/** A Timestamp (a message's, or the hand-decoded one of a records event, which timestampDate reads alike) as ISO text; now when absent. */
+function isoOf(at: RecordsChangedFields['occurredAt']): string {
+  return (at ? timestampDate(at as Timestamp) : new Date()).toISOString();
 }
 
 function parseRows(json: string): Record<string, unknown>[] | undefined {
