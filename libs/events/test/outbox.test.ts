@@ -203,13 +203,29 @@ describe('transactional outbox', () => {
       const got: EventMessage[] = [];
       await collect(got);
       expect(await new OutboxRelay({ knex: single, schema: SCHEMA, bus, logger: quiet }).flush()).toBe(2);
-      // BEGIN + the claim's settings + lock + claim in one message, mark +
-      // COMMIT in the other (a batch smaller than batchSize ends the drain).
-      expect(sent).toHaveLength(2);
-      expect(sent[0]).toMatch(/^BEGIN; SET LOCAL enable_bitmapscan = off; WITH lock AS MATERIALIZED \(SELECT pg_try_advisory_xact_lock/);
-      expect(sent[1]).toMatch(/^UPDATE .* COMMIT$/);
+      // A connection new to the outbox asks which statements its session holds and prepares the claim and the mark.
+      expect(sent).toHaveLength(4);
+      expect(sent[0]).toMatch(/^SELECT name FROM pg_prepared_statements/);
+      expect(sent[1]).toMatch(/^PREPARE tabula_outbox_claim_\w+ \(int\) AS WITH lock AS MATERIALIZED \(SELECT pg_try_advisory_xact_lock.*; PREPARE tabula_outbox_mark_\w+ \(bigint\[\]\) AS UPDATE /);
+      // Then each batch: BEGIN + the claim's settings + the prepared lock and claim in one message,
+      // the prepared mark + COMMIT in the other (a batch smaller than batchSize ends the drain).
+      expect(sent[2]).toMatch(/^BEGIN; SET LOCAL enable_bitmapscan = off; EXECUTE tabula_outbox_claim_\w+\(200\)$/);
+      expect(sent[3]).toMatch(/^EXECUTE tabula_outbox_mark_\w+\('\{\d+,\d+\}'\); COMMIT$/);
       await eventually(() => expect(got.map((m) => m.id)).toEqual(ids));
       expect(await single.withSchema(SCHEMA).table('outbox').whereIn('id', ids).whereNull('published_at')).toEqual([]);
+
+      // The next batch on that connection: two messages, nothing prepared again.
+      const more = await knex.transaction(async (trx) => [await enqueueEvent(trx, SCHEMA, event())]);
+      sent.length = 0;
+      expect(await new OutboxRelay({ knex: single, schema: SCHEMA, bus, logger: quiet }).flush()).toBe(1);
+      expect(sent).toEqual([expect.stringMatching(/^BEGIN; .*EXECUTE tabula_outbox_claim_/), expect.stringMatching(/^EXECUTE tabula_outbox_mark_\w+\('\{\d+\}'\); COMMIT$/)]);
+      await eventually(() => expect(got.map((m) => m.id)).toEqual([...ids, ...more]));
+
+      // A session that lost its statements under the pool (DEALLOCATE ALL) prepares them again and claims in the same batch.
+      await single.raw('DEALLOCATE ALL');
+      const lost = await knex.transaction(async (trx) => [await enqueueEvent(trx, SCHEMA, event())]);
+      expect(await new OutboxRelay({ knex: single, schema: SCHEMA, bus, logger: quiet }).flush()).toBe(1);
+      await eventually(() => expect(got.map((m) => m.id)).toEqual([...ids, ...more, ...lost]));
 
       const third = await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
       const failing: EventBus = { ...bus, publish: async () => Promise.reject(new Error('broker down')) };
