@@ -77,8 +77,12 @@ export function joinClaimedParts(parts: ClaimedPart[]): (OutboxRow & { seq: stri
     let at = 0;
     for (let k = i; k < end; k++) at += payload.write(parts[k].payload, at, 'base64');
     if (at !== size) throw new Error(`outbox payload of ${String(parts[i].seq)}: ${at} bytes decoded, ${size} stored`);
-    const { part: _part, payload: _text, size: _size, ...head } = parts[i];
-    rows.push({ ...head, payload: new Uint8Array(payload.buffer, payload.byteOffset, size) });
+    // Field by field, not a rest/spread copy of the driver's row (several µs per row in V8).
+    const head = parts[i];
+    rows.push({
+      id: head.id, seq: head.seq, topic: head.topic, key: head.key, type: head.type, version: head.version,
+      payload: new Uint8Array(payload.buffer, payload.byteOffset, size), headers: head.headers, created_at: head.created_at,
+    });
     i = end;
   }
   return rows;
