@@ -47,10 +47,11 @@ export function currentLogFields(): Readonly<Record<string, string>> | undefined
 export function withLogFields<T>(fields: Record<string, string>, fn: () => T): T {
   if (inTraceContext) {
     const active = context.active();
-    const merged = { ...((active.getValue(FIELDS_KEY) as Record<string, string> | undefined) ?? {}), ...fields };
+    // Object.assign, not spreads: see contextLogFields.
+    const merged = Object.assign({}, active.getValue(FIELDS_KEY) as Record<string, string> | undefined, fields);
     return context.with(active.setValue(FIELDS_KEY, merged), fn);
   }
-  return fieldsStore.run({ ...(fieldsStore.getStore() ?? {}), ...fields }, fn);
+  return fieldsStore.run(Object.assign({}, fieldsStore.getStore(), fields), fn);
 }
 
 /**
@@ -117,11 +118,16 @@ export function createLogger(service: string, level = 'info', format: LogFormat 
   return logger;
 }
 
-/** The fields every line gets from the request being served: its log fields (request id), then the active trace and span ids. */
+/**
+ * The fields every line gets from the request being served: its log fields (request id), then the active trace and span ids.
+ * A copy made with Object.assign: in this V8 (Node 20) an object spread followed by new properties
+ * (`{ ...a }` then `.trace_id =`, or `{ ...a, b }`) takes a slow path, 1.4 µs here against 0.05 µs
+ * (docs/benchmarks.md, fifth pass).
+ */
 export function contextLogFields(): Record<string, string> {
   const active = inTraceContext ? context.active() : undefined;
   const span = (active ? trace.getSpan(active) : trace.getActiveSpan())?.spanContext();
-  const fields: Record<string, string> = { ...((active ? active.getValue(FIELDS_KEY) as Record<string, string> | undefined : fieldsStore.getStore()) ?? {}) };
+  const fields: Record<string, string> = Object.assign({}, active ? active.getValue(FIELDS_KEY) as Record<string, string> | undefined : fieldsStore.getStore());
   if (span && span.traceId !== '00000000000000000000000000000000') {
     fields.trace_id = span.traceId;
     fields.span_id = span.spanId;

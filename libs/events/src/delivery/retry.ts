@@ -50,7 +50,8 @@ export async function deliverWithRetry(message: EventMessage, options: DeliveryO
   for (let attempt = 1; ; attempt++) {
     if (options.signal.aborted) return false;
     try {
-      await runInMessageContext(message, () => options.handler({ ...message, attempt }));
+      // Object.assign, not `{ ...message, attempt }` (a spread then a new property: V8's slow path, docs/benchmarks.md).
+      await runInMessageContext(message, () => options.handler(Object.assign({}, message, { attempt })));
       return true;
     } catch (error) {
       const retryInMs = backoffDelay(attempt, options.backoff);
@@ -74,7 +75,7 @@ export async function deliverBatchWithRetry(messages: EventMessage[], handler: B
   for (let attempt = 1; ; attempt++) {
     if (options.signal.aborted) return false;
     try {
-      await handler(messages.map((message) => ({ ...message, attempt })));
+      await handler(messages.map((message) => Object.assign({}, message, { attempt })));
       return true;
     } catch (error) {
       const retryInMs = backoffDelay(attempt, options.backoff);

@@ -84,7 +84,7 @@ export async function insertRecordsAs(ports: DataPorts, scope: TableInScope, giv
       await checkUnique(handle.source.knex, handle, rows, [], options.bulk);
       const event = afterEventHead(handle, { op, principal });
       // A single insert shares its statement with the table's other single inserts of this turn (insert-batcher.ts).
-      const plan = { ...fast, event };
+      const plan = Object.assign({}, fast, { event }); // not a spread with a new property (V8's slow path)
       const pieces = rows.length === 1 && !options.bulk ? [await insertOneWithOutbox(handle.source.knex, handle, plan)] : await insertWithOutbox(handle.source.knex, handle, plan);
       let text: string | undefined;
       const json = () => (text ??= pieces.join(''));

@@ -52,7 +52,8 @@ async function listShaped<T>(
   const { limit, offset } = resolvePaging(query, { limit: ports.config.SVC_DB_QUERY_LIMIT_DEFAULT, max: ports.config.SVC_DB_QUERY_LIMIT_MAX });
   // count=exact: the count runs beside the page, not after it (RowCounter.early).
   const totalOf = ports.counter.early(handle, options.filter, { offset, limit }, query.count === 'exact');
-  const rows = await selectPage(handle.source.knex, handle, { ...options, limit, offset }, `${key}\u0000${limit}\u0000${offset}`);
+  // Object.assign, not a spread with new properties (V8's slow path: docs/benchmarks.md, fifth pass).
+  const rows = await selectPage(handle.source.knex, handle, Object.assign({}, options, { limit, offset }), `${key}\u0000${limit}\u0000${offset}`);
   const total = await totalOf(rows.length);
   const pageInfo: RecordPage['pageInfo'] = pageInfoOf(total.totalRows, limit, offset);
   if (total.isEstimate) {
