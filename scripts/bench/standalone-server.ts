@@ -34,10 +34,19 @@ const { allServices } = require('../services') as typeof import('../services');
 const statements: { sql: string; bindings?: unknown[] }[] = [];
 let recording = false;
 
-/** The service definitions, the data service's database watched when counting is on. */
+/**
+ * The service definitions, the data service's database watched when counting is on.
+ * BENCH_NO_START: services (comma-separated) whose background workers (consumers, relays) do not start,
+ * to measure what they cost (workers-cost.ts).
+ */
 function definitions() {
-  if (process.env.BENCH_COUNT_STATEMENTS !== 'true') return allServices;
-  return allServices.map((d) => (d.name !== 'data' ? d : {
+  const idle = new Set((process.env.BENCH_NO_START ?? '').split(',').filter(Boolean));
+  return withCounting(allServices.map((d) => (idle.has(d.name) ? { ...d, start: undefined } : d)));
+}
+
+function withCounting(services: typeof allServices) {
+  if (process.env.BENCH_COUNT_STATEMENTS !== 'true') return services;
+  return services.map((d) => (d.name !== 'data' ? d : {
     ...d,
     buildPorts: (common: { dataDb: Knex }, config: unknown) => {
       common.dataDb.on('query', (q: { sql: string; bindings?: unknown[] }) => { if (recording && statements.length < 10_000) statements.push({ sql: q.sql, bindings: q.bindings }); });
