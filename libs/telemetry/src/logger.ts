@@ -143,16 +143,32 @@ export function isHouseLogger(logger: Logger): boolean {
   return houseLoggers.has(logger);
 }
 
-let stdout: pino.DestinationStream | undefined;
+let stdout: ReturnType<typeof pino.destination> | undefined;
 
 /**
  * The process's one JSON-lines destination on stdout, shared by its loggers:
  * lines are written in batches (at 4 KiB, or every 100 ms) rather than one
- * write per line, which under load costs more than making the line. pino
- * flushes it when the process exits (also on an uncaught error); a SIGKILL
- * loses at most the last 100 ms of lines.
+ * write per line, which under load costs more than making the line. The
+ * batches are written on the main thread (`sync`): an asynchronous write
+ * hands each batch to a libuv worker thread and back, and those wake-ups
+ * cost more than the write itself (a read by id: 237 → 227 µs of server CPU,
+ * docs/benchmarks.md, fifth pass). The buffer is flushed when the process
+ * exits (also on an uncaught error: pino registers its exit flush only for
+ * asynchronous destinations, so this one has its own); a SIGKILL loses at
+ * most the last 100 ms of lines. A stalled stdout now holds the event loop
+ * where it used to grow the process's memory without bound.
  */
 function stdoutLines(): pino.DestinationStream {
-  stdout ??= pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 } as Parameters<typeof pino.destination>[0]);
+  if (!stdout) {
+    const destination = pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 100 } as Parameters<typeof pino.destination>[0]);
+    process.once('exit', () => {
+      try {
+        destination.flushSync();
+      } catch {
+        // stdout is gone (a closed pipe): nothing left to write to
+      }
+    });
+    stdout = destination;
+  }
   return stdout;
 }
