@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { isoTime } from './iso-time';
 import { context, createContextKey, trace } from '@opentelemetry/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { logFormatFrom, prettyStream, type LogDestination, type LogFormat } from './log-format';
@@ -109,7 +110,7 @@ export function createLogger(service: string, level = 'info', format: LogFormat 
     level: level in pino.levels.values || level === 'silent' ? level : 'info',
     base: { service },
     redact: { paths: REDACT, censor: '[redacted]' },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTime,
     formatters: { level: (label) => ({ level: label }) },
     mixin: contextLogFields,
   };
