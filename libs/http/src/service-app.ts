@@ -97,7 +97,6 @@ function houseMiddleware(options: ServiceAppOptions, metrics: ServiceMetrics): M
     const started = process.hrtime.bigint();
     // Read before next(): the gateway marks the same request when it hands it over.
     const handedOver = isInProcess(ctx.req);
-    const end = metrics.httpDuration.startTimer();
     metrics.httpInFlight.inc();
     try {
       await runGuarded(ctx, () => probe(ctx, next), options.logger, mappers);
@@ -107,7 +106,7 @@ function houseMiddleware(options: ServiceAppOptions, metrics: ServiceMetrics): M
       const route = routeOf(ctx) ?? 'unmatched';
       const status = statusOf(ctx);
       if (route !== 'unmatched') nameServerSpan(ctx.req, ctx.method, route);
-      end({ method: ctx.method, route, status: String(status) });
+      metrics.httpDuration.observeRoute(ctx.method, route, String(status), Number(process.hrtime.bigint() - started) / 1e9);
       if (accessLog && !handedOver) writeAccessLine(options.logger, { method: ctx.method, path: ctx.path, route, status, started });
     }
   };

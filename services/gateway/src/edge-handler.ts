@@ -45,7 +45,6 @@ export function edgeHandler(app: Koa, ports: GatewayPorts): RequestListener {
 
   async function handOver(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, rule: RouteRule): Promise<void> {
     const started = process.hrtime.bigint();
-    const end = ports.metrics.httpDuration.startTimer();
     ports.metrics.httpInFlight.inc();
     let route = 'unmatched';
     let handedOver = false;
@@ -69,7 +68,7 @@ export function edgeHandler(app: Koa, ports: GatewayPorts): RequestListener {
       ports.metrics.httpInFlight.dec();
       const status = res.statusCode;
       if (route !== 'unmatched') nameServerSpan(req, req.method ?? 'GET', route);
-      end({ method: req.method ?? 'GET', route, status: String(status) });
+      ports.metrics.httpDuration.observeRoute(req.method ?? 'GET', route, String(status), Number(process.hrtime.bigint() - started) / 1e9);
       if (accessLog) writeAccessLine(ports.logger, { method: req.method ?? 'GET', path, route, status, started });
     }
   }
