@@ -10,7 +10,7 @@ import type { TestDatabase } from '@tabula/testing';
 import { createEventBus, enqueueEvent, handleOnce, OutboxRelay, outboxMigration, outboxPayloadCompression, processedEventsMigration, withOutbox } from '@tabula/events';
 import type { EventBus, EventMessage, PublishInput } from '@tabula/events';
 import { captureLogger, delay, eventually } from './event-bus.contract';
-import { CLAIM_SETTINGS, PAYLOAD_PART_BYTES, claimQuery } from '../src/outbox/outbox.repository';
+import { CLAIM_SETTINGS, PAYLOAD_PART_BYTES, claimName, claimQuery } from '../src/outbox/outbox.repository';
 
 const SCHEMA = 'svc';
 
@@ -206,10 +206,10 @@ describe('transactional outbox', () => {
       // A connection new to the outbox asks which statements its session holds and prepares the claim and the mark.
       expect(sent).toHaveLength(4);
       expect(sent[0]).toMatch(/^SELECT name FROM pg_prepared_statements/);
-      expect(sent[1]).toMatch(/^PREPARE tabula_outbox_claim_\w+ \(int\) AS WITH lock AS MATERIALIZED \(SELECT pg_try_advisory_xact_lock.*; PREPARE tabula_outbox_mark_\w+ \(bigint\[\]\) AS UPDATE /);
+      expect(sent[1]).toMatch(/^PREPARE tabula_outbox_claim200_\w+ AS WITH lock AS MATERIALIZED \(SELECT pg_try_advisory_xact_lock.* LIMIT 200 FOR UPDATE SKIP LOCKED.*; PREPARE tabula_outbox_mark_\w+ \(bigint\[\]\) AS UPDATE /);
       // Then each batch: BEGIN + the claim's settings + the prepared lock and claim in one message,
       // the prepared mark + COMMIT in the other (a batch smaller than batchSize ends the drain).
-      expect(sent[2]).toMatch(/^BEGIN; SET LOCAL enable_bitmapscan = off; EXECUTE tabula_outbox_claim_\w+\(200\)$/);
+      expect(sent[2]).toMatch(/^BEGIN; SET LOCAL enable_bitmapscan = off; EXECUTE tabula_outbox_claim200_\w+$/);
       expect(sent[3]).toMatch(/^EXECUTE tabula_outbox_mark_\w+\('\{\d+,\d+\}'\); COMMIT$/);
       await eventually(() => expect(got.map((m) => m.id)).toEqual(ids));
       expect(await single.withSchema(SCHEMA).table('outbox').whereIn('id', ids).whereNull('published_at')).toEqual([]);
@@ -218,7 +218,7 @@ describe('transactional outbox', () => {
       const more = await knex.transaction(async (trx) => [await enqueueEvent(trx, SCHEMA, event())]);
       sent.length = 0;
       expect(await new OutboxRelay({ knex: single, schema: SCHEMA, bus, logger: quiet }).flush()).toBe(1);
-      expect(sent).toEqual([expect.stringMatching(/^BEGIN; .*EXECUTE tabula_outbox_claim_/), expect.stringMatching(/^EXECUTE tabula_outbox_mark_\w+\('\{\d+\}'\); COMMIT$/)]);
+      expect(sent).toEqual([expect.stringMatching(/^BEGIN; .*EXECUTE tabula_outbox_claim200_/), expect.stringMatching(/^EXECUTE tabula_outbox_mark_\w+\('\{\d+\}'\); COMMIT$/)]);
       await eventually(() => expect(got.map((m) => m.id)).toEqual([...ids, ...more]));
 
       // A session that lost its statements under the pool (DEALLOCATE ALL) prepares them again and claims in the same batch.
@@ -273,6 +273,31 @@ describe('transactional outbox', () => {
     process.stdout.write(`outbox claim after 5,000 published rows: ${blocks} buffer blocks read, table ${heapPages} pages\n`);
     const claimed = last['Actual Rows'] as number;
     expect(claimed).toBe(fresh.length);
+  });
+
+  it('the prepared claim keeps the plain index scan once PostgreSQL caches a generic plan for it', async () => {
+    const single = knexFactory({ client: 'pg', connection: database.url, pool: { min: 1, max: 1 } });
+    try {
+      await knex.raw(`INSERT INTO ${SCHEMA}.outbox (id, topic, key, type, payload) SELECT gen_random_uuid(), 't', 'k', 'x', '\\x00' FROM generate_series(1, 5000)`);
+      const drain = () => new OutboxRelay({ knex: single, schema: SCHEMA, bus, logger: quiet, batchSize: 500 }).flush();
+      expect(await drain()).toBe(5000);
+      // Past PostgreSQL's five custom plans: from the sixth execution on it may use a generic plan.
+      for (let run = 0; run < 8; run++) {
+        await knex.transaction((trx) => enqueueEvent(trx, SCHEMA, event()));
+        expect(await drain()).toBe(1);
+      }
+      const plan = await single.transaction(async (trx) => {
+        await trx.raw(CLAIM_SETTINGS);
+        const { rows } = await trx.raw(`EXPLAIN (FORMAT JSON) EXECUTE ${claimName(SCHEMA, 500)}`);
+        return JSON.stringify(rows[0]['QUERY PLAN']);
+      });
+      expect(plan).toContain('"Node Type":"Index Scan"');
+      expect(plan).toContain('"Index Name":"outbox_unpublished_idx"');
+      expect(plan).not.toContain('Bitmap');
+      expect(plan).not.toContain('"Node Type":"Seq Scan"');
+    } finally {
+      await single.destroy();
+    }
   });
 
   it('deletes published rows older than the retention', async () => {

@@ -50,7 +50,7 @@ export const PAYLOAD_PART_BYTES = 49_152;
  * large-object space, whose pages are mapped fresh for each such string (a
  * 400 kB base64 text cost 76 minor page faults, 1.7 ms, on this machine).
  */
-export function claimQuery(schema: string, limit: number | '$1'): string {
+export function claimQuery(schema: string, limit: number): string {
   return `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtext('tabula.outbox'), hashtext('${schema}')) AS held), ` +
     `claimed AS MATERIALIZED (SELECT id, seq, topic, key, type, version, payload, headers, created_at FROM ${ident(schema)}.outbox ` +
     `WHERE (SELECT held FROM lock) AND published_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED) ` +
@@ -108,17 +108,21 @@ export const CLAIM_SETTINGS = 'SET LOCAL enable_bitmapscan = off';
  * PostgreSQL's time per claim, 500 → 330 µs for a claim and its rollback), and
  * the mark takes its seqs as one array, so every batch runs the same statement.
  * Executed from simple-protocol messages (`EXECUTE`), so a batch stays two
- * round trips. The names carry the schema (a checked identifier).
+ * round trips. The names carry the schema (a checked identifier) and the
+ * claim's the batch size, a literal of its text: a cached generic plan is
+ * then the plan of that LIMIT (under the claim's settings: the plain index
+ * scan), never one guessed for an unknown LIMIT.
  */
 const preparedOutboxes = new WeakMap<PgConnection, Set<string>>();
 
 /** A statement's name for an outbox: the schema itself when short enough (names are cut at 63 bytes), else its hash. */
-function statementName(kind: 'claim' | 'mark', schema: string): string {
+function statementName(kind: string, schema: string): string {
   ident(schema);
-  const tag = schema.length <= 40 ? schema : createHash('sha256').update(schema).digest('hex').slice(0, 32);
+  const tag = schema.length <= 36 ? schema : createHash('sha256').update(schema).digest('hex').slice(0, 32);
   return `tabula_outbox_${kind}_${tag}`;
 }
-const claimName = (schema: string) => statementName('claim', schema);
+/** The claim's name for a batch size (an integer, checked by relayBatch). */
+export const claimName = (schema: string, limit: number) => statementName(`claim${limit}`, schema);
 const markName = (schema: string) => statementName('mark', schema);
 
 /**
@@ -126,14 +130,15 @@ const markName = (schema: string) => statementName('mark', schema);
  * (asking the session which are: a connection that lost them, see
  * {@link forgetPrepared}, may still hold one).
  */
-async function prepareOn(conn: PgConnection, schema: string): Promise<void> {
+async function prepareOn(conn: PgConnection, schema: string, limit: number): Promise<void> {
+  const prepared = `${schema} ${limit}`;
   let schemas = preparedOutboxes.get(conn);
-  if (schemas?.has(schema)) return;
-  const names = [claimName(schema), markName(schema)];
+  if (schemas?.has(prepared)) return;
+  const names = [claimName(schema, limit), markName(schema)];
   const held = (await conn.query(`SELECT name FROM pg_prepared_statements WHERE name IN ('${names.join("', '")}')`)) as { rows: { name: string }[] };
   const have = new Set(held.rows.map((row) => row.name));
   const statements = [
-    `PREPARE ${names[0]} (int) AS ${claimQuery(schema, '$1')}`,
+    `PREPARE ${names[0]} AS ${claimQuery(schema, limit)}`,
     `PREPARE ${names[1]} (bigint[]) AS UPDATE ${ident(schema)}.outbox SET published_at = CURRENT_TIMESTAMP, attempts = attempts + 1, last_error = NULL ` +
       'WHERE published_at IS NULL AND seq = ANY($1)',
   ].filter((_, i) => !have.has(names[i]));
@@ -142,7 +147,7 @@ async function prepareOn(conn: PgConnection, schema: string): Promise<void> {
     schemas = new Set();
     preparedOutboxes.set(conn, schemas);
   }
-  schemas.add(schema);
+  schemas.add(prepared);
 }
 
 /** After "prepared statement does not exist" (a session reset under the pool): prepare again on the next batch. */
@@ -158,20 +163,20 @@ function forgetPrepared(conn: PgConnection, error: unknown): boolean {
  * under the pool) rolls back, prepares them again and claims once more.
  */
 async function claim(conn: PgConnection, schema: string, limit: number): Promise<{ rows: ClaimedPart[] }[]> {
-  await prepareOn(conn, schema);
+  await prepareOn(conn, schema, limit);
   try {
     return (await conn.query(claimSql(schema, limit))) as { rows: ClaimedPart[] }[];
   } catch (error) {
     if (!forgetPrepared(conn, error)) throw error;
     await conn.query('ROLLBACK');
-    await prepareOn(conn, schema);
+    await prepareOn(conn, schema, limit);
     return (await conn.query(claimSql(schema, limit))) as { rows: ClaimedPart[] }[];
   }
 }
 
 /** `BEGIN`, the claim's settings and the claim, as one simple-protocol message (three results). */
 function claimSql(schema: string, limit: number): string {
-  return `BEGIN; ${CLAIM_SETTINGS}; EXECUTE ${claimName(schema)}(${limit})`;
+  return `BEGIN; ${CLAIM_SETTINGS}; EXECUTE ${claimName(schema, limit)}`;
 }
 
 /** The claimed rows marked sent, by `seq` (integers read back from the database, checked), and `COMMIT`. */
@@ -192,7 +197,7 @@ function markSql(schema: string, rows: { seq: string | number }[]): string {
  * drains until the outbox is empty). Rows are locked `FOR UPDATE SKIP LOCKED`,
  * so no row is ever claimed twice. Sent in TWO round trips instead of
  * five (BEGIN, lock, claim, mark, COMMIT): the first message is
- * `BEGIN; <settings>; EXECUTE <claim>(limit)` (lock and claim in one prepared
+ * `BEGIN; <settings>; EXECUTE <claim>` (lock and claim in one prepared
  * SELECT), the second `EXECUTE <mark>('{seqs}'); COMMIT`. Both go as
  * simple-protocol multi-statement queries on one pooled connection, so their
  * text carries no parameters: the schema is a checked identifier (a service's
