@@ -13,11 +13,9 @@
  * Needs DATABASE_URL.
  * Usage: BENCH_AB_BEFORE=dist/bench/before.js npx tsx scripts/bench/ab-standalone.ts read|list|insert [--rounds 8 --seconds 3 --concurrency 10]
  */
-import path from 'node:path';
-import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, type BenchTable } from './records-fixture';
-import { poster, startFloor, withCpu, type Floor } from './records-load';
-import { runLoad, runOps, type LoadResult } from './load';
-import { startStandaloneChild, type StandaloneChild } from './standalone-child';
+import { startFloor, withCpu, type Floor } from './records-load';
+import { runLoad, type LoadResult } from './load';
+import { insertLoad, median, startSeededStandalone, type SeededStandalone } from './seeded-standalone';
 
 const which = process.argv[2] ?? 'read';
 const arg = (name: string, fallback: number) => {
@@ -27,56 +25,23 @@ const arg = (name: string, fallback: number) => {
 const ROUNDS = arg('rounds', 8);
 const MS = arg('seconds', 3) * 1000;
 const CONCURRENCY = arg('concurrency', 10);
-const ROWS = 100_000;
-
-interface Side {
-  name: string;
-  server: StandaloneChild;
-  dbUrl: string;
-  token: string;
-  table: BenchTable;
-}
-
-async function startSide(name: string, bundle: string | undefined): Promise<Side> {
-  const dbUrl = await freshDatabase(`ab_${name}`);
-  const previous = process.env.BENCH_STANDALONE_BUNDLE;
-  if (bundle) process.env.BENCH_STANDALONE_BUNDLE = bundle;
-  else delete process.env.BENCH_STANDALONE_BUNDLE;
-  try {
-    const server = await startStandaloneChild({
-      LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'false', ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.resolve(`data/bench-ab-${name}`),
-    }, 'data');
-    const { token } = await signup(server.url);
-    const table = await createTable(server.url, token, 'Bench100k');
-    await fillTable(dbUrl, table, ROWS);
-    return { name, server, dbUrl, token, table };
-  } finally {
-    if (previous === undefined) delete process.env.BENCH_STANDALONE_BUNDLE;
-    else process.env.BENCH_STANDALONE_BUNDLE = previous;
-  }
-}
 
 function load(label: string, url: string, headers: Record<string, string>): Promise<LoadResult> {
-  if (which !== 'insert') return runLoad(label, url, headers, CONCURRENCY, MS);
-  const p = poster(url, headers, CONCURRENCY);
-  return runOps(label, (i) => p.post(sampleBody(i)), CONCURRENCY, MS).finally(() => p.close());
+  return which === 'insert' ? insertLoad(label, url, headers, CONCURRENCY, MS) : runLoad(label, url, headers, CONCURRENCY, MS);
 }
 
-function sideUrl(side: Side): string {
-  const records = `${side.server.url}/api/v1/db/data/noco/${side.table.baseId}/${side.table.title}`;
-  return which === 'read' ? `${records}/4242` : records;
+function sideUrl(side: SeededStandalone): string {
+  return which === 'read' ? `${side.recordsUrl}/4242` : side.recordsUrl;
 }
 
 const FLOOR_PATH: Record<string, string> = { read: '/min/read/4242', list: '/min/list', insert: '/min/insert' };
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
   if (!FLOOR_PATH[which]) throw new Error('scenario: read, list or insert');
   const beforeBundle = process.env.BENCH_AB_BEFORE;
   if (!beforeBundle) throw new Error('BENCH_AB_BEFORE: the before build\'s standalone-server.js bundle');
-  const before = await startSide('before', beforeBundle);
-  const after = await startSide('after', process.env.BENCH_AB_AFTER);
+  const before = await startSeededStandalone('ab_before', {}, beforeBundle);
+  const after = await startSeededStandalone('ab_after', {}, process.env.BENCH_AB_AFTER);
   let floor: Floor | undefined;
   try {
     floor = await startFloor(before.dbUrl, { main: before.table }, CONCURRENCY);
@@ -115,10 +80,7 @@ async function main(): Promise<void> {
     if (cpu.before && cpu.after) console.log(`server CPU µs per request (medians): floor ${median(cpu['minimal floor']).toFixed(0)}, before ${median(cpu.before).toFixed(0)}, after ${median(cpu.after).toFixed(0)}`);
   } finally {
     await floor?.stop();
-    for (const side of [before, after]) {
-      await side.server.stop();
-      await dropDatabase(side.dbUrl);
-    }
+    for (const side of [before, after]) await side.stop();
   }
 }
 

@@ -11,11 +11,9 @@
  * Usage: npx tsx scripts/bench/workers-cost.ts [--variants "none;realtime;hooks"] [--rounds 5 --seconds 3]
  *   (a variant: comma-separated service names, `none` for all workers running)
  */
-import path from 'node:path';
-import { createTable, dropDatabase, fillTable, freshDatabase, sampleBody, signup, type BenchTable } from './records-fixture';
-import { poster, startFloor, withCpu } from './records-load';
-import { runOps, type LoadResult } from './load';
-import { startStandaloneChild, type StandaloneChild } from './standalone-child';
+import { startFloor, withCpu } from './records-load';
+import type { LoadResult } from './load';
+import { insertLoad, median, startSeededStandalone, type SeededStandalone } from './seeded-standalone';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,32 +24,18 @@ const ROUNDS = Number(arg('rounds', '5'));
 const MS = Number(arg('seconds', '3')) * 1000;
 const CONCURRENCY = 10;
 
-interface Variant { name: string; dbUrl: string; server: StandaloneChild; token: string; table: BenchTable; share: number[]; cpu: number[] }
+interface Variant extends SeededStandalone { name: string; share: number[]; cpu: number[] }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function inserts(url: string, headers: Record<string, string>, pid: number | undefined): Promise<LoadResult> {
-  const p = poster(url, headers, CONCURRENCY);
-  try {
-    return await withCpu(pid, () => runOps('insert', (i) => p.post(sampleBody(i)), CONCURRENCY, MS));
-  } finally {
-    await p.close();
-  }
+function inserts(url: string, headers: Record<string, string>, pid: number | undefined): Promise<LoadResult> {
+  return withCpu(pid, () => insertLoad('insert', url, headers, CONCURRENCY, MS));
 }
 
 async function main(): Promise<void> {
   const variants: Variant[] = [];
   try {
     for (const name of VARIANTS) {
-      const dbUrl = await freshDatabase(`workers_${variants.length}`);
-      const server = await startStandaloneChild({
-        LOG_LEVEL: 'info', OTEL_SDK_DISABLED: 'false', ...process.env, BENCH_NO_START: name === 'none' ? '' : name,
-        DATABASE_URL: dbUrl, DATA_DIR: path.resolve(`data/bench-workers-${variants.length}`),
-      }, 'data');
-      const { token } = await signup(server.url);
-      const table = await createTable(server.url, token, 'Bench100k');
-      await fillTable(dbUrl, table, 100_000);
-      variants.push({ name, dbUrl, server, token, table, share: [], cpu: [] });
+      const side = await startSeededStandalone(`workers_${variants.length}`, { BENCH_NO_START: name === 'none' ? '' : name });
+      variants.push(Object.assign(side, { name, share: [], cpu: [] }));
     }
     const floor = await startFloor(variants[0].dbUrl, { main: variants[0].table }, CONCURRENCY);
     try {
@@ -60,7 +44,7 @@ async function main(): Promise<void> {
         const f = await inserts(`${floor.url}/min/insert`, {}, floor.pid);
         const line = [`round ${round}: floor ${f.rps.toFixed(0)} req/s`];
         for (const v of variants) {
-          const r = await inserts(`${v.server.url}/api/v1/db/data/noco/${v.table.baseId}/${v.table.title}`, { 'xc-auth': v.token }, v.server.child.pid);
+          const r = await inserts(v.recordsUrl, { 'xc-auth': v.token }, v.server.child.pid);
           v.share.push(r.rps / f.rps);
           v.cpu.push(r.cpuUsPerRequest ?? NaN);
           line.push(`${v.name}: ${r.rps.toFixed(0)} req/s ${(100 * r.rps / f.rps).toFixed(0)} % ${r.cpuUsPerRequest?.toFixed(0)} µs`);
@@ -72,10 +56,7 @@ async function main(): Promise<void> {
       await floor.stop();
     }
   } finally {
-    for (const v of variants) {
-      await v.server.stop();
-      await dropDatabase(v.dbUrl);
-    }
+    for (const v of variants) await v.stop();
   }
 }
 
