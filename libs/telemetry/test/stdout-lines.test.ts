@@ -2,13 +2,12 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 const child = path.join(__dirname, 'fixtures', 'stdout-lines.child.ts');
-const tsx = path.join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'tsx');
 
 /** Runs the child; resolves with its stdout and when each chunk of it arrived (ms after start) once it exits. */
 function run(args: string[]): Promise<{ out: string; arrivals: { at: number; text: string }[]; exitedAt: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const proc = spawn(tsx, [child, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_FORMAT: 'json' } });
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_FORMAT: 'json' } });
     const arrivals: { at: number; text: string }[] = [];
     proc.stdout.on('data', (chunk: Buffer) => arrivals.push({ at: Date.now() - started, text: chunk.toString() }));
     proc.once('error', reject);

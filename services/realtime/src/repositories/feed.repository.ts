@@ -45,17 +45,8 @@ const APPEND_SQL = `WITH serial AS MATERIALIZED (SELECT pg_advisory_xact_lock(ha
      notified AS (SELECT pg_notify(?, (SELECT max(seq) FROM added)::text) FROM (SELECT 1 FROM added LIMIT 1) one)
      SELECT seq, event_id, (SELECT count(*) FROM notified) AS notified FROM added ORDER BY seq`;
 
-/** The append compiled once per pool as a named statement (PostgreSQL parses and plans it once per connection). */
-const appendStatements = new WeakMap<Knex, PreparedStatement>();
-
-function appendStatement(db: Knex): PreparedStatement {
-  let statement = appendStatements.get(db);
-  if (!statement) {
-    statement = prepareStatement(db, APPEND_SQL);
-    appendStatements.set(db, statement);
-  }
-  return statement;
-}
+/** The append as a named statement (PostgreSQL parses and plans it once per connection; compiled on first use). */
+let appendStatement: PreparedStatement | undefined;
 
 /**
  * Appends events in one statement (one round trip) and answers the rows that
@@ -73,7 +64,7 @@ export async function appendFeedEvents(db: Knex, events: FeedAppend[]): Promise<
   const rows = events.map((e) => ({ event_id: e.eventId, type: e.type, base_id: e.baseId, table_id: e.tableId, data: e.data }));
   const values = [JSON.stringify(rows), FEED_CHANNEL];
   const added = canPrepare(db)
-    ? await queryPrepared<{ seq: string | number; event_id: string }>(db, appendStatement(db), values)
+    ? await queryPrepared<{ seq: string | number; event_id: string }>(db, appendStatement ??= prepareStatement(db, APPEND_SQL), values)
     : (await db.raw<{ rows: { seq: string | number; event_id: string }[] }>(APPEND_SQL, values)).rows;
   const byId = new Map(events.map((e) => [e.eventId, e]));
   return added.map((row) => {
