@@ -48,4 +48,17 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // The claim walks each kind of due delivery on its own index and stops at its batch
+    // (claimDue): first attempts by seq, retries by due time. The indexes it no longer
+    // uses are dropped (each one costs every delivery insert and state change).
+    name: '006_claim_indexes',
+    up: async (db, schema) => {
+      await db.raw('CREATE INDEX deliveries_first_pending_idx ON ??.deliveries (seq) WHERE status = \'pending\' AND attempt = 0', [schema]);
+      await db.raw('CREATE INDEX deliveries_retry_due_idx ON ??.deliveries (next_attempt_at) WHERE status = \'pending\' AND attempt > 0', [schema]);
+      for (const index of ['deliveries_pending_seq_idx', 'deliveries_pending_due_idx', 'deliveries_due_idx']) {
+        await db.raw('DROP INDEX IF EXISTS ??.??', [schema, index]);
+      }
+    },
+  },
 ];
