@@ -80,10 +80,11 @@ const FIRST_UNFINISHED = `NOT e.test_call AND ((e.status = 'pending' AND e.attem
  * workers' concurrency); the oldest scheduled `limit` of those are claimed.
  * The ordering check probes only in-flight rows. The single statement this
  * replaces (an OR over both states) made PostgreSQL collect and sort every
- * due row, check each one's order and JIT-compile the plan: 16 ms per claim
- * at 4,000 pending deliveries, 60–80 ms at 10,000, so a worker that fell
- * behind fell further behind (while saturated it claims once per freed send
- * slot).
+ * due row and check each one's order (JIT-compiled from about 10,000 on):
+ * 3.5 ms per claim of one at 1,000 pending, 5.6 ms at 4,000, 36 ms at
+ * 10,000, against 2–3 ms at any backlog now (scripts/bench/delivery-claim.ts),
+ * so a worker that fell behind fell further behind (while saturated it claims
+ * once per freed send slot).
  */
 export async function claimDue(db: Knex, limit: number, claimer: Claimer, ids?: string[]): Promise<DeliveryRow[]> {
   const deliveries = DeliveryModel.tableName;
