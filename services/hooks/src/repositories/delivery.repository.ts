@@ -76,8 +76,9 @@ const FIRST_UNFINISHED = `NOT e.test_call AND ((e.status = 'pending' AND e.attem
  * index in its own order and stopping at `limit` rows: first attempts by
  * `seq` (`deliveries_first_pending_idx`), due retries by `next_attempt_at`
  * (`deliveries_retry_due_idx`: retries waiting for later are never read),
- * and expired or orphaned claims (`deliveries_inflight_idx`, as few as the
- * workers' concurrency); the oldest scheduled `limit` of those are claimed.
+ * and expired or orphaned claims (`deliveries_inflight_idx`: the rows in
+ * flight, at most each worker's concurrency plus its hand-off queue); the
+ * oldest scheduled `limit` of those are claimed.
  * The ordering check probes only in-flight rows. The single statement this
  * replaces (an OR over both states) made PostgreSQL collect and sort every
  * due row and check each one's order (JIT-compiled from about 10,000 on):
